@@ -1,0 +1,134 @@
+//! Layered configuration with figment: built-in `config/default.toml`, then
+//! `config/local.toml` (git-ignored) when present, then a `--config` file,
+//! then `ECHOES__SECTION__KEY` environment variables. Secrets are never read
+//! from files: the API key comes from the variable `llm.api_key_env` names.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use figment::Figment;
+use figment::providers::{Env, Format, Toml};
+use serde::Deserialize;
+
+use crate::assets::DEFAULT_CONFIG;
+use crate::core::pipeline::PipelineSettings;
+use crate::core::puzzle::Language;
+use crate::llm::LlmSettings;
+
+const LOCAL_CONFIG: &str = "config/local.toml";
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub storage: StorageSettings,
+    pub game: GameSettings,
+    pub prompts: PromptSettings,
+    pub llm: LlmSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageSettings {
+    pub database: PathBuf,
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSettings {
+    pub language: String,
+    pub hint_limit: u32,
+    pub expire_after_minutes: u64,
+    pub narrator: bool,
+    pub max_input_chars: usize,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptSettings {
+    pub dir: String,
+}
+
+impl Settings {
+    /// Loads the layers; `extra` is a `--config` file.
+    pub fn load(extra: Option<&Path>) -> anyhow::Result<Settings> {
+        let mut figment = Figment::new().merge(Toml::string(DEFAULT_CONFIG));
+        if Path::new(LOCAL_CONFIG).is_file() {
+            figment = figment.merge(Toml::file(LOCAL_CONFIG));
+        }
+        if let Some(path) = extra {
+            anyhow::ensure!(path.is_file(), "config file {} does not exist", path.display());
+            figment = figment.merge(Toml::file(path));
+        }
+        figment = figment.merge(Env::prefixed("ECHOES__").split("__"));
+        let settings: Settings = figment.extract().context("reading configuration")?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            Language::parse(&self.game.language).is_some(),
+            "game.language must be \"en\" or \"zh\", not {:?}",
+            self.game.language
+        );
+        anyhow::ensure!((20..=4000).contains(&self.game.max_input_chars), "game.max_input_chars must be 20..=4000");
+        anyhow::ensure!(self.game.hint_limit <= 20, "game.hint_limit must be at most 20");
+        Ok(())
+    }
+
+    pub fn language(&self) -> Language {
+        Language::parse(&self.game.language).unwrap_or(Language::En)
+    }
+
+    pub fn puzzle_dir(&self) -> PathBuf {
+        self.storage.data_dir.join("puzzles")
+    }
+
+    pub fn prompt_dir(&self) -> Option<&Path> {
+        Some(Path::new(&self.prompts.dir)).filter(|p| !p.as_os_str().is_empty())
+    }
+
+    pub fn pipeline(&self) -> PipelineSettings {
+        PipelineSettings {
+            narrator: self.game.narrator,
+            max_input_chars: self.game.max_input_chars,
+            seed: self.game.seed,
+            ..PipelineSettings::default()
+        }
+    }
+
+    pub fn expire_after_ms(&self) -> i64 {
+        (self.game.expire_after_minutes as i64).saturating_mul(60_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_load_and_env_overrides_apply() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("ECHOES__LLM__MODEL", "llama3.2");
+            jail.set_env("ECHOES__GAME__HINT_LIMIT", "5");
+            let s = Settings::load(None).expect("settings");
+            assert_eq!(s.llm.model, "llama3.2");
+            assert_eq!(s.game.hint_limit, 5);
+            assert_eq!(s.language(), Language::En);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_key() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("ECHOES__GAME__LANGUAGE", "klingon");
+            let err = Settings::load(None).expect_err("bad language");
+            assert!(err.to_string().contains("game.language"), "{err}");
+            Ok(())
+        });
+    }
+}

@@ -1,0 +1,221 @@
+//! The terminal front end: `echoes play`. One player, one session, lines
+//! from the keyboard or from a script file; the same engine and command
+//! catalogue as the bots.
+//!
+//! It only translates: a line becomes a `ConsoleCommand`, a `Delivery`
+//! becomes printed text. Game rules live in `core`.
+
+mod commands;
+mod screen;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+pub use commands::{ConsoleCommand, VERBS, parse_line};
+use screen::Screen;
+
+use crate::app::App;
+use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
+use crate::core::catalogue::Frontend;
+use crate::core::pipeline::{Progress, TurnInput};
+use crate::core::puzzle::{Difficulty, Language, Puzzle};
+use crate::core::soup::Player;
+use crate::core::store::LoadedSession;
+
+#[derive(Debug, Clone, Default)]
+pub struct PlayOptions {
+    pub puzzle: Option<String>,
+    pub script: Option<PathBuf>,
+    pub resume: Option<String>,
+    pub language: Option<Language>,
+    pub difficulty: Option<Difficulty>,
+    pub name: String,
+}
+
+/// Where lines come from.
+enum Lines {
+    Script(std::vec::IntoIter<String>),
+    Stdin(tokio::io::Lines<BufReader<tokio::io::Stdin>>),
+}
+
+impl Lines {
+    async fn next(&mut self) -> anyhow::Result<Option<String>> {
+        match self {
+            Lines::Script(lines) => Ok(lines.next()),
+            Lines::Stdin(lines) => Ok(lines.next_line().await?),
+        }
+    }
+}
+
+/// Plays one game in the terminal until it ends, the player quits or
+/// input runs out.
+pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
+    let mut screen = Screen::new(opts.script.is_some());
+    let player = Player { id: format!("console:{}", opts.name.to_lowercase()), name: opts.name.clone() };
+    let (handle, puzzle) = match &opts.resume {
+        Some(id) => resume(app, id, &mut screen).await?,
+        None => start(app, &opts, &player, &mut screen).await?,
+    };
+    screen.info(&format!("session {} · resume with: echoes play --resume {}", handle.id, handle.id));
+    let mut lines = match &opts.script {
+        Some(path) => Lines::Script(script_lines(path)?.into_iter()),
+        None => Lines::Stdin(BufReader::new(tokio::io::stdin()).lines()),
+    };
+    let lang = puzzle.language;
+    while let Some(line) = {
+        screen.prompt();
+        lines.next().await?
+    } {
+        screen.echo(&line);
+        let outcome = match parse_line(&line) {
+            ConsoleCommand::Turn(input) => turn(&handle, &player, input, &mut screen).await?,
+            ConsoleCommand::Quit => break,
+            other => {
+                screen.reply(&local_reply(app, other, lang).await?);
+                continue;
+            }
+        };
+        if outcome {
+            screen.info("game over · start another with: echoes play");
+            break;
+        }
+    }
+    Ok(())
+}
+
+async fn start(
+    app: &App,
+    opts: &PlayOptions,
+    player: &Player,
+    screen: &mut Screen,
+) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
+    let puzzle = choose_puzzle(app, opts)?;
+    let hint_limit = app.settings.game.hint_limit;
+    let (handle, intro) = app.engine.start_session(puzzle.clone(), "console", hint_limit, player.clone()).await?;
+    show(&handle, &intro, screen).await?;
+    Ok((handle, puzzle))
+}
+
+fn choose_puzzle(app: &App, opts: &PlayOptions) -> anyhow::Result<Arc<Puzzle>> {
+    if let Some(id) = &opts.puzzle {
+        return app.library.get(id).ok_or_else(|| {
+            let near = app.library.suggest(id);
+            let hint = if near.is_empty() { String::new() } else { format!(" Did you mean: {}?", near.join(", ")) };
+            anyhow::anyhow!("There is no puzzle {id:?}.{hint} `echoes puzzles list` shows them all.")
+        });
+    }
+    let language = opts.language.or(Some(app.settings.language()));
+    app.library
+        .pick(language, opts.difficulty)
+        .or_else(|| app.library.pick(None, opts.difficulty))
+        .ok_or_else(|| anyhow::anyhow!("No puzzle matches; `echoes puzzles list` shows what is available."))
+}
+
+async fn resume(app: &App, id: &str, screen: &mut Screen) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
+    let library = &app.library;
+    let (handle, loaded) = app
+        .engine
+        .resume_session(id, |pid| library.get(pid))
+        .await
+        .with_context(|| format!("resuming session {id}"))?;
+    let puzzle = library.get(&loaded.puzzle_id).context("the session's puzzle disappeared")?;
+    replay_history(&loaded, &puzzle, screen);
+    for item in app.store.unsent(&handle.id).await? {
+        screen.reply(&item.body);
+        app.store.mark_sent(item.id).await?;
+    }
+    Ok((handle, puzzle))
+}
+
+/// Shows a resumed session's turns as they happened.
+fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) {
+    screen.info(&format!("resuming {} · {} turns so far", puzzle.title, loaded.turns.len()));
+    for turn in &loaded.turns {
+        if !turn.input.is_empty() {
+            screen.echo_history(&turn.input);
+        }
+        screen.reply(&turn.reply.text);
+    }
+}
+
+/// Sends one turn; returns true when the game is over.
+async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen: &mut Screen) -> anyhow::Result<bool> {
+    let spinner = screen.spinner();
+    let progress = spinner.clone().map(|bar| {
+        Arc::new(move |p: Progress| bar.set_message(phase_text(p))) as Arc<dyn Fn(Progress) + Send + Sync>
+    });
+    let mut inbound = Inbound::new(player.clone(), input);
+    inbound.progress = progress;
+    let delivery = handle.send(inbound).await;
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let delivery = delivery?;
+    show(handle, &delivery, screen).await?;
+    Ok(is_final(delivery.reply.kind))
+}
+
+async fn show(handle: &SessionHandle, delivery: &Delivery, screen: &mut Screen) -> anyhow::Result<()> {
+    screen.reply(&delivery.reply.text);
+    handle.delivered(delivery).await?;
+    Ok(())
+}
+
+fn phase_text(p: Progress) -> &'static str {
+    match p {
+        Progress::Judging => "the judge is thinking…",
+        Progress::Narrating => "the host is writing a remark…",
+    }
+}
+
+/// Verbs answered without a turn.
+async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyhow::Result<String> {
+    Ok(match command {
+        ConsoleCommand::Help => app.catalogue.help_text(Frontend::Terminal, lang, "/"),
+        ConsoleCommand::Leaderboard => leaderboard_text(app, lang).await?,
+        ConsoleCommand::Puzzles => puzzle_list(app, Some(lang)),
+        ConsoleCommand::Usage(usage) => format!("Usage: {usage}"),
+        ConsoleCommand::Unknown(verb) => format!("Unknown command /{verb}. Type /help for the list."),
+        ConsoleCommand::Empty => match lang {
+            Language::En => "Type a yes/no question, a guess, or /help.".into(),
+            Language::Zh => "请输入一个是非题、你的推测，或 /help。".into(),
+        },
+        ConsoleCommand::Turn(_) | ConsoleCommand::Quit => String::new(),
+    })
+}
+
+pub async fn leaderboard_text(app: &App, lang: Language) -> anyhow::Result<String> {
+    let rows = app.store.leaderboard(10).await?;
+    if rows.is_empty() {
+        return Ok(match lang {
+            Language::En => "No scores yet: solve a puzzle to get on the board.".into(),
+            Language::Zh => "还没有得分记录：解开一道题就能上榜。".into(),
+        });
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{:>2}. {:<20} {:>5} pts  {} solved", i + 1, r.name, r.points, r.solves))
+        .collect();
+    Ok(format!("🏆 Leaderboard\n{}", lines.join("\n")))
+}
+
+pub fn puzzle_list(app: &App, lang: Option<Language>) -> String {
+    app.library
+        .all()
+        .iter()
+        .filter(|p| lang.is_none_or(|l| p.language == l))
+        .map(|p| format!("{:<28} {:<3} {:<7} {}", p.id, p.language.code(), p.difficulty.to_string(), p.title))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Script lines: blank lines and `#` comments are skipped.
+fn script_lines(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading the script file {}", path.display()))?;
+    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect())
+}

@@ -1,0 +1,297 @@
+//! Session actors: one tokio task per session owns its state, so inputs
+//! for one session are handled one at a time in arrival order while
+//! sessions run concurrently.
+//!
+//! The actor enforces "commit before send, once per event": a repeated
+//! event id is answered from the record, and a reply is handed to the
+//! front end only after its turn and outbox rows are committed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+use super::pipeline::{Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game};
+use super::prompts::PublicTurn;
+use super::puzzle::Puzzle;
+use super::soup::{Phase, Player, SoupGame};
+use super::store::{Clock, LoadedSession, NewSession, Store, StoreError, TurnCommit};
+
+/// How many turns a session keeps queued before senders wait.
+const QUEUE_DEPTH: usize = 64;
+
+/// The shared parts every session actor uses.
+pub struct Engine {
+    pub pipeline: Pipeline,
+    pub store: Arc<dyn Store>,
+    pub clock: Arc<dyn Clock>,
+    /// Idle time after which a running game expires.
+    pub expire_after_ms: i64,
+}
+
+/// One input for a session, as a front end delivers it.
+pub struct Inbound {
+    /// The platform's id for this event; repeated ids are answered from the record.
+    pub event_id: Option<String>,
+    pub player: Player,
+    pub input: TurnInput,
+    pub progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
+}
+
+impl Inbound {
+    pub fn new(player: Player, input: TurnInput) -> Self {
+        Inbound { event_id: None, player, input, progress: None }
+    }
+}
+
+/// A reply ready to show. When `outbox_id` is set, the front end marks it
+/// sent after delivering it (`SessionHandle::delivered`).
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    pub reply: Reply,
+    pub outbox_id: Option<i64>,
+    /// True when the event id had been processed before.
+    pub duplicate: bool,
+    pub phase: Phase,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the session has stopped")]
+    Stopped,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("puzzle {0:?} is not available")]
+    UnknownPuzzle(String),
+}
+
+/// The state an actor owns.
+struct SessionState {
+    id: String,
+    puzzle: Arc<Puzzle>,
+    game: SoupGame,
+    history: Vec<PublicTurn>,
+    canary: String,
+    last_activity_ms: i64,
+}
+
+struct Job {
+    inbound: Inbound,
+    done: oneshot::Sender<Result<Delivery, EngineError>>,
+}
+
+/// A cheap, cloneable way to send inputs to one session's actor.
+#[derive(Clone)]
+pub struct SessionHandle {
+    pub id: String,
+    tx: mpsc::Sender<Job>,
+    store: Arc<dyn Store>,
+}
+
+impl SessionHandle {
+    /// Queues an input and waits for its committed reply.
+    pub async fn send(&self, inbound: Inbound) -> Result<Delivery, EngineError> {
+        let (done, rx) = oneshot::channel();
+        self.tx.send(Job { inbound, done }).await.map_err(|_| EngineError::Stopped)?;
+        rx.await.map_err(|_| EngineError::Stopped)?
+    }
+
+    /// Records that a reply reached the player.
+    pub async fn delivered(&self, delivery: &Delivery) -> Result<(), EngineError> {
+        if let Some(id) = delivery.outbox_id {
+            self.store.mark_sent(id).await?;
+        }
+        Ok(())
+    }
+}
+
+impl Engine {
+    /// Creates a session, starts its actor and plays the Start turn.
+    pub async fn start_session(
+        self: &Arc<Self>,
+        puzzle: Arc<Puzzle>,
+        channel: &str,
+        hint_limit: u32,
+        host: Player,
+    ) -> Result<(SessionHandle, Delivery), EngineError> {
+        let now = self.clock.now_ms();
+        let game = SoupGame::new(&puzzle, hint_limit);
+        let new = NewSession {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            puzzle_id: puzzle.id.clone(),
+            language: puzzle.language,
+            channel: channel.to_string(),
+            canary: new_canary(),
+            game: game.clone(),
+            created_ms: now,
+        };
+        self.store.create_session(&new).await?;
+        let state = SessionState {
+            id: new.id,
+            puzzle,
+            game,
+            history: Vec::new(),
+            canary: new.canary,
+            last_activity_ms: now,
+        };
+        let handle = self.spawn(state);
+        let intro = handle.send(Inbound::new(host, TurnInput::Start)).await?;
+        Ok((handle, intro))
+    }
+
+    /// Loads a stored session and starts its actor. `find_puzzle` resolves
+    /// the stored puzzle id.
+    pub async fn resume_session(
+        self: &Arc<Self>,
+        id: &str,
+        find_puzzle: impl FnOnce(&str) -> Option<Arc<Puzzle>>,
+    ) -> Result<(SessionHandle, LoadedSession), EngineError> {
+        let loaded = self.store.load_session(id).await?.ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let puzzle = find_puzzle(&loaded.puzzle_id).ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
+        let state = SessionState {
+            id: loaded.id.clone(),
+            puzzle,
+            game: loaded.game.clone(),
+            history: loaded.turns.iter().filter_map(|t| t.public.clone()).collect(),
+            canary: loaded.canary.clone(),
+            last_activity_ms: loaded.last_activity_ms,
+        };
+        Ok((self.spawn(state), loaded))
+    }
+
+    fn spawn(self: &Arc<Self>, state: SessionState) -> SessionHandle {
+        let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
+        let handle = SessionHandle { id: state.id.clone(), tx, store: self.store.clone() };
+        tokio::spawn(run_actor(self.clone(), state, rx));
+        handle
+    }
+}
+
+async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::Receiver<Job>) {
+    while let Some(job) = rx.recv().await {
+        let result = engine.handle(&mut state, job.inbound).await;
+        if let Err(e) = &result {
+            tracing::error!(session = %state.id, error = %e, "turn failed");
+        }
+        // The caller may have gone away; the turn is committed either way.
+        let _ = job.done.send(result);
+    }
+}
+
+impl Engine {
+    async fn handle(&self, state: &mut SessionState, inbound: Inbound) -> Result<Delivery, EngineError> {
+        if let Some(event_id) = inbound.event_id.as_deref()
+            && let Some(reply) = self.store.find_event(&state.id, event_id).await?
+        {
+            return Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase });
+        }
+        let now = self.clock.now_ms();
+        let input = inbound.input.clone();
+        let noop = |_: Progress| {};
+        let progress: &(dyn Fn(Progress) + Send + Sync) = match &inbound.progress {
+            Some(p) => p.as_ref(),
+            None => &noop,
+        };
+        let view = SessionView { puzzle: &state.puzzle, game: &state.game, history: &state.history, canary: &state.canary };
+        let outcome = if self.is_idle(state, now) {
+            self.pipeline.expire(&view)
+        } else {
+            self.pipeline.run(&view, &inbound.player, &input, progress).await
+        };
+        if !outcome.commit {
+            return Ok(Delivery { reply: outcome.reply, outbox_id: None, duplicate: false, phase: state.game.phase });
+        }
+        match self.commit(state, &inbound, &input, &outcome, now).await {
+            Ok(outbox_id) => Ok(self.apply(state, outcome, outbox_id, now)),
+            Err(StoreError::Duplicate(id)) => {
+                let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(outcome.reply);
+                Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A running game idle for longer than `expire_after_ms` ends (and
+    /// shows its story) instead of judging the late input.
+    fn is_idle(&self, state: &SessionState, now: i64) -> bool {
+        let idle = now - state.last_activity_ms;
+        state.game.phase == Phase::InProgress && self.expire_after_ms > 0 && idle > self.expire_after_ms
+    }
+
+    async fn commit(
+        &self,
+        state: &SessionState,
+        inbound: &Inbound,
+        input: &TurnInput,
+        outcome: &TurnOutcome,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let before = state.game.phase;
+        let after = outcome.next.as_ref().map_or(before, |g| g.phase);
+        let points = match &outcome.next {
+            Some(next) if ends_game(before, after) => next.player_points(),
+            _ => Vec::new(),
+        };
+        let commit = TurnCommit {
+            session_id: &state.id,
+            event_id: inbound.event_id.as_deref(),
+            player: &inbound.player,
+            kind: input.kind(),
+            input: inbound.input.text(),
+            intent: outcome.intent,
+            facts: &outcome.facts,
+            reply: &outcome.reply,
+            public: outcome.public.as_ref(),
+            usage: &outcome.usage,
+            next: outcome.next.as_ref(),
+            points: &points,
+            created_ms: now,
+        };
+        Ok(self.store.commit_turn(&commit).await?.outbox_id)
+    }
+
+    fn apply(&self, state: &mut SessionState, outcome: TurnOutcome, outbox_id: i64, now: i64) -> Delivery {
+        if let Some(next) = outcome.next {
+            state.game = next;
+        }
+        if let Some(public) = outcome.public {
+            state.history.push(public);
+        }
+        state.last_activity_ms = now;
+        Delivery { reply: outcome.reply, outbox_id: Some(outbox_id), duplicate: false, phase: state.game.phase }
+    }
+}
+
+/// A per-game random marker for the Judge prompt; seeing it in output
+/// proves a leak.
+fn new_canary() -> String {
+    format!("CANARY-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+}
+
+/// Live sessions by id, for front ends that host many (bots).
+#[derive(Default)]
+pub struct Sessions {
+    live: Mutex<HashMap<String, SessionHandle>>,
+}
+
+impl Sessions {
+    pub async fn insert(&self, handle: SessionHandle) {
+        self.live.lock().await.insert(handle.id.clone(), handle);
+    }
+
+    pub async fn get(&self, id: &str) -> Option<SessionHandle> {
+        self.live.lock().await.get(id).cloned()
+    }
+
+    pub async fn remove(&self, id: &str) -> Option<SessionHandle> {
+        self.live.lock().await.remove(id)
+    }
+}
+
+/// Whether a reply ends the game, for front ends that close threads.
+pub fn is_final(kind: ReplyKind) -> bool {
+    matches!(kind, ReplyKind::Solved | ReplyKind::Ended)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! The model port: what the game needs from a chat model, and nothing about
+//! how a provider is reached. Implementations live in `crate::llm`.
+//!
+//! Model output is untrusted input: callers parse it into typed values and
+//! never show it to players unchecked.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+/// Who wrote a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRole {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: ChatRole,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn system(content: impl Into<String>) -> Self {
+        Self { role: ChatRole::System, content: content.into() }
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        Self { role: ChatRole::User, content: content.into() }
+    }
+}
+
+/// One chat completion request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRequest {
+    pub messages: Vec<ChatMessage>,
+    /// Upper bound on generated tokens.
+    pub max_tokens: u32,
+    pub temperature: f32,
+    /// Sampling seed, passed through where the provider supports it.
+    pub seed: Option<u64>,
+    /// A JSON schema the reply must follow, for providers with structured
+    /// output (Ollama `format`, OpenAI `response_format`). Others ignore it;
+    /// the caller's parser must cope either way.
+    pub json_schema: Option<serde_json::Value>,
+}
+
+impl ChatRequest {
+    pub fn new(messages: Vec<ChatMessage>) -> Self {
+        Self { messages, max_tokens: 256, temperature: 0.2, seed: None, json_schema: None }
+    }
+}
+
+/// A finished completion.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChatResponse {
+    pub text: String,
+    /// Tokens in the prompt as the provider counted them (0 when unknown).
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+}
+
+/// Why a completion failed. Retries have already happened when a client
+/// returns one of these.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum LlmError {
+    /// Could not connect, or the provider is not running.
+    #[error("model provider unreachable: {0}")]
+    Unavailable(String),
+    #[error("model provider timed out")]
+    Timeout,
+    /// The provider answered with an HTTP error status.
+    #[error("model provider returned HTTP {status}: {body}")]
+    Status { status: u16, body: String },
+    /// The provider answered, but not in its documented format.
+    #[error("model provider sent a malformed response: {0}")]
+    Malformed(String),
+    /// Configuration is incomplete (missing key, unknown model, ...).
+    #[error("model provider misconfigured: {0}")]
+    Config(String),
+}
+
+/// A chat model. Implementations MUST return `LlmError::Unavailable` for
+/// connection failures and `LlmError::Timeout` when their deadline passes,
+/// so callers can tell players "the model is unavailable" accurately.
+#[async_trait]
+pub trait LlmClient: Send + Sync {
+    /// A short human label, e.g. `ollama:qwen2.5:3b`.
+    fn describe(&self) -> String;
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError>;
+
+    /// A cheap reachability check (no generation) used at start-up.
+    async fn health(&self) -> Result<(), LlmError>;
+}
+
+/// The models behind each agent role. Roles may share one client.
+#[derive(Clone)]
+pub struct RoleModels {
+    /// Holds the answer; its output is parsed into a closed verdict.
+    pub judge: std::sync::Arc<dyn LlmClient>,
+    /// Sees public material only; writes the short remark players read.
+    pub narrator: std::sync::Arc<dyn LlmClient>,
+}

@@ -1,0 +1,164 @@
+//! The storage port: what the game needs to keep, not how. `crate::store`
+//! implements it with sqlx. SQL is the record; everything else (LanceDB,
+//! caches) can be rebuilt from it.
+
+use async_trait::async_trait;
+
+use super::pipeline::{Reply, ReplyKind, Usage};
+use super::prompts::PublicTurn;
+use super::puzzle::Language;
+use super::soup::{Phase, Player, SoupGame};
+use super::verdict::{Intent, Verdict};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The event id was already committed for this session. `commit_turn`
+    /// MUST return this (and write nothing) for a repeated event id.
+    #[error("event {0:?} was already processed")]
+    Duplicate(String),
+    #[error("session {0:?} not found")]
+    NotFound(String),
+    /// The stored data could not be read back (corrupt snapshot, ...).
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("database error: {0}")]
+    Database(String),
+}
+
+/// A new session's first row.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    pub id: String,
+    pub puzzle_id: String,
+    pub language: Language,
+    /// Where the session lives, e.g. `console`, `discord:<thread id>`.
+    pub channel: String,
+    pub canary: String,
+    pub game: SoupGame,
+    pub created_ms: i64,
+}
+
+/// A session as stored, with its turns in order.
+#[derive(Debug, Clone)]
+pub struct LoadedSession {
+    pub id: String,
+    pub puzzle_id: String,
+    pub channel: String,
+    pub canary: String,
+    pub game: SoupGame,
+    pub turns: Vec<StoredTurn>,
+    pub last_activity_ms: i64,
+}
+
+/// One committed turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredTurn {
+    pub seq: i64,
+    pub event_id: Option<String>,
+    pub player: Player,
+    pub kind: String,
+    pub input: String,
+    pub intent: Option<Intent>,
+    pub verdict: Option<Verdict>,
+    pub reply: Reply,
+    pub public: Option<PublicTurn>,
+    pub model_calls: u32,
+    pub prompt_tokens: u32,
+    pub judge_parse: String,
+    pub created_ms: i64,
+}
+
+/// Everything one turn writes, in one transaction: the turn row, the inbox
+/// row for its event id, the outbox row for its reply, the session's new
+/// snapshot, and points when the game ended.
+#[derive(Debug, Clone)]
+pub struct TurnCommit<'a> {
+    pub session_id: &'a str,
+    pub event_id: Option<&'a str>,
+    pub player: &'a Player,
+    pub kind: &'a str,
+    pub input: &'a str,
+    pub intent: Option<Intent>,
+    pub facts: &'a [String],
+    pub reply: &'a Reply,
+    pub public: Option<&'a PublicTurn>,
+    pub usage: &'a Usage,
+    /// The state after the turn; `None` when the turn changed nothing.
+    pub next: Option<&'a SoupGame>,
+    pub points: &'a [(String, String, u32)],
+    pub created_ms: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    pub seq: i64,
+    pub outbox_id: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxItem {
+    pub id: i64,
+    pub session_id: String,
+    pub kind: ReplyKind,
+    pub body: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderRow {
+    pub player_id: String,
+    pub name: String,
+    pub points: i64,
+    pub solves: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionSummary {
+    pub id: String,
+    pub puzzle_id: String,
+    pub channel: String,
+    pub phase: Phase,
+    pub questions: u32,
+    pub last_activity_ms: i64,
+}
+
+#[async_trait]
+pub trait Store: Send + Sync {
+    async fn create_session(&self, session: &NewSession) -> Result<(), StoreError>;
+
+    /// `Ok(None)` when no such session exists.
+    async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError>;
+
+    /// The reply recorded for an event already processed in this session.
+    async fn find_event(&self, session_id: &str, event_id: &str) -> Result<Option<Reply>, StoreError>;
+
+    /// Writes the whole turn atomically; see `TurnCommit`.
+    async fn commit_turn(&self, turn: &TurnCommit<'_>) -> Result<Committed, StoreError>;
+
+    /// Marks an outbox row delivered to the platform.
+    async fn mark_sent(&self, outbox_id: i64) -> Result<(), StoreError>;
+
+    /// Committed replies not yet marked sent, oldest first.
+    async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
+
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
+
+    async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError>;
+}
+
+/// Time, injected so tests and replays control it.
+pub trait Clock: Send + Sync {
+    fn now_ms(&self) -> i64;
+}
+
+/// The real clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or_default()
+    }
+}

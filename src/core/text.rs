@@ -1,0 +1,128 @@
+//! Text rules shared by the game: cleaning player input, normalising a
+//! question for the consistency ledger, and word / character runs used to
+//! spot a phrase of the answer in other text.
+
+use std::collections::HashSet;
+use unicode_normalization::UnicodeNormalization;
+
+use super::puzzle::Language;
+
+/// Longest player message accepted, in characters. Longer text is refused
+/// with a message rather than cut, so nothing is silently lost.
+pub const MAX_INPUT_CHARS: usize = 600;
+
+/// Why a player's text was refused before it reached the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputProblem {
+    Empty,
+    TooLong { chars: usize, max: usize },
+}
+
+/// Cleans raw player text: NFKC, control characters dropped (line breaks
+/// become spaces), whitespace collapsed, trimmed; refuses empty and
+/// over-long text.
+pub fn clean_input(raw: &str, max_chars: usize) -> Result<String, InputProblem> {
+    let mut out = String::with_capacity(raw.len().min(max_chars * 4));
+    let mut last_space = true;
+    for c in raw.nfkc() {
+        let c = if c.is_whitespace() { ' ' } else { c };
+        if c.is_control() || is_invisible(c) {
+            continue;
+        }
+        if c == ' ' {
+            if !last_space {
+                out.push(' ');
+            }
+            last_space = true;
+        } else {
+            out.push(c);
+            last_space = false;
+        }
+    }
+    let cleaned = out.trim().to_string();
+    let chars = cleaned.chars().count();
+    if chars == 0 {
+        Err(InputProblem::Empty)
+    } else if chars > max_chars {
+        Err(InputProblem::TooLong { chars, max: max_chars })
+    } else {
+        Ok(cleaned)
+    }
+}
+
+/// Zero-width and bidi control characters: invisible, and a common way to
+/// dodge exact matching.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// The ledger key for a question: case, width, punctuation and spacing
+/// removed, so "Was he alone?" and "was he  ALONE" are the same question.
+pub fn normalize_question(text: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for c in text.nfkc().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            if is_cjk(c) {
+                flush(&mut current, &mut words);
+                words.push(c.to_string());
+            } else {
+                current.push(c);
+            }
+        } else {
+            flush(&mut current, &mut words);
+        }
+    }
+    flush(&mut current, &mut words);
+    words.join(" ")
+}
+
+fn flush(current: &mut String, words: &mut Vec<String>) {
+    if !current.is_empty() {
+        words.push(std::mem::take(current));
+    }
+}
+
+/// CJK ideographs and kana: each one is a token of its own.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+/// Tokens for phrase matching: lowercase words for English, single
+/// characters for Chinese (which has no spaces between words).
+pub fn tokens(text: &str, language: Language) -> Vec<String> {
+    let normalized = normalize_question(text);
+    match language {
+        Language::En => normalized.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        Language::Zh => normalized.chars().filter(|c| *c != ' ').map(|c| c.to_string()).collect(),
+    }
+}
+
+/// Every run of `n` consecutive tokens in `text`.
+pub fn distinct_runs(text: &str, language: Language, n: usize) -> HashSet<String> {
+    let toks = tokens(text, language);
+    if n == 0 || toks.len() < n {
+        return HashSet::new();
+    }
+    toks.windows(n).map(|w| w.join(" ")).collect()
+}
+
+/// Whether `text` contains any of `runs` (built with the same `n`).
+pub fn shares_run(text: &str, language: Language, n: usize, runs: &HashSet<String>) -> bool {
+    let toks = tokens(text, language);
+    toks.len() >= n && toks.windows(n).any(|w| runs.contains(&w.join(" ")))
+}
+
+/// Cuts `text` to at most `max_chars` characters at a word boundary where
+/// one is near, adding an ellipsis.
+pub fn truncate_chars(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    let at = cut.rfind(' ').filter(|i| *i > cut.len() * 2 / 3).unwrap_or(cut.len());
+    format!("{}…", cut[..at].trim_end())
+}
+
+#[cfg(test)]
+mod tests;

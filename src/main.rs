@@ -1,0 +1,36 @@
+//! The `echoes` binary: logging, then the command line in `echoes::cli`.
+//! Every error ends here as one line on stderr and a non-zero exit.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = echoes::cli::Cli::parse();
+    init_logging(cli.verbose);
+    match echoes::cli::run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::debug!(error = ?e, "command failed");
+            eprintln!("echoes: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error and its causes on one line, most general first.
+fn one_line(e: &anyhow::Error) -> String {
+    e.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "echoes=info,warn",
+        _ => "echoes=debug,info",
+    };
+    let filter = EnvFilter::try_from_env("ECHOES_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}

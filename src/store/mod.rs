@@ -1,0 +1,6 @@
+//! Storage adapters: the `core::store::Store` port on sqlx. SQLite is the
+//! embedded default (one file, WAL, foreign keys, one writer connection).
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;

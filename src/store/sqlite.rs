@@ -1,0 +1,412 @@
+//! `Store` on SQLite through sqlx.
+//!
+//! Writes go through a pool of exactly one connection, so SQLite's single
+//! writer never meets a second one mid-transaction (no SQLITE_BUSY upgrade
+//! deadlocks); reads use their own small pool, which WAL lets run beside it.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::{Row, Sqlite, Transaction};
+
+use crate::core::pipeline::{Reply, ReplyKind};
+use crate::core::prompts::PublicTurn;
+use crate::core::soup::{Phase, Player, SoupGame};
+use crate::core::store::{
+    Committed, LeaderRow, LoadedSession, NewSession, OutboxItem, SessionSummary, Store, StoreError, StoredTurn,
+    TurnCommit,
+};
+use crate::core::verdict::{Intent, Verdict};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Clone)]
+pub struct SqliteStore {
+    writer: SqlitePool,
+    reader: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and runs migrations.
+    pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
+        }
+        let options = SqliteConnectOptions::new().filename(path);
+        Self::with_options(options).await
+    }
+
+    /// An in-memory database shared by both pools (tests, benchmarks).
+    pub async fn in_memory() -> Result<SqliteStore, StoreError> {
+        let name = format!("file:echoes-{}?mode=memory&cache=shared", uuid::Uuid::new_v4().simple());
+        let options = SqliteConnectOptions::from_str(&name).map_err(db)?;
+        Self::with_options(options).await
+    }
+
+    async fn with_options(options: SqliteConnectOptions) -> Result<SqliteStore, StoreError> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await.map_err(db)?;
+        MIGRATOR.run(&writer).await.map_err(|e| StoreError::Database(format!("migrations: {e}")))?;
+        let reader = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(db)?;
+        Ok(SqliteStore { writer, reader })
+    }
+}
+
+fn db(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Database(e.to_string())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+/// Enum values are stored as their serde names (`"in_progress"`, `"YES"`).
+fn enum_text<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    Ok(to_json(value)?.trim_matches('"').to_string())
+}
+
+fn enum_from<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, StoreError> {
+    from_json(&format!("\"{text}\""), what)
+}
+
+async fn upsert_player(tx: &mut Transaction<'_, Sqlite>, id: &str, name: &str, now: i64) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO players (id, name, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen_ms = excluded.last_seen_ms",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(now)
+    .bind(now)
+    .execute(&mut **tx)
+    .await
+    .map_err(db)?;
+    Ok(())
+}
+
+async fn next_seq(tx: &mut Transaction<'_, Sqlite>, session_id: &str) -> Result<i64, StoreError> {
+    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM turns WHERE session_id = ?")
+        .bind(session_id)
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(db)?;
+    row.try_get("next").map_err(db)
+}
+
+async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: i64) -> Result<(), StoreError> {
+    let intent = t.intent.map(|i| enum_text(&i)).transpose()?;
+    let verdict = t.reply.verdict.map(|v| enum_text(&v)).transpose()?;
+    sqlx::query(
+        "INSERT INTO turns (session_id, seq, event_id, player_id, kind, input, intent, verdict, facts,
+            reply_kind, reply, public_outcome, public_text, model_calls, prompt_tokens, completion_tokens,
+            judge_parse, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(t.session_id)
+    .bind(seq)
+    .bind(t.event_id)
+    .bind(&t.player.id)
+    .bind(t.kind)
+    .bind(t.input)
+    .bind(intent)
+    .bind(verdict)
+    .bind(to_json(&t.facts)?)
+    .bind(enum_text(&t.reply.kind)?)
+    .bind(&t.reply.text)
+    .bind(t.public.map(|p| p.outcome.clone()))
+    .bind(t.public.map(|p| p.text.clone()))
+    .bind(t.usage.model_calls as i64)
+    .bind(t.usage.prompt_tokens as i64)
+    .bind(t.usage.completion_tokens as i64)
+    .bind(t.usage.judge_parse)
+    .bind(t.created_ms)
+    .execute(&mut **tx)
+    .await
+    .map_err(db)?;
+    Ok(())
+}
+
+async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
+    match t.next {
+        Some(game) => {
+            sqlx::query(
+                "UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, last_activity_ms = ? WHERE id = ?",
+            )
+            .bind(enum_text(&game.phase)?)
+            .bind(game.questions as i64)
+            .bind(to_json(game)?)
+            .bind(t.created_ms)
+            .bind(t.session_id)
+            .execute(&mut **tx)
+            .await
+        }
+        None => {
+            sqlx::query("UPDATE sessions SET last_activity_ms = ? WHERE id = ?")
+                .bind(t.created_ms)
+                .bind(t.session_id)
+                .execute(&mut **tx)
+                .await
+        }
+    }
+    .map_err(db)?;
+    Ok(())
+}
+
+async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
+    let solver = t.next.and_then(|g| g.solver.clone());
+    for (player_id, name, points) in t.points {
+        upsert_player(tx, player_id, name, t.created_ms).await?;
+        sqlx::query("INSERT INTO scores (session_id, player_id, points, solved, created_ms) VALUES (?, ?, ?, ?, ?)")
+            .bind(t.session_id)
+            .bind(player_id)
+            .bind(*points as i64)
+            .bind(i64::from(solver.as_deref() == Some(player_id.as_str())))
+            .bind(t.created_ms)
+            .execute(&mut **tx)
+            .await
+            .map_err(db)?;
+    }
+    Ok(())
+}
+
+fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
+    let get_str = |name: &str| row.try_get::<String, _>(name).map_err(db);
+    let opt_str = |name: &str| row.try_get::<Option<String>, _>(name).map_err(db);
+    let intent: Option<Intent> = opt_str("intent")?.map(|s| enum_from(&s, "intent")).transpose()?;
+    let verdict: Option<Verdict> = opt_str("verdict")?.map(|s| enum_from(&s, "verdict")).transpose()?;
+    let player = Player { id: get_str("player_id")?, name: get_str("player_name")? };
+    let public = opt_str("public_outcome")?.map(|outcome| PublicTurn {
+        player: player.name.clone(),
+        text: opt_str("public_text").ok().flatten().unwrap_or_default(),
+        outcome,
+    });
+    Ok(StoredTurn {
+        seq: row.try_get("seq").map_err(db)?,
+        event_id: opt_str("event_id")?,
+        kind: get_str("kind")?,
+        input: get_str("input")?,
+        intent,
+        verdict,
+        reply: Reply { kind: enum_from(&get_str("reply_kind")?, "reply kind")?, text: get_str("reply")?, verdict },
+        public,
+        model_calls: row.try_get::<i64, _>("model_calls").map_err(db)? as u32,
+        prompt_tokens: row.try_get::<i64, _>("prompt_tokens").map_err(db)? as u32,
+        judge_parse: get_str("judge_parse")?,
+        created_ms: row.try_get("created_ms").map_err(db)?,
+        player,
+    })
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create_session(&self, s: &NewSession) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (id, puzzle_id, language, channel, canary, phase, questions, snapshot,
+                created_ms, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&s.id)
+        .bind(&s.puzzle_id)
+        .bind(s.language.code())
+        .bind(&s.channel)
+        .bind(&s.canary)
+        .bind(enum_text(&s.game.phase)?)
+        .bind(s.game.questions as i64)
+        .bind(to_json(&s.game)?)
+        .bind(s.created_ms)
+        .bind(s.created_ms)
+        .execute(&self.writer)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT id, puzzle_id, channel, canary, snapshot, last_activity_ms FROM sessions WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?
+        else {
+            return Ok(None);
+        };
+        let snapshot: String = row.try_get("snapshot").map_err(db)?;
+        let game: SoupGame = from_json(&snapshot, "session snapshot")?;
+        let turns = sqlx::query(
+            "SELECT t.*, p.name AS player_name FROM turns t JOIN players p ON p.id = t.player_id
+             WHERE t.session_id = ? ORDER BY t.seq",
+        )
+        .bind(id)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?
+        .iter()
+        .map(turn_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(LoadedSession {
+            id: row.try_get("id").map_err(db)?,
+            puzzle_id: row.try_get("puzzle_id").map_err(db)?,
+            channel: row.try_get("channel").map_err(db)?,
+            canary: row.try_get("canary").map_err(db)?,
+            last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
+            game,
+            turns,
+        }))
+    }
+
+    async fn find_event(&self, session_id: &str, event_id: &str) -> Result<Option<Reply>, StoreError> {
+        // Read through the writer so a turn committed a moment ago is seen.
+        let row = sqlx::query(
+            "SELECT t.reply_kind, t.reply, t.verdict FROM inbox i
+             JOIN turns t ON t.session_id = i.session_id AND t.seq = i.seq
+             WHERE i.session_id = ? AND i.event_id = ?",
+        )
+        .bind(session_id)
+        .bind(event_id)
+        .fetch_optional(&self.writer)
+        .await
+        .map_err(db)?;
+        row.map(|row| {
+            let verdict: Option<String> = row.try_get("verdict").map_err(db)?;
+            Ok(Reply {
+                kind: enum_from(&row.try_get::<String, _>("reply_kind").map_err(db)?, "reply kind")?,
+                text: row.try_get("reply").map_err(db)?,
+                verdict: verdict.map(|v| enum_from(&v, "verdict")).transpose()?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn commit_turn(&self, t: &TurnCommit<'_>) -> Result<Committed, StoreError> {
+        let mut tx = self.writer.begin().await.map_err(db)?;
+        if let Some(event_id) = t.event_id {
+            let seen = sqlx::query("SELECT 1 FROM inbox WHERE session_id = ? AND event_id = ?")
+                .bind(t.session_id)
+                .bind(event_id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db)?;
+            if seen.is_some() {
+                return Err(StoreError::Duplicate(event_id.to_string()));
+            }
+        }
+        upsert_player(&mut tx, &t.player.id, &t.player.name, t.created_ms).await?;
+        let seq = next_seq(&mut tx, t.session_id).await?;
+        insert_turn(&mut tx, t, seq).await?;
+        if let Some(event_id) = t.event_id {
+            sqlx::query("INSERT INTO inbox (session_id, event_id, seq) VALUES (?, ?, ?)")
+                .bind(t.session_id)
+                .bind(event_id)
+                .bind(seq)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+        }
+        let outbox_id: i64 = sqlx::query(
+            "INSERT INTO outbox (session_id, seq, kind, body, created_ms) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(t.session_id)
+        .bind(seq)
+        .bind(enum_text(&t.reply.kind)?)
+        .bind(&t.reply.text)
+        .bind(t.created_ms)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db)?
+        .try_get("id")
+        .map_err(db)?;
+        update_session(&mut tx, t).await?;
+        insert_points(&mut tx, t).await?;
+        tx.commit().await.map_err(db)?;
+        Ok(Committed { seq, outbox_id })
+    }
+
+    async fn mark_sent(&self, outbox_id: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET sent_ms = ? WHERE id = ? AND sent_ms IS NULL")
+            .bind(crate::core::store::Clock::now_ms(&crate::core::store::SystemClock))
+            .bind(outbox_id)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        let rows = sqlx::query("SELECT id, session_id, kind, body FROM outbox WHERE session_id = ? AND sent_ms IS NULL ORDER BY id")
+            .bind(session_id)
+            .fetch_all(&self.writer)
+            .await
+            .map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(OutboxItem {
+                    id: row.try_get("id").map_err(db)?,
+                    session_id: row.try_get("session_id").map_err(db)?,
+                    kind: enum_from::<ReplyKind>(&row.try_get::<String, _>("kind").map_err(db)?, "outbox kind")?,
+                    body: row.try_get("body").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT s.player_id, p.name, SUM(s.points) AS points, SUM(s.solved) AS solves
+             FROM scores s JOIN players p ON p.id = s.player_id
+             GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT ?",
+        )
+        .bind(limit as i64)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(LeaderRow {
+                    player_id: row.try_get("player_id").map_err(db)?,
+                    name: row.try_get("name").map_err(db)?,
+                    points: row.try_get("points").map_err(db)?,
+                    solves: row.try_get("solves").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, puzzle_id, channel, phase, questions, last_activity_ms FROM sessions
+             ORDER BY last_activity_ms DESC LIMIT ?",
+        )
+        .bind(limit as i64)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(SessionSummary {
+                    id: row.try_get("id").map_err(db)?,
+                    puzzle_id: row.try_get("puzzle_id").map_err(db)?,
+                    channel: row.try_get("channel").map_err(db)?,
+                    phase: enum_from::<Phase>(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
+                    questions: row.try_get::<i64, _>("questions").map_err(db)? as u32,
+                    last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
