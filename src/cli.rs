@@ -12,7 +12,11 @@ use crate::console::{self, PlayOptions};
 use crate::core::puzzle::{Difficulty, Language};
 
 #[derive(Debug, Parser)]
-#[command(name = "echoes", version, about = "Echoes of Deceit: Turtle Soup and other deduction games, hosted by an LLM")]
+#[command(
+    name = "echoes",
+    version,
+    about = "Echoes of Deceit: Turtle Soup and other deduction games, hosted by an LLM"
+)]
 pub struct Cli {
     /// An extra config file, layered over the defaults and config/local.toml.
     #[arg(long, global = true, value_name = "FILE")]
@@ -89,7 +93,9 @@ fn parse_difficulty(s: &str) -> Result<Difficulty, String> {
         "easy" => Ok(Difficulty::Easy),
         "medium" => Ok(Difficulty::Medium),
         "hard" => Ok(Difficulty::Hard),
-        _ => Err(format!("unknown difficulty {s:?}; use easy, medium or hard")),
+        _ => Err(format!(
+            "unknown difficulty {s:?}; use easy, medium or hard"
+        )),
     }
 }
 
@@ -103,11 +109,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", console::puzzle_list(&app, language));
             Ok(())
         }
-        Command::Puzzles(PuzzlesCommand::Show { id, spoilers }) => show_puzzle(&open_offline(settings).await?, &id, spoilers),
+        Command::Puzzles(PuzzlesCommand::Show { id, spoilers }) => {
+            show_puzzle(&open_offline(settings).await?, &id, spoilers)
+        }
         Command::Sessions { limit } => list_sessions(&open_offline(settings).await?, limit).await,
         Command::Leaderboard => {
             let app = open_offline(settings).await?;
-            println!("{}", console::leaderboard_text(&app, app.settings.language()).await?);
+            println!(
+                "{}",
+                console::leaderboard_text(&app, app.settings.language()).await?
+            );
             Ok(())
         }
         Command::Play(args) => play(settings, args).await,
@@ -155,28 +166,57 @@ fn report_skipped(app: &App) {
 
 fn check_puzzles(settings: &Settings, paths: Vec<PathBuf>) -> anyhow::Result<()> {
     let dir = settings.puzzle_dir();
-    let paths = if paths.is_empty() && dir.is_dir() { vec![dir] } else { paths };
+    let paths = if paths.is_empty() && dir.is_dir() {
+        vec![dir]
+    } else {
+        paths
+    };
     let (count, problems) = crate::puzzles::check(&paths);
     for p in &problems {
         println!("{p}");
     }
     let bad: std::collections::BTreeSet<&str> = problems.iter().map(|p| p.file.as_str()).collect();
-    println!("{count} puzzle file(s) checked, {} with problems", bad.len());
-    anyhow::ensure!(problems.is_empty(), "{} puzzle file(s) are malformed", bad.len());
+    println!(
+        "{count} puzzle file(s) checked, {} with problems",
+        bad.len()
+    );
+    anyhow::ensure!(
+        problems.is_empty(),
+        "{} puzzle file(s) are malformed",
+        bad.len()
+    );
     anyhow::ensure!(count > 0, "no puzzle files found");
     Ok(())
 }
 
 fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> {
-    let p = app.library.get(id).ok_or_else(|| anyhow::anyhow!("There is no puzzle {id:?}; `echoes puzzles list` shows them all."))?;
-    println!("{} · {} · {} · {}", p.id, p.title, p.language.code(), p.difficulty);
+    let p = app.library.get(id).ok_or_else(|| {
+        anyhow::anyhow!("There is no puzzle {id:?}; `echoes puzzles list` shows them all.")
+    })?;
+    println!(
+        "{} · {} · {} · {}",
+        p.id,
+        p.title,
+        p.language.code(),
+        p.difficulty
+    );
     println!("tags: {}", p.tags.join(", "));
-    println!("hints: {} · key facts: {} ({} required)", p.hints.len(), p.facts.len(), p.required_fact_ids().count());
+    println!(
+        "hints: {} · key facts: {} ({} required)",
+        p.hints.len(),
+        p.facts.len(),
+        p.required_fact_ids().count()
+    );
     println!("\n{}", p.surface.trim());
     if spoilers {
         println!("\n--- bottom ---\n{}", p.bottom.trim());
         for f in &p.facts {
-            println!("- {}{}: {}", f.id, if f.required { " (required)" } else { "" }, f.text);
+            println!(
+                "- {}{}: {}",
+                f.id,
+                if f.required { " (required)" } else { "" },
+                f.text
+            );
         }
         for (i, h) in p.hints.iter().enumerate() {
             println!("hint {}: {h}", i + 1);
@@ -191,7 +231,13 @@ async fn list_sessions(app: &App, limit: u32) -> anyhow::Result<()> {
         println!("No sessions yet: start one with `echoes play`.");
     }
     for s in sessions {
-        println!("{}  {:<28} {:<11} {:>3} questions", s.id, s.puzzle_id, s.phase.as_str(), s.questions);
+        println!(
+            "{}  {:<28} {:<11} {:>3} questions",
+            s.id,
+            s.puzzle_id,
+            s.phase.as_str(),
+            s.questions
+        );
     }
     Ok(())
 }

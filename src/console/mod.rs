@@ -54,12 +54,18 @@ impl Lines {
 /// input runs out.
 pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
     let mut screen = Screen::new(opts.script.is_some());
-    let player = Player { id: format!("console:{}", opts.name.to_lowercase()), name: opts.name.clone() };
+    let player = Player {
+        id: format!("console:{}", opts.name.to_lowercase()),
+        name: opts.name.clone(),
+    };
     let (handle, puzzle) = match &opts.resume {
         Some(id) => resume(app, id, &mut screen).await?,
         None => start(app, &opts, &player, &mut screen).await?,
     };
-    screen.info(&format!("session {} · resume with: echoes play --resume {}", handle.id, handle.id));
+    screen.info(&format!(
+        "session {} · resume with: echoes play --resume {}",
+        handle.id, handle.id
+    ));
     let mut lines = match &opts.script {
         Some(path) => Lines::Script(script_lines(path)?.into_iter()),
         None => Lines::Stdin(BufReader::new(tokio::io::stdin()).lines()),
@@ -94,7 +100,10 @@ async fn start(
 ) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
     let puzzle = choose_puzzle(app, opts)?;
     let hint_limit = app.settings.game.hint_limit;
-    let (handle, intro) = app.engine.start_session(puzzle.clone(), "console", hint_limit, player.clone()).await?;
+    let (handle, intro) = app
+        .engine
+        .start_session(puzzle.clone(), "console", hint_limit, player.clone())
+        .await?;
     show(&handle, &intro, screen).await?;
     Ok((handle, puzzle))
 }
@@ -103,25 +112,39 @@ fn choose_puzzle(app: &App, opts: &PlayOptions) -> anyhow::Result<Arc<Puzzle>> {
     if let Some(id) = &opts.puzzle {
         return app.library.get(id).ok_or_else(|| {
             let near = app.library.suggest(id);
-            let hint = if near.is_empty() { String::new() } else { format!(" Did you mean: {}?", near.join(", ")) };
-            anyhow::anyhow!("There is no puzzle {id:?}.{hint} `echoes puzzles list` shows them all.")
+            let hint = if near.is_empty() {
+                String::new()
+            } else {
+                format!(" Did you mean: {}?", near.join(", "))
+            };
+            anyhow::anyhow!(
+                "There is no puzzle {id:?}.{hint} `echoes puzzles list` shows them all."
+            )
         });
     }
     let language = opts.language.or(Some(app.settings.language()));
     app.library
         .pick(language, opts.difficulty)
         .or_else(|| app.library.pick(None, opts.difficulty))
-        .ok_or_else(|| anyhow::anyhow!("No puzzle matches; `echoes puzzles list` shows what is available."))
+        .ok_or_else(|| {
+            anyhow::anyhow!("No puzzle matches; `echoes puzzles list` shows what is available.")
+        })
 }
 
-async fn resume(app: &App, id: &str, screen: &mut Screen) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
+async fn resume(
+    app: &App,
+    id: &str,
+    screen: &mut Screen,
+) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
     let library = &app.library;
     let (handle, loaded) = app
         .engine
         .resume_session(id, |pid| library.get(pid))
         .await
         .with_context(|| format!("resuming session {id}"))?;
-    let puzzle = library.get(&loaded.puzzle_id).context("the session's puzzle disappeared")?;
+    let puzzle = library
+        .get(&loaded.puzzle_id)
+        .context("the session's puzzle disappeared")?;
     replay_history(&loaded, &puzzle, screen);
     for item in app.store.unsent(&handle.id).await? {
         screen.reply(&item.body);
@@ -132,7 +155,11 @@ async fn resume(app: &App, id: &str, screen: &mut Screen) -> anyhow::Result<(Ses
 
 /// Shows a resumed session's turns as they happened.
 fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) {
-    screen.info(&format!("resuming {} · {} turns so far", puzzle.title, loaded.turns.len()));
+    screen.info(&format!(
+        "resuming {} · {} turns so far",
+        puzzle.title,
+        loaded.turns.len()
+    ));
     for turn in &loaded.turns {
         if !turn.input.is_empty() {
             screen.echo_history(&turn.input);
@@ -142,10 +169,16 @@ fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) 
 }
 
 /// Sends one turn; returns true when the game is over.
-async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen: &mut Screen) -> anyhow::Result<bool> {
+async fn turn(
+    handle: &SessionHandle,
+    player: &Player,
+    input: TurnInput,
+    screen: &mut Screen,
+) -> anyhow::Result<bool> {
     let spinner = screen.spinner();
     let progress = spinner.clone().map(|bar| {
-        Arc::new(move |p: Progress| bar.set_message(phase_text(p))) as Arc<dyn Fn(Progress) + Send + Sync>
+        Arc::new(move |p: Progress| bar.set_message(phase_text(p)))
+            as Arc<dyn Fn(Progress) + Send + Sync>
     });
     let mut inbound = Inbound::new(player.clone(), input);
     inbound.progress = progress;
@@ -158,7 +191,11 @@ async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen:
     Ok(is_final(delivery.reply.kind))
 }
 
-async fn show(handle: &SessionHandle, delivery: &Delivery, screen: &mut Screen) -> anyhow::Result<()> {
+async fn show(
+    handle: &SessionHandle,
+    delivery: &Delivery,
+    screen: &mut Screen,
+) -> anyhow::Result<()> {
     screen.reply(&delivery.reply.text);
     handle.delivered(delivery).await?;
     Ok(())
@@ -178,7 +215,9 @@ async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyh
         ConsoleCommand::Leaderboard => leaderboard_text(app, lang).await?,
         ConsoleCommand::Puzzles => puzzle_list(app, Some(lang)),
         ConsoleCommand::Usage(usage) => format!("Usage: {usage}"),
-        ConsoleCommand::Unknown(verb) => format!("Unknown command /{verb}. Type /help for the list."),
+        ConsoleCommand::Unknown(verb) => {
+            format!("Unknown command /{verb}. Type /help for the list.")
+        }
         ConsoleCommand::Empty => match lang {
             Language::En => "Type a yes/no question, a guess, or /help.".into(),
             Language::Zh => "请输入一个是非题、你的推测，或 /help。".into(),
@@ -198,7 +237,15 @@ pub async fn leaderboard_text(app: &App, lang: Language) -> anyhow::Result<Strin
     let lines: Vec<String> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| format!("{:>2}. {:<20} {:>5} pts  {} solved", i + 1, r.name, r.points, r.solves))
+        .map(|(i, r)| {
+            format!(
+                "{:>2}. {:<20} {:>5} pts  {} solved",
+                i + 1,
+                r.name,
+                r.points,
+                r.solves
+            )
+        })
         .collect();
     Ok(format!("🏆 Leaderboard\n{}", lines.join("\n")))
 }
@@ -208,14 +255,27 @@ pub fn puzzle_list(app: &App, lang: Option<Language>) -> String {
         .all()
         .iter()
         .filter(|p| lang.is_none_or(|l| p.language == l))
-        .map(|p| format!("{:<28} {:<3} {:<7} {}", p.id, p.language.code(), p.difficulty.to_string(), p.title))
+        .map(|p| {
+            format!(
+                "{:<28} {:<3} {:<7} {}",
+                p.id,
+                p.language.code(),
+                p.difficulty.to_string(),
+                p.title
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 /// Script lines: blank lines and `#` comments are skipped.
 fn script_lines(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading the script file {}", path.display()))?;
-    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect())
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the script file {}", path.display()))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect())
 }

@@ -16,3 +16,6 @@ pub mod soup;
 pub mod store;
 pub mod text;
 pub mod verdict;
+
+#[cfg(test)]
+pub(crate) mod fixtures;

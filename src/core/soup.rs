@@ -23,7 +23,10 @@ pub enum Phase {
 
 impl Phase {
     pub fn is_over(self) -> bool {
-        matches!(self, Phase::Solved | Phase::GaveUp | Phase::Revealed | Phase::Expired)
+        matches!(
+            self,
+            Phase::Solved | Phase::GaveUp | Phase::Revealed | Phase::Expired
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -69,8 +72,15 @@ pub struct SoupGame {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SoupEvent {
     Start,
-    Asked { player: Player, key: String, verdict: Verdict },
-    Guessed { player: Player, facts: Vec<String> },
+    Asked {
+        player: Player,
+        key: String,
+        verdict: Verdict,
+    },
+    Guessed {
+        player: Player,
+        facts: Vec<String>,
+    },
     HintTaken,
     GaveUp,
     Revealed,
@@ -128,7 +138,9 @@ impl SoupGame {
             (Phase::Lobby, _) => Err(Rejection::NotStarted),
             (Phase::InProgress, SoupEvent::Start) => Err(Rejection::AlreadyStarted),
             (Phase::InProgress, SoupEvent::HintTaken) if self.hints_used >= self.hint_limit => {
-                Err(Rejection::NoHintsLeft { limit: self.hint_limit })
+                Err(Rejection::NoHintsLeft {
+                    limit: self.hint_limit,
+                })
             }
             (Phase::InProgress, _) => Ok(()),
             (over, _) => Err(Rejection::GameOver(over)),
@@ -141,11 +153,17 @@ impl SoupGame {
         let mut next = self.clone();
         match event {
             SoupEvent::Start => next.phase = Phase::InProgress,
-            SoupEvent::Asked { player, key, verdict } => {
+            // A repeated question is answered from the ledger and costs nothing.
+            SoupEvent::Asked {
+                player,
+                key,
+                verdict,
+            } if !self.ledger.contains_key(key) => {
                 next.questions += 1;
                 next.tally(player).questions += 1;
-                next.ledger.entry(key.clone()).or_insert(*verdict);
+                next.ledger.insert(key.clone(), *verdict);
             }
+            SoupEvent::Asked { .. } => {}
             SoupEvent::Guessed { player, facts } => next.record_guess(player, facts, puzzle),
             SoupEvent::HintTaken => next.hints_used += 1,
             SoupEvent::GaveUp => next.phase = Phase::GaveUp,
@@ -164,7 +182,10 @@ impl SoupGame {
                 self.tally(player).facts_found += 1;
             }
         }
-        if puzzle.required_fact_ids().all(|id| self.found.contains_key(id)) {
+        if puzzle
+            .required_fact_ids()
+            .all(|id| self.found.contains_key(id))
+        {
             self.phase = Phase::Solved;
             self.solver = Some(player.id.clone());
         }
@@ -209,8 +230,16 @@ impl SoupGame {
         self.players
             .iter()
             .map(|(id, tally)| {
-                let solver_bonus = if self.solver.as_deref() == Some(id.as_str()) { game_score } else { 0 };
-                (id.clone(), tally.name.clone(), solver_bonus + tally.facts_found * 5)
+                let solver_bonus = if self.solver.as_deref() == Some(id.as_str()) {
+                    game_score
+                } else {
+                    0
+                };
+                (
+                    id.clone(),
+                    tally.name.clone(),
+                    solver_bonus + tally.facts_found * 5,
+                )
             })
             .filter(|(_, _, points)| *points > 0)
             .collect()

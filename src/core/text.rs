@@ -22,7 +22,7 @@ pub enum InputProblem {
 /// become spaces), whitespace collapsed, trimmed; refuses empty and
 /// over-long text.
 pub fn clean_input(raw: &str, max_chars: usize) -> Result<String, InputProblem> {
-    let mut out = String::with_capacity(raw.len().min(max_chars * 4));
+    let mut out = String::with_capacity(raw.len().min(max_chars.saturating_mul(4)));
     let mut last_space = true;
     for c in raw.nfkc() {
         let c = if c.is_whitespace() { ' ' } else { c };
@@ -44,7 +44,10 @@ pub fn clean_input(raw: &str, max_chars: usize) -> Result<String, InputProblem> 
     if chars == 0 {
         Err(InputProblem::Empty)
     } else if chars > max_chars {
-        Err(InputProblem::TooLong { chars, max: max_chars })
+        Err(InputProblem::TooLong {
+            chars,
+            max: max_chars,
+        })
     } else {
         Ok(cleaned)
     }
@@ -93,8 +96,16 @@ pub fn is_cjk(c: char) -> bool {
 pub fn tokens(text: &str, language: Language) -> Vec<String> {
     let normalized = normalize_question(text);
     match language {
-        Language::En => normalized.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        Language::Zh => normalized.chars().filter(|c| *c != ' ').map(|c| c.to_string()).collect(),
+        Language::En => normalized
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect(),
+        Language::Zh => normalized
+            .chars()
+            .filter(|c| *c != ' ')
+            .map(|c| c.to_string())
+            .collect(),
     }
 }
 
@@ -120,7 +131,10 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
         return text.to_string();
     }
     let cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    let at = cut.rfind(' ').filter(|i| *i > cut.len() * 2 / 3).unwrap_or(cut.len());
+    let at = cut
+        .rfind(' ')
+        .filter(|i| *i > cut.len() * 2 / 3)
+        .unwrap_or(cut.len());
     format!("{}…", cut[..at].trim_end())
 }
 

@@ -57,7 +57,10 @@ fn build_roles_with_env(
     } else {
         build_client(&narrator).map_err(|e| in_role(ModelRole::Narrator, e))?
     };
-    Ok(RoleModels { judge: judge_client, narrator: narrator_client })
+    Ok(RoleModels {
+        judge: judge_client,
+        narrator: narrator_client,
+    })
 }
 
 fn resolve_role(
@@ -65,7 +68,9 @@ fn resolve_role(
     role: ModelRole,
     env: &impl Fn(&str) -> Option<String>,
 ) -> Result<ResolvedProvider, LlmError> {
-    settings.resolve_with_env(role, env).map_err(|e| in_role(role, e))
+    settings
+        .resolve_with_env(role, env)
+        .map_err(|e| in_role(role, e))
 }
 
 /// Says which role a configuration error belongs to; other errors already
@@ -114,10 +119,13 @@ async fn check_role(role: ModelRole, client: &dyn LlmClient) -> Result<(), Strin
     };
     let label = client.describe();
     let lead = match error {
-        LlmError::Unavailable(_) | LlmError::Timeout => {
-            format!("No model provider answered for the {role} ({label}): {error}.")
+        LlmError::Unavailable(why) => {
+            format!("No model provider answered for the {role} ({label}): {why}.")
         }
-        _ => format!("The model provider for the {role} ({label}) is not usable: {error}."),
+        LlmError::Timeout => {
+            format!("No model provider answered for the {role} ({label}) within llm.timeout_secs.")
+        }
+        other => format!("The model provider for the {role} ({label}) is not usable: {other}."),
     };
     Err(format!("{lead} {}", setup_hint(&label)))
 }

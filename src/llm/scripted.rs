@@ -63,12 +63,20 @@ pub struct ScriptedLlm {
 impl ScriptedLlm {
     /// A script that fails once every reply has been served.
     pub fn new(script: impl IntoIterator<Item = ScriptedReply>) -> Self {
-        Self { script: script.into_iter().collect(), cycle: false, log: Mutex::default() }
+        Self {
+            script: script.into_iter().collect(),
+            cycle: false,
+            log: Mutex::default(),
+        }
     }
 
     /// A script of plain text replies.
     pub fn from_texts<S: Into<String>>(texts: impl IntoIterator<Item = S>) -> Self {
-        Self::new(texts.into_iter().map(|text| ScriptedReply::Text(text.into())))
+        Self::new(
+            texts
+                .into_iter()
+                .map(|text| ScriptedReply::Text(text.into())),
+        )
     }
 
     /// Replays the script from the start once it runs out.
@@ -92,13 +100,17 @@ impl ScriptedLlm {
     fn next_reply(&self, request: ChatRequest) -> Result<ScriptedReply, LlmError> {
         let mut log = self.lock();
         log.requests.push(request);
-        let index = match (self.cycle, self.script.len()) {
-            (_, 0) => None,
-            (true, len) => Some(log.served % len),
-            (false, _) => Some(log.served).filter(|index| *index < self.script.len()),
+        // `checked_rem` is `None` for an empty script, which then fails
+        // like an exhausted one instead of dividing by zero.
+        let index = if self.cycle {
+            log.served.checked_rem(self.script.len())
+        } else {
+            Some(log.served)
         };
         log.served += 1;
-        index.map(|index| self.script[index].clone()).ok_or_else(|| self.exhausted(log.served))
+        index
+            .and_then(|index| self.script.get(index).cloned())
+            .ok_or_else(|| self.exhausted(log.served))
     }
 
     fn exhausted(&self, calls: usize) -> LlmError {
@@ -113,7 +125,12 @@ impl ScriptedLlm {
 async fn play(mut reply: ScriptedReply) -> Result<ChatResponse, LlmError> {
     loop {
         match reply {
-            ScriptedReply::Text(text) => return Ok(ChatResponse { text, ..ChatResponse::default() }),
+            ScriptedReply::Text(text) => {
+                return Ok(ChatResponse {
+                    text,
+                    ..ChatResponse::default()
+                });
+            }
             ScriptedReply::Error(error) => return Err(error),
             ScriptedReply::Delay(delay, then) => {
                 tokio::time::sleep(delay).await;

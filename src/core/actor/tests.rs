@@ -1,0 +1,254 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use super::*;
+use crate::core::fixtures::puzzle;
+use crate::core::llm::RoleModels;
+use crate::core::pipeline::PipelineSettings;
+use crate::core::store::Clock;
+use crate::llm::{ScriptedLlm, ScriptedReply};
+use crate::store::SqliteStore;
+
+struct FixedClock(AtomicI64);
+
+impl Clock for FixedClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+async fn engine(judge: ScriptedLlm) -> (Arc<Engine>, Arc<FixedClock>) {
+    let judge = Arc::new(judge);
+    let clock = Arc::new(FixedClock(AtomicI64::new(1_000)));
+    let mut settings = PipelineSettings::default();
+    settings.narrator = false;
+    let engine = Engine {
+        pipeline: Pipeline {
+            models: RoleModels {
+                judge: judge.clone(),
+                narrator: judge,
+            },
+            prompts: Arc::new(crate::assets::load_prompts(None).unwrap()),
+            settings,
+        },
+        store: Arc::new(SqliteStore::in_memory().await.unwrap()),
+        clock: clock.clone(),
+        expire_after_ms: 60_000,
+    };
+    (Arc::new(engine), clock)
+}
+
+fn alice() -> Player {
+    Player {
+        id: "t:alice".into(),
+        name: "Alice".into(),
+    }
+}
+
+fn ask(text: &str, event: Option<&str>) -> Inbound {
+    let mut inbound = Inbound::new(alice(), TurnInput::Ask(text.into()));
+    inbound.event_id = event.map(str::to_string);
+    inbound
+}
+
+fn verdict(v: &str) -> ScriptedReply {
+    ScriptedReply::text(format!(
+        r#"{{"kind":"question","verdict":"{v}","facts":[]}}"#
+    ))
+}
+
+#[tokio::test]
+async fn a_repeated_event_is_answered_from_the_record() {
+    let (engine, _) = engine(ScriptedLlm::new([verdict("NO")])).await;
+    let (handle, intro) = engine
+        .start_session(Arc::new(puzzle()), "test", 3, alice())
+        .await
+        .unwrap();
+    assert_eq!(intro.reply.kind, ReplyKind::Intro);
+    let first = handle
+        .send(ask("Was he alone?", Some("evt-1")))
+        .await
+        .unwrap();
+    let again = handle
+        .send(ask("Was he alone?", Some("evt-1")))
+        .await
+        .unwrap();
+    assert!(!first.duplicate && again.duplicate);
+    assert_eq!(first.reply, again.reply);
+    let loaded = engine
+        .store
+        .load_session(&handle.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(loaded.turns.len(), 2, "start + one question, not two");
+    assert_eq!(loaded.game.questions, 1);
+}
+
+#[tokio::test]
+async fn the_reply_is_committed_before_it_is_handed_over() {
+    let (engine, _) = engine(ScriptedLlm::new([verdict("YES")])).await;
+    let (handle, _) = engine
+        .start_session(Arc::new(puzzle()), "test", 3, alice())
+        .await
+        .unwrap();
+    let delivery = handle.send(ask("Did a ship sink?", None)).await.unwrap();
+    let unsent = engine.store.unsent(&handle.id).await.unwrap();
+    assert!(
+        unsent
+            .iter()
+            .any(|o| Some(o.id) == delivery.outbox_id && o.body == delivery.reply.text)
+    );
+    handle.delivered(&delivery).await.unwrap();
+    assert!(
+        !engine
+            .store
+            .unsent(&handle.id)
+            .await
+            .unwrap()
+            .iter()
+            .any(|o| Some(o.id) == delivery.outbox_id)
+    );
+}
+
+#[tokio::test]
+async fn a_failed_turn_stores_nothing_and_a_retry_succeeds() {
+    let script = [
+        ScriptedReply::Error(crate::core::llm::LlmError::Timeout),
+        verdict("YES"),
+    ];
+    let (engine, _) = engine(ScriptedLlm::new(script)).await;
+    let (handle, _) = engine
+        .start_session(Arc::new(puzzle()), "test", 3, alice())
+        .await
+        .unwrap();
+    let failed = handle
+        .send(ask("Did a ship sink?", Some("e1")))
+        .await
+        .unwrap();
+    assert_eq!(failed.reply.kind, ReplyKind::Unavailable);
+    assert!(failed.outbox_id.is_none());
+    let retried = handle
+        .send(ask("Did a ship sink?", Some("e1")))
+        .await
+        .unwrap();
+    assert_eq!(
+        retried.reply.verdict,
+        Some(crate::core::verdict::Verdict::Yes)
+    );
+    assert!(!retried.duplicate);
+}
+
+#[tokio::test]
+async fn turns_in_one_session_keep_their_order() {
+    let replies: Vec<ScriptedReply> = (0..20)
+        .map(|i| verdict(if i % 2 == 0 { "YES" } else { "NO" }))
+        .collect();
+    let (engine, _) = engine(ScriptedLlm::new(replies)).await;
+    let (handle, _) = engine
+        .start_session(Arc::new(puzzle()), "test", 3, alice())
+        .await
+        .unwrap();
+    let sends: Vec<_> = (0..20)
+        .map(|i| {
+            let handle = handle.clone();
+            async move {
+                handle
+                    .send(ask(&format!("question number {i}"), None))
+                    .await
+                    .unwrap()
+            }
+        })
+        .collect();
+    futures::future::join_all(sends).await;
+    let loaded = engine
+        .store
+        .load_session(&handle.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let inputs: Vec<String> = loaded
+        .turns
+        .iter()
+        .skip(1)
+        .map(|t| t.input.clone())
+        .collect();
+    let expected: Vec<String> = (0..20).map(|i| format!("question number {i}")).collect();
+    assert_eq!(
+        inputs, expected,
+        "queued turns are handled in arrival order"
+    );
+}
+
+#[tokio::test]
+async fn sessions_run_concurrently() {
+    // Each judge call takes 200 ms; ten sessions finishing in well under
+    // 10 x 200 ms shows one slow session does not hold up the others.
+    let slow = (0..10).map(|_| ScriptedReply::delayed(Duration::from_millis(200), verdict("YES")));
+    let (engine, _) = engine(ScriptedLlm::new(slow)).await;
+    let mut handles = Vec::new();
+    for i in 0..10 {
+        let (h, _) = engine
+            .start_session(Arc::new(puzzle()), &format!("c{i}"), 3, alice())
+            .await
+            .unwrap();
+        handles.push(h);
+    }
+    let started = std::time::Instant::now();
+    let sends = handles
+        .iter()
+        .map(|h| h.send(ask("Did a ship sink?", None)));
+    for d in futures::future::join_all(sends).await {
+        assert_eq!(d.unwrap().reply.kind, ReplyKind::Verdict);
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(1_500),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn an_idle_game_expires_and_shows_its_story() {
+    let (engine, clock) = engine(ScriptedLlm::new([])).await;
+    let (handle, _) = engine
+        .start_session(Arc::new(puzzle()), "test", 3, alice())
+        .await
+        .unwrap();
+    clock.0.store(1_000 + 61_000, Ordering::SeqCst);
+    let d = handle.send(ask("Still there?", None)).await.unwrap();
+    assert_eq!(d.phase, Phase::Expired);
+    assert!(d.reply.text.contains("brother"), "{}", d.reply.text);
+}
+
+#[tokio::test]
+async fn a_resumed_session_has_its_state_and_history() {
+    let (engine, _) = engine(ScriptedLlm::new([verdict("YES")])).await;
+    let p = Arc::new(puzzle());
+    let (handle, _) = engine
+        .start_session(p.clone(), "test", 3, alice())
+        .await
+        .unwrap();
+    handle.send(ask("Did a ship sink?", None)).await.unwrap();
+    handle
+        .send(Inbound::new(alice(), TurnInput::Hint))
+        .await
+        .unwrap();
+    drop(handle);
+    let sessions = engine.store.recent_sessions(5).await.unwrap();
+    let (resumed, loaded) = engine
+        .resume_session(&sessions[0].id, |_| Some(p.clone()))
+        .await
+        .unwrap();
+    assert_eq!((loaded.game.questions, loaded.game.hints_used), (1, 1));
+    let history = resumed
+        .send(Inbound::new(alice(), TurnInput::History))
+        .await
+        .unwrap();
+    assert!(
+        history.reply.text.contains("Did a ship sink?"),
+        "{}",
+        history.reply.text
+    );
+}

@@ -1,0 +1,208 @@
+use super::*;
+use crate::core::fixtures::puzzle;
+use crate::core::pipeline::Usage;
+use crate::core::puzzle::Language;
+use crate::core::soup::SoupEvent;
+
+fn alice() -> Player {
+    Player {
+        id: "t:alice".into(),
+        name: "Alice".into(),
+    }
+}
+
+async fn with_session() -> (SqliteStore, SoupGame) {
+    let store = SqliteStore::in_memory().await.unwrap();
+    let p = puzzle();
+    let game = SoupGame::new(&p, 3).apply(&SoupEvent::Start, &p).unwrap();
+    let new = NewSession {
+        id: "s1".into(),
+        puzzle_id: p.id.clone(),
+        language: Language::En,
+        channel: "test".into(),
+        canary: "CANARY-1".into(),
+        game: game.clone(),
+        created_ms: 10,
+    };
+    store.create_session(&new).await.unwrap();
+    (store, game)
+}
+
+fn commit<'a>(
+    reply: &'a Reply,
+    event: Option<&'a str>,
+    next: Option<&'a SoupGame>,
+    usage: &'a Usage,
+    player: &'a Player,
+) -> TurnCommit<'a> {
+    TurnCommit {
+        session_id: "s1",
+        event_id: event,
+        player,
+        kind: "ask",
+        input: "Was he alone?",
+        intent: Some(Intent::Question),
+        facts: &[],
+        reply,
+        public: None,
+        usage,
+        next,
+        points: &[],
+        created_ms: 20,
+    }
+}
+
+#[tokio::test]
+async fn a_turn_round_trips_with_its_snapshot() {
+    let (store, game) = with_session().await;
+    let mut next = game.clone();
+    next.questions = 1;
+    let reply = Reply {
+        kind: ReplyKind::Verdict,
+        text: "NO: try again".into(),
+        verdict: Some(Verdict::No),
+    };
+    let usage = Usage {
+        model_calls: 2,
+        prompt_tokens: 300,
+        completion_tokens: 9,
+        judge_parse: "clean",
+    };
+    let player = alice();
+    let c = store
+        .commit_turn(&commit(&reply, Some("e1"), Some(&next), &usage, &player))
+        .await
+        .unwrap();
+    assert_eq!(c.seq, 1);
+    let loaded = store.load_session("s1").await.unwrap().unwrap();
+    assert_eq!(loaded.game, next);
+    let t = &loaded.turns[0];
+    assert_eq!(
+        (
+            t.verdict,
+            t.model_calls,
+            t.prompt_tokens,
+            t.judge_parse.as_str()
+        ),
+        (Some(Verdict::No), 2, 300, "clean")
+    );
+    assert_eq!(t.reply, reply);
+    assert_eq!(store.find_event("s1", "e1").await.unwrap(), Some(reply));
+}
+
+#[tokio::test]
+async fn a_repeated_event_id_writes_nothing() {
+    let (store, _) = with_session().await;
+    let reply = Reply {
+        kind: ReplyKind::Verdict,
+        text: "YES".into(),
+        verdict: Some(Verdict::Yes),
+    };
+    let usage = Usage::default();
+    let player = alice();
+    store
+        .commit_turn(&commit(&reply, Some("e1"), None, &usage, &player))
+        .await
+        .unwrap();
+    let err = store
+        .commit_turn(&commit(&reply, Some("e1"), None, &usage, &player))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, StoreError::Duplicate(ref id) if id == "e1"),
+        "{err}"
+    );
+    assert_eq!(
+        store.load_session("s1").await.unwrap().unwrap().turns.len(),
+        1
+    );
+    assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn outbox_rows_are_unsent_until_marked() {
+    let (store, _) = with_session().await;
+    let reply = Reply {
+        kind: ReplyKind::Hint,
+        text: "hint".into(),
+        verdict: None,
+    };
+    let usage = Usage::default();
+    let player = alice();
+    let c = store
+        .commit_turn(&commit(&reply, None, None, &usage, &player))
+        .await
+        .unwrap();
+    assert_eq!(store.unsent("s1").await.unwrap()[0].id, c.outbox_id);
+    store.mark_sent(c.outbox_id).await.unwrap();
+    assert!(store.unsent("s1").await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn points_reach_the_leaderboard() {
+    let (store, game) = with_session().await;
+    let mut solved = game.clone();
+    solved.phase = Phase::Solved;
+    solved.solver = Some("t:alice".into());
+    let reply = Reply {
+        kind: ReplyKind::Solved,
+        text: "solved".into(),
+        verdict: None,
+    };
+    let usage = Usage::default();
+    let player = alice();
+    let points = [
+        ("t:alice".to_string(), "Alice".to_string(), 90),
+        ("t:bob".to_string(), "Bob".to_string(), 5),
+    ];
+    let mut c = commit(&reply, None, Some(&solved), &usage, &player);
+    c.points = &points;
+    store.commit_turn(&c).await.unwrap();
+    let board = store.leaderboard(10).await.unwrap();
+    assert_eq!(
+        board
+            .iter()
+            .map(|r| (r.name.as_str(), r.points, r.solves))
+            .collect::<Vec<_>>(),
+        [("Alice", 90, 1), ("Bob", 5, 0)]
+    );
+    let sessions = store.recent_sessions(5).await.unwrap();
+    assert_eq!(sessions[0].phase, Phase::Solved);
+}
+
+#[tokio::test]
+async fn a_file_database_survives_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested/echoes.db");
+    {
+        let store = SqliteStore::open(&path).await.unwrap();
+        let p = puzzle();
+        let game = SoupGame::new(&p, 3);
+        let new = NewSession {
+            id: "s9".into(),
+            puzzle_id: p.id,
+            language: Language::En,
+            channel: "c".into(),
+            canary: "k".into(),
+            game,
+            created_ms: 1,
+        };
+        store.create_session(&new).await.unwrap();
+    }
+    let reopened = SqliteStore::open(&path).await.unwrap();
+    assert!(reopened.load_session("s9").await.unwrap().is_some());
+    assert!(reopened.load_session("nope").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn a_corrupt_snapshot_is_an_error_not_a_panic() {
+    let (store, _) = with_session().await;
+    sqlx::query("UPDATE sessions SET snapshot = '{broken' WHERE id = 's1'")
+        .execute(&store.writer)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.load_session("s1").await,
+        Err(StoreError::Corrupt(_))
+    ));
+}
