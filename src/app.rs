@@ -34,32 +34,15 @@ impl App {
         let store: Arc<dyn Store> = Arc::new(
             SqliteStore::open(&settings.storage.database)
                 .await
-                .with_context(|| {
-                    format!(
-                        "opening the database {}",
-                        settings.storage.database.display()
-                    )
-                })?,
+                .with_context(|| format!("opening the database {}", settings.storage.database.display()))?,
         );
-        let pipeline = Pipeline {
-            models: models.clone(),
-            prompts: Arc::new(prompts),
-            settings: settings.pipeline(),
-        };
+        let pipeline = Pipeline { models: models.clone(), prompts: Arc::new(prompts), settings: settings.pipeline() };
         let engine = Arc::new(Engine {
             pipeline,
             store: store.clone(),
             clock: Arc::new(SystemClock),
             expire_after_ms: settings.expire_after_ms(),
         });
-        Ok(App {
-            settings,
-            library,
-            skipped,
-            store,
-            engine,
-            catalogue: crate::assets::catalogue(),
-            models,
-        })
+        Ok(App { settings, library, skipped, store, engine, catalogue: crate::assets::catalogue(), models })
     }
 }

@@ -33,13 +33,10 @@ pub fn load_prompts(dir: Option<&Path>) -> anyhow::Result<Prompts> {
 
 fn read_templates(dir: &Path) -> anyhow::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)
-        .with_context(|| format!("reading prompt directory {}", dir.display()))?
-    {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading prompt directory {}", dir.display()))? {
         let path = entry?.path();
         if let Some(name) = template_name(&path) {
-            let source = std::fs::read_to_string(&path)
-                .with_context(|| format!("reading {}", path.display()))?;
+            let source = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
             out.push((name, source));
         }
     }
@@ -54,8 +51,7 @@ fn template_name(path: &Path) -> Option<String> {
 pub fn catalogue() -> Catalogue {
     // The embedded catalogue is checked by a unit test, so this cannot fail
     // in a built binary.
-    Catalogue::parse(CATALOGUE)
-        .unwrap_or_else(|e| panic!("embedded command catalogue is invalid: {e}"))
+    Catalogue::parse(CATALOGUE).unwrap_or_else(|e| panic!("embedded command catalogue is invalid: {e}"))
 }
 
 #[cfg(test)]

@@ -62,9 +62,9 @@ pub struct PlayArgs {
     /// Puzzle difficulty for a random pick: easy, medium or hard.
     #[arg(long, value_parser = parse_difficulty)]
     pub difficulty: Option<Difficulty>,
-    /// Your name on the leaderboard.
-    #[arg(long, default_value = "Player")]
-    pub name: String,
+    /// Your name on the leaderboard (default "Player", or the resumed session's player).
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,9 +93,7 @@ fn parse_difficulty(s: &str) -> Result<Difficulty, String> {
         "easy" => Ok(Difficulty::Easy),
         "medium" => Ok(Difficulty::Medium),
         "hard" => Ok(Difficulty::Hard),
-        _ => Err(format!(
-            "unknown difficulty {s:?}; use easy, medium or hard"
-        )),
+        _ => Err(format!("unknown difficulty {s:?}; use easy, medium or hard")),
     }
 }
 
@@ -115,10 +113,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Sessions { limit } => list_sessions(&open_offline(settings).await?, limit).await,
         Command::Leaderboard => {
             let app = open_offline(settings).await?;
-            println!(
-                "{}",
-                console::leaderboard_text(&app, app.settings.language()).await?
-            );
+            println!("{}", console::leaderboard_text(&app, app.settings.language()).await?);
             Ok(())
         }
         Command::Play(args) => play(settings, args).await,
@@ -157,66 +152,37 @@ async fn open_offline(settings: Settings) -> anyhow::Result<App> {
 
 fn report_skipped(app: &App) {
     if !app.skipped.is_empty() {
-        eprintln!(
-            "· skipped {} malformed puzzle file(s); run `echoes puzzles check` for details",
-            app.skipped.len()
-        );
+        eprintln!("· skipped {} malformed puzzle file(s); run `echoes puzzles check` for details", app.skipped.len());
     }
 }
 
 fn check_puzzles(settings: &Settings, paths: Vec<PathBuf>) -> anyhow::Result<()> {
     let dir = settings.puzzle_dir();
-    let paths = if paths.is_empty() && dir.is_dir() {
-        vec![dir]
-    } else {
-        paths
-    };
+    let paths = if paths.is_empty() && dir.is_dir() { vec![dir] } else { paths };
     let (count, problems) = crate::puzzles::check(&paths);
     for p in &problems {
         println!("{p}");
     }
     let bad: std::collections::BTreeSet<&str> = problems.iter().map(|p| p.file.as_str()).collect();
-    println!(
-        "{count} puzzle file(s) checked, {} with problems",
-        bad.len()
-    );
-    anyhow::ensure!(
-        problems.is_empty(),
-        "{} puzzle file(s) are malformed",
-        bad.len()
-    );
+    println!("{count} puzzle file(s) checked, {} with problems", bad.len());
+    anyhow::ensure!(problems.is_empty(), "{} puzzle file(s) are malformed", bad.len());
     anyhow::ensure!(count > 0, "no puzzle files found");
     Ok(())
 }
 
 fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> {
-    let p = app.library.get(id).ok_or_else(|| {
-        anyhow::anyhow!("There is no puzzle {id:?}; `echoes puzzles list` shows them all.")
-    })?;
-    println!(
-        "{} · {} · {} · {}",
-        p.id,
-        p.title,
-        p.language.code(),
-        p.difficulty
-    );
+    let p = app
+        .library
+        .get(id)
+        .ok_or_else(|| anyhow::anyhow!("There is no puzzle {id:?}; `echoes puzzles list` shows them all."))?;
+    println!("{} · {} · {} · {}", p.id, p.title, p.language.code(), p.difficulty);
     println!("tags: {}", p.tags.join(", "));
-    println!(
-        "hints: {} · key facts: {} ({} required)",
-        p.hints.len(),
-        p.facts.len(),
-        p.required_fact_ids().count()
-    );
+    println!("hints: {} · key facts: {} ({} required)", p.hints.len(), p.facts.len(), p.required_fact_ids().count());
     println!("\n{}", p.surface.trim());
     if spoilers {
         println!("\n--- bottom ---\n{}", p.bottom.trim());
         for f in &p.facts {
-            println!(
-                "- {}{}: {}",
-                f.id,
-                if f.required { " (required)" } else { "" },
-                f.text
-            );
+            println!("- {}{}: {}", f.id, if f.required { " (required)" } else { "" }, f.text);
         }
         for (i, h) in p.hints.iter().enumerate() {
             println!("hint {}: {h}", i + 1);
@@ -231,13 +197,7 @@ async fn list_sessions(app: &App, limit: u32) -> anyhow::Result<()> {
         println!("No sessions yet: start one with `echoes play`.");
     }
     for s in sessions {
-        println!(
-            "{}  {:<28} {:<11} {:>3} questions",
-            s.id,
-            s.puzzle_id,
-            s.phase.as_str(),
-            s.questions
-        );
+        println!("{}  {:<28} {:<11} {:>3} questions", s.id, s.puzzle_id, s.phase.as_str(), s.questions);
     }
     Ok(())
 }

@@ -22,10 +22,7 @@ async fn main() -> ExitCode {
 
 /// The error and its causes on one line, most general first.
 fn one_line(e: &anyhow::Error) -> String {
-    e.chain()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(": ")
+    e.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }
 
 fn init_logging(verbose: u8) {
@@ -35,9 +32,5 @@ fn init_logging(verbose: u8) {
         _ => "echoes=debug,info",
     };
     let filter = EnvFilter::try_from_env("ECHOES_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
 }

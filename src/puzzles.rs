@@ -53,10 +53,7 @@ impl PuzzleLibrary {
             match parse(&source) {
                 Ok(p) if puzzles.iter().any(|q| q.id == p.id) => problems.push(FileProblem {
                     file: source.file,
-                    problem: Problem {
-                        field: "id".into(),
-                        reason: format!("{:?} is used by another file", p.id),
-                    },
+                    problem: Problem { field: "id".into(), reason: format!("{:?} is used by another file", p.id) },
                 }),
                 Ok(p) => puzzles.push(Arc::new(p)),
                 Err(mut ps) => problems.append(&mut ps),
@@ -83,11 +80,7 @@ impl PuzzleLibrary {
     }
 
     /// A random puzzle matching the filters.
-    pub fn pick(
-        &self,
-        language: Option<Language>,
-        difficulty: Option<Difficulty>,
-    ) -> Option<Arc<Puzzle>> {
+    pub fn pick(&self, language: Option<Language>, difficulty: Option<Difficulty>) -> Option<Arc<Puzzle>> {
         let matching: Vec<&Arc<Puzzle>> = self
             .puzzles
             .iter()
@@ -103,12 +96,7 @@ impl PuzzleLibrary {
         self.puzzles
             .iter()
             .map(|p| p.id.as_str())
-            .filter(|id| {
-                id.contains(&wanted)
-                    || wanted
-                        .split('-')
-                        .any(|part| part.len() > 2 && id.contains(part))
-            })
+            .filter(|id| id.contains(&wanted) || wanted.split('-').any(|part| part.len() > 2 && id.contains(part)))
             .take(5)
             .collect()
     }
@@ -120,23 +108,10 @@ pub fn check(paths: &[PathBuf]) -> (usize, Vec<FileProblem>) {
     let sources: Vec<Source> = if paths.is_empty() {
         embedded_sources()
     } else {
-        paths
-            .iter()
-            .flat_map(|p| {
-                if p.is_dir() {
-                    disk_sources(p)
-                } else {
-                    vec![file_source(p)]
-                }
-            })
-            .collect()
+        paths.iter().flat_map(|p| if p.is_dir() { disk_sources(p) } else { vec![file_source(p)] }).collect()
     };
     let count = sources.len();
-    let problems = sources
-        .iter()
-        .filter_map(|s| parse(s).err())
-        .flatten()
-        .collect();
+    let problems = sources.iter().filter_map(|s| parse(s).err()).flatten().collect();
     (count, problems)
 }
 
@@ -144,20 +119,11 @@ fn parse(source: &Source) -> Result<Puzzle, Vec<FileProblem>> {
     let text = source.text.as_deref().map_err(|reason| {
         vec![FileProblem {
             file: source.file.clone(),
-            problem: Problem {
-                field: "(file)".into(),
-                reason: reason.to_string(),
-            },
+            problem: Problem { field: "(file)".into(), reason: reason.to_string() },
         }]
     })?;
     Puzzle::from_toml(text, source.id.as_deref(), source.language).map_err(|problems| {
-        problems
-            .into_iter()
-            .map(|problem| FileProblem {
-                file: source.file.clone(),
-                problem,
-            })
-            .collect()
+        problems.into_iter().map(|problem| FileProblem { file: source.file.clone(), problem }).collect()
     })
 }
 
@@ -169,8 +135,7 @@ fn embedded_sources() -> Vec<Source> {
             if path.extension().is_some_and(|e| e == "toml") {
                 out.push(Source {
                     file: format!("(built-in) {}", path.display()),
-                    text: String::from_utf8(file.contents().to_vec())
-                        .map_err(|_| "is not UTF-8 text".to_string()),
+                    text: String::from_utf8(file.contents().to_vec()).map_err(|_| "is not UTF-8 text".to_string()),
                     id: stem(path),
                     language: dir_language(path),
                 });
@@ -205,26 +170,16 @@ fn file_source(path: &Path) -> Source {
     let text = std::fs::read(path)
         .map_err(|e| format!("cannot be read: {e}"))
         .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "is not UTF-8 text".to_string()));
-    Source {
-        file: path.display().to_string(),
-        text,
-        id: stem(path),
-        language: dir_language(path),
-    }
+    Source { file: path.display().to_string(), text, id: stem(path), language: dir_language(path) }
 }
 
 fn stem(path: &Path) -> Option<String> {
-    path.file_stem()
-        .and_then(|s| s.to_str())
-        .map(str::to_string)
+    path.file_stem().and_then(|s| s.to_str()).map(str::to_string)
 }
 
 /// The language named by the file's parent directory (`en/`, `zh/`).
 fn dir_language(path: &Path) -> Option<Language> {
-    path.parent()?
-        .file_name()?
-        .to_str()
-        .and_then(Language::parse)
+    path.parent()?.file_name()?.to_str().and_then(Language::parse)
 }
 
 #[cfg(test)]

@@ -20,19 +20,8 @@ pub enum ConsoleCommand {
 
 /// Every verb the terminal offers, with its parser. A test checks this
 /// list against the command catalogue's terminal verbs.
-pub const VERBS: &[&str] = &[
-    "ask",
-    "guess",
-    "hint",
-    "status",
-    "history",
-    "giveup",
-    "leaderboard",
-    "puzzles",
-    "help",
-    "quit",
-    "reveal",
-];
+pub const VERBS: &[&str] =
+    &["ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help", "quit", "reveal"];
 
 pub fn parse_line(line: &str) -> ConsoleCommand {
     let line = line.trim();
@@ -73,46 +62,27 @@ mod tests {
     #[test]
     fn terminal_verbs_match_the_catalogue_exactly() {
         let catalogue = crate::assets::catalogue();
-        let mut offered: Vec<&str> = catalogue
-            .for_frontend(Frontend::Terminal)
-            .map(|v| v.name.as_str())
-            .collect();
+        let mut offered: Vec<&str> = catalogue.for_frontend(Frontend::Terminal).map(|v| v.name.as_str()).collect();
         let mut ours = VERBS.to_vec();
         offered.sort_unstable();
         ours.sort_unstable();
-        assert_eq!(
-            ours, offered,
-            "terminal verbs and commands/catalogue.toml disagree"
-        );
+        assert_eq!(ours, offered, "terminal verbs and commands/catalogue.toml disagree");
     }
 
     #[test]
     fn every_terminal_verb_parses_to_a_known_command() {
         for verb in VERBS {
             let parsed = parse_line(&format!("/{verb} something"));
-            assert!(
-                !matches!(parsed, ConsoleCommand::Unknown(_)),
-                "/{verb} is not handled"
-            );
+            assert!(!matches!(parsed, ConsoleCommand::Unknown(_)), "/{verb} is not handled");
         }
     }
 
     #[test]
     fn lines_parse() {
-        let check =
-            |line: &str, expect: ConsoleCommand| assert_eq!(parse_line(line), expect, "{line:?}");
-        check(
-            "Was he alone?",
-            ConsoleCommand::Turn(TurnInput::Say("Was he alone?".into())),
-        );
-        check(
-            "/ask  Was he alone? ",
-            ConsoleCommand::Turn(TurnInput::Ask("Was he alone?".into())),
-        );
-        check(
-            "/GUESS he was a ghost",
-            ConsoleCommand::Turn(TurnInput::Guess("he was a ghost".into())),
-        );
+        let check = |line: &str, expect: ConsoleCommand| assert_eq!(parse_line(line), expect, "{line:?}");
+        check("Was he alone?", ConsoleCommand::Turn(TurnInput::Say("Was he alone?".into())));
+        check("/ask  Was he alone? ", ConsoleCommand::Turn(TurnInput::Ask("Was he alone?".into())));
+        check("/GUESS he was a ghost", ConsoleCommand::Turn(TurnInput::Guess("he was a ghost".into())));
         check("/ask", ConsoleCommand::Usage("/ask <question>"));
         check("/hint", ConsoleCommand::Turn(TurnInput::Hint));
         check("/dance", ConsoleCommand::Unknown("dance".into()));

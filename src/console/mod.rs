@@ -32,7 +32,8 @@ pub struct PlayOptions {
     pub resume: Option<String>,
     pub language: Option<Language>,
     pub difficulty: Option<Difficulty>,
-    pub name: String,
+    /// The player's name; on resume, defaults to the session's last player.
+    pub name: Option<String>,
 }
 
 /// Where lines come from.
@@ -54,18 +55,15 @@ impl Lines {
 /// input runs out.
 pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
     let mut screen = Screen::new(opts.script.is_some());
-    let player = Player {
-        id: format!("console:{}", opts.name.to_lowercase()),
-        name: opts.name.clone(),
+    let (handle, puzzle, player) = match &opts.resume {
+        Some(id) => resume(app, id, opts.name.as_deref(), &mut screen).await?,
+        None => {
+            let player = console_player(opts.name.as_deref().unwrap_or("Player"));
+            let (handle, puzzle) = start(app, &opts, &player, &mut screen).await?;
+            (handle, puzzle, player)
+        }
     };
-    let (handle, puzzle) = match &opts.resume {
-        Some(id) => resume(app, id, &mut screen).await?,
-        None => start(app, &opts, &player, &mut screen).await?,
-    };
-    screen.info(&format!(
-        "session {} · resume with: echoes play --resume {}",
-        handle.id, handle.id
-    ));
+    screen.info(&format!("session {} · resume with: echoes play --resume {}", handle.id, handle.id));
     let mut lines = match &opts.script {
         Some(path) => Lines::Script(script_lines(path)?.into_iter()),
         None => Lines::Stdin(BufReader::new(tokio::io::stdin()).lines()),
@@ -100,10 +98,7 @@ async fn start(
 ) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
     let puzzle = choose_puzzle(app, opts)?;
     let hint_limit = app.settings.game.hint_limit;
-    let (handle, intro) = app
-        .engine
-        .start_session(puzzle.clone(), "console", hint_limit, player.clone())
-        .await?;
+    let (handle, intro) = app.engine.start_session(puzzle.clone(), "console", hint_limit, player.clone()).await?;
     show(&handle, &intro, screen).await?;
     Ok((handle, puzzle))
 }
@@ -112,54 +107,51 @@ fn choose_puzzle(app: &App, opts: &PlayOptions) -> anyhow::Result<Arc<Puzzle>> {
     if let Some(id) = &opts.puzzle {
         return app.library.get(id).ok_or_else(|| {
             let near = app.library.suggest(id);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!(" Did you mean: {}?", near.join(", "))
-            };
-            anyhow::anyhow!(
-                "There is no puzzle {id:?}.{hint} `echoes puzzles list` shows them all."
-            )
+            let hint = if near.is_empty() { String::new() } else { format!(" Did you mean: {}?", near.join(", ")) };
+            anyhow::anyhow!("There is no puzzle {id:?}.{hint} `echoes puzzles list` shows them all.")
         });
     }
     let language = opts.language.or(Some(app.settings.language()));
     app.library
         .pick(language, opts.difficulty)
         .or_else(|| app.library.pick(None, opts.difficulty))
-        .ok_or_else(|| {
-            anyhow::anyhow!("No puzzle matches; `echoes puzzles list` shows what is available.")
-        })
+        .ok_or_else(|| anyhow::anyhow!("No puzzle matches; `echoes puzzles list` shows what is available."))
 }
 
+fn console_player(name: &str) -> Player {
+    Player { id: format!("console:{}", name.to_lowercase()), name: name.to_string() }
+}
+
+/// Resumes a session as `name`, or as whoever last played in it.
 async fn resume(
     app: &App,
     id: &str,
+    name: Option<&str>,
     screen: &mut Screen,
-) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
+) -> anyhow::Result<(SessionHandle, Arc<Puzzle>, Player)> {
     let library = &app.library;
     let (handle, loaded) = app
         .engine
         .resume_session(id, |pid| library.get(pid))
         .await
         .with_context(|| format!("resuming session {id}"))?;
-    let puzzle = library
-        .get(&loaded.puzzle_id)
-        .context("the session's puzzle disappeared")?;
+    let puzzle = library.get(&loaded.puzzle_id).context("the session's puzzle disappeared")?;
+    let player = match name {
+        Some(name) => console_player(name),
+        None => loaded.turns.last().map_or_else(|| console_player("Player"), |t| t.player.clone()),
+    };
     replay_history(&loaded, &puzzle, screen);
+    // The replay above shows every committed reply, including any the
+    // previous process committed but was stopped before showing.
     for item in app.store.unsent(&handle.id).await? {
-        screen.reply(&item.body);
         app.store.mark_sent(item.id).await?;
     }
-    Ok((handle, puzzle))
+    Ok((handle, puzzle, player))
 }
 
 /// Shows a resumed session's turns as they happened.
 fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) {
-    screen.info(&format!(
-        "resuming {} · {} turns so far",
-        puzzle.title,
-        loaded.turns.len()
-    ));
+    screen.info(&format!("resuming {} · {} turns so far", puzzle.title, loaded.turns.len()));
     for turn in &loaded.turns {
         if !turn.input.is_empty() {
             screen.echo_history(&turn.input);
@@ -169,17 +161,11 @@ fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) 
 }
 
 /// Sends one turn; returns true when the game is over.
-async fn turn(
-    handle: &SessionHandle,
-    player: &Player,
-    input: TurnInput,
-    screen: &mut Screen,
-) -> anyhow::Result<bool> {
+async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen: &mut Screen) -> anyhow::Result<bool> {
     let spinner = screen.spinner();
-    let progress = spinner.clone().map(|bar| {
-        Arc::new(move |p: Progress| bar.set_message(phase_text(p)))
-            as Arc<dyn Fn(Progress) + Send + Sync>
-    });
+    let progress = spinner
+        .clone()
+        .map(|bar| Arc::new(move |p: Progress| bar.set_message(phase_text(p))) as Arc<dyn Fn(Progress) + Send + Sync>);
     let mut inbound = Inbound::new(player.clone(), input);
     inbound.progress = progress;
     let delivery = handle.send(inbound).await;
@@ -191,11 +177,7 @@ async fn turn(
     Ok(is_final(delivery.reply.kind))
 }
 
-async fn show(
-    handle: &SessionHandle,
-    delivery: &Delivery,
-    screen: &mut Screen,
-) -> anyhow::Result<()> {
+async fn show(handle: &SessionHandle, delivery: &Delivery, screen: &mut Screen) -> anyhow::Result<()> {
     screen.reply(&delivery.reply.text);
     handle.delivered(delivery).await?;
     Ok(())
@@ -237,15 +219,7 @@ pub async fn leaderboard_text(app: &App, lang: Language) -> anyhow::Result<Strin
     let lines: Vec<String> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            format!(
-                "{:>2}. {:<20} {:>5} pts  {} solved",
-                i + 1,
-                r.name,
-                r.points,
-                r.solves
-            )
-        })
+        .map(|(i, r)| format!("{:>2}. {:<20} {:>5} pts  {} solved", i + 1, r.name, r.points, r.solves))
         .collect();
     Ok(format!("🏆 Leaderboard\n{}", lines.join("\n")))
 }
@@ -255,27 +229,13 @@ pub fn puzzle_list(app: &App, lang: Option<Language>) -> String {
         .all()
         .iter()
         .filter(|p| lang.is_none_or(|l| p.language == l))
-        .map(|p| {
-            format!(
-                "{:<28} {:<3} {:<7} {}",
-                p.id,
-                p.language.code(),
-                p.difficulty.to_string(),
-                p.title
-            )
-        })
+        .map(|p| format!("{:<28} {:<3} {:<7} {}", p.id, p.language.code(), p.difficulty.to_string(), p.title))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 /// Script lines: blank lines and `#` comments are skipped.
 fn script_lines(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the script file {}", path.display()))?;
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect())
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading the script file {}", path.display()))?;
+    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect())
 }

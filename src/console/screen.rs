@@ -14,12 +14,8 @@ pub struct Screen {
 
 impl Screen {
     pub fn new(scripted: bool) -> Self {
-        let interactive =
-            !scripted && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-        Screen {
-            scripted,
-            interactive,
-        }
+        let interactive = !scripted && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+        Screen { scripted, interactive }
     }
 
     /// A reply from the game.

@@ -11,9 +11,7 @@ use std::sync::Arc;
 
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use super::pipeline::{
-    Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game,
-};
+use super::pipeline::{Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game};
 use super::prompts::PublicTurn;
 use super::puzzle::Puzzle;
 use super::soup::{Phase, Player, SoupGame};
@@ -42,12 +40,7 @@ pub struct Inbound {
 
 impl Inbound {
     pub fn new(player: Player, input: TurnInput) -> Self {
-        Inbound {
-            event_id: None,
-            player,
-            input,
-            progress: None,
-        }
+        Inbound { event_id: None, player, input, progress: None }
     }
 }
 
@@ -99,10 +92,7 @@ impl SessionHandle {
     /// Queues an input and waits for its committed reply.
     pub async fn send(&self, inbound: Inbound) -> Result<Delivery, EngineError> {
         let (done, rx) = oneshot::channel();
-        self.tx
-            .send(Job { inbound, done })
-            .await
-            .map_err(|_| EngineError::Stopped)?;
+        self.tx.send(Job { inbound, done }).await.map_err(|_| EngineError::Stopped)?;
         rx.await.map_err(|_| EngineError::Stopped)?
     }
 
@@ -136,14 +126,8 @@ impl Engine {
             created_ms: now,
         };
         self.store.create_session(&new).await?;
-        let state = SessionState {
-            id: new.id,
-            puzzle,
-            game,
-            history: Vec::new(),
-            canary: new.canary,
-            last_activity_ms: now,
-        };
+        let state =
+            SessionState { id: new.id, puzzle, game, history: Vec::new(), canary: new.canary, last_activity_ms: now };
         let handle = self.spawn(state);
         let intro = handle.send(Inbound::new(host, TurnInput::Start)).await?;
         Ok((handle, intro))
@@ -156,22 +140,14 @@ impl Engine {
         id: &str,
         find_puzzle: impl FnOnce(&str) -> Option<Arc<Puzzle>>,
     ) -> Result<(SessionHandle, LoadedSession), EngineError> {
-        let loaded = self
-            .store
-            .load_session(id)
-            .await?
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        let puzzle = find_puzzle(&loaded.puzzle_id)
-            .ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
+        let loaded = self.store.load_session(id).await?.ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let puzzle =
+            find_puzzle(&loaded.puzzle_id).ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
         let state = SessionState {
             id: loaded.id.clone(),
             puzzle,
             game: loaded.game.clone(),
-            history: loaded
-                .turns
-                .iter()
-                .filter_map(|t| t.public.clone())
-                .collect(),
+            history: loaded.turns.iter().filter_map(|t| t.public.clone()).collect(),
             canary: loaded.canary.clone(),
             last_activity_ms: loaded.last_activity_ms,
         };
@@ -180,11 +156,7 @@ impl Engine {
 
     fn spawn(self: &Arc<Self>, state: SessionState) -> SessionHandle {
         let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
-        let handle = SessionHandle {
-            id: state.id.clone(),
-            tx,
-            store: self.store.clone(),
-        };
+        let handle = SessionHandle { id: state.id.clone(), tx, store: self.store.clone() };
         tokio::spawn(run_actor(self.clone(), state, rx));
         handle
     }
@@ -202,20 +174,11 @@ async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::R
 }
 
 impl Engine {
-    async fn handle(
-        &self,
-        state: &mut SessionState,
-        inbound: Inbound,
-    ) -> Result<Delivery, EngineError> {
+    async fn handle(&self, state: &mut SessionState, inbound: Inbound) -> Result<Delivery, EngineError> {
         if let Some(event_id) = inbound.event_id.as_deref()
             && let Some(reply) = self.store.find_event(&state.id, event_id).await?
         {
-            return Ok(Delivery {
-                reply,
-                outbox_id: None,
-                duplicate: true,
-                phase: state.game.phase,
-            });
+            return Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase });
         }
         let now = self.clock.now_ms();
         let input = inbound.input.clone();
@@ -224,41 +187,21 @@ impl Engine {
             Some(p) => p.as_ref(),
             None => &noop,
         };
-        let view = SessionView {
-            puzzle: &state.puzzle,
-            game: &state.game,
-            history: &state.history,
-            canary: &state.canary,
-        };
+        let view =
+            SessionView { puzzle: &state.puzzle, game: &state.game, history: &state.history, canary: &state.canary };
         let outcome = if self.is_idle(state, now) {
             self.pipeline.expire(&view)
         } else {
-            self.pipeline
-                .run(&view, &inbound.player, &input, progress)
-                .await
+            self.pipeline.run(&view, &inbound.player, &input, progress).await
         };
         if !outcome.commit {
-            return Ok(Delivery {
-                reply: outcome.reply,
-                outbox_id: None,
-                duplicate: false,
-                phase: state.game.phase,
-            });
+            return Ok(Delivery { reply: outcome.reply, outbox_id: None, duplicate: false, phase: state.game.phase });
         }
         match self.commit(state, &inbound, &input, &outcome, now).await {
             Ok(outbox_id) => Ok(self.apply(state, outcome, outbox_id, now)),
             Err(StoreError::Duplicate(id)) => {
-                let reply = self
-                    .store
-                    .find_event(&state.id, &id)
-                    .await?
-                    .unwrap_or(outcome.reply);
-                Ok(Delivery {
-                    reply,
-                    outbox_id: None,
-                    duplicate: true,
-                    phase: state.game.phase,
-                })
+                let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(outcome.reply);
+                Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase })
             }
             Err(e) => Err(e.into()),
         }
@@ -268,9 +211,7 @@ impl Engine {
     /// shows its story) instead of judging the late input.
     fn is_idle(&self, state: &SessionState, now: i64) -> bool {
         let idle = now - state.last_activity_ms;
-        state.game.phase == Phase::InProgress
-            && self.expire_after_ms > 0
-            && idle > self.expire_after_ms
+        state.game.phase == Phase::InProgress && self.expire_after_ms > 0 && idle > self.expire_after_ms
     }
 
     async fn commit(
@@ -305,13 +246,7 @@ impl Engine {
         Ok(self.store.commit_turn(&commit).await?.outbox_id)
     }
 
-    fn apply(
-        &self,
-        state: &mut SessionState,
-        outcome: TurnOutcome,
-        outbox_id: i64,
-        now: i64,
-    ) -> Delivery {
+    fn apply(&self, state: &mut SessionState, outcome: TurnOutcome, outbox_id: i64, now: i64) -> Delivery {
         if let Some(next) = outcome.next {
             state.game = next;
         }
@@ -319,22 +254,14 @@ impl Engine {
             state.history.push(public);
         }
         state.last_activity_ms = now;
-        Delivery {
-            reply: outcome.reply,
-            outbox_id: Some(outbox_id),
-            duplicate: false,
-            phase: state.game.phase,
-        }
+        Delivery { reply: outcome.reply, outbox_id: Some(outbox_id), duplicate: false, phase: state.game.phase }
     }
 }
 
 /// A per-game random marker for the Judge prompt; seeing it in output
 /// proves a leak.
 fn new_canary() -> String {
-    format!(
-        "CANARY-{}",
-        &uuid::Uuid::new_v4().simple().to_string()[..12]
-    )
+    format!("CANARY-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
 }
 
 /// Live sessions by id, for front ends that host many (bots).

@@ -68,11 +68,8 @@ pub struct Catalogue {
 impl Catalogue {
     pub fn parse(source: &str) -> Result<Catalogue, String> {
         let catalogue: Catalogue = toml::from_str(source).map_err(|e| e.to_string())?;
-        let mut names: Vec<(&str, &str)> = catalogue
-            .verbs
-            .iter()
-            .map(|v| (v.group.as_str(), v.name.as_str()))
-            .collect();
+        let mut names: Vec<(&str, &str)> =
+            catalogue.verbs.iter().map(|v| (v.group.as_str(), v.name.as_str())).collect();
         names.sort_unstable();
         if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
             return Err(format!("verb {} {} is listed twice", w[0].0, w[0].1));
@@ -82,9 +79,7 @@ impl Catalogue {
 
     /// Verbs a front end must offer, in catalogue order.
     pub fn for_frontend(&self, frontend: Frontend) -> impl Iterator<Item = &Verb> {
-        self.verbs
-            .iter()
-            .filter(move |v| v.frontends.contains(&frontend))
+        self.verbs.iter().filter(move |v| v.frontends.contains(&frontend))
     }
 
     /// A help listing for one front end, e.g. `/ask <question>  Ask …`.
@@ -94,13 +89,7 @@ impl Catalogue {
                 let opts: String = v
                     .options
                     .iter()
-                    .map(|o| {
-                        if o.required {
-                            format!(" <{}>", o.name)
-                        } else {
-                            format!(" [{}]", o.name)
-                        }
-                    })
+                    .map(|o| if o.required { format!(" <{}>", o.name) } else { format!(" [{}]", o.name) })
                     .collect();
                 format!("{prefix}{}{opts}  {}", v.name, v.help(lang))
             })

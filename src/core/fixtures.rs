@@ -31,6 +31,5 @@ required = false
 "#;
 
 pub fn puzzle() -> Puzzle {
-    Puzzle::from_toml(LIGHTHOUSE, Some("en-test-lighthouse"), None)
-        .expect("fixture puzzle is valid")
+    Puzzle::from_toml(LIGHTHOUSE, Some("en-test-lighthouse"), None).expect("fixture puzzle is valid")
 }

@@ -16,24 +16,12 @@ pub enum Msg<'a> {
     Verdict(Verdict),
     Repeat,
     Guess(GuessGrade),
-    Solved {
-        name: &'a str,
-        score: u32,
-        bottom: &'a str,
-    },
-    Hint {
-        n: u32,
-        limit: u32,
-        text: &'a str,
-    },
+    Solved { name: &'a str, score: u32, bottom: &'a str },
+    Hint { n: u32, limit: u32, text: &'a str },
     Rejected(Rejection),
     Input(InputProblem),
-    GaveUp {
-        bottom: &'a str,
-    },
-    Revealed {
-        bottom: &'a str,
-    },
+    GaveUp { bottom: &'a str },
+    Revealed { bottom: &'a str },
     Chatter,
     Unclear,
     ModelDown,
@@ -124,23 +112,15 @@ fn zh(msg: &Msg<'_>) -> String {
             "还不完全对。这次推测包含 {} / {} 个关键事实；目前共找到 {} / {} 个。",
             g.stated, g.fact_count, g.found_total, g.fact_count
         ),
-        Msg::Solved {
-            name,
-            score,
-            bottom,
-        } => format!(
-            "🎉 {name} 解开了谜题！得分：{score}。\n\n完整故事：\n{}",
-            bottom.trim()
-        ),
+        Msg::Solved { name, score, bottom } => {
+            format!("🎉 {name} 解开了谜题！得分：{score}。\n\n完整故事：\n{}", bottom.trim())
+        }
         Msg::Hint { n, limit, text } => format!("💡 提示 {n}/{limit}：{text}"),
         Msg::Rejected(r) => match r {
             Rejection::NotStarted => "游戏还没有开始。".into(),
             Rejection::AlreadyStarted => "这里已经有一局游戏在进行。".into(),
             Rejection::GameOver(phase) => {
-                format!(
-                    "本局已结束（{}）。开始新的一局继续游戏吧。",
-                    phase_label(Language::Zh, *phase)
-                )
+                format!("本局已结束（{}）。开始新的一局继续游戏吧。", phase_label(Language::Zh, *phase))
             }
             Rejection::NoHintsLeft { limit } => format!("提示已用完：本局最多 {limit} 次。"),
         },
@@ -186,24 +166,10 @@ fn difficulty_zh(p: &Puzzle) -> &'static str {
 /// Remarks used when the Narrator is off or failed; `n` varies them.
 fn stock_remark_en(v: Verdict, n: usize) -> &'static str {
     let options: &[&str] = match v {
-        Verdict::Yes => &[
-            "Good question.",
-            "You're onto something.",
-            "Keep pulling that thread.",
-        ],
-        Verdict::No => &[
-            "Try another angle.",
-            "Not that way.",
-            "Think again about the surface.",
-        ],
-        Verdict::YesAndNo => &[
-            "Partly right: it depends on how you look at it.",
-            "Half of that holds.",
-        ],
-        Verdict::Irrelevant => &[
-            "That doesn't matter to the story.",
-            "Doesn't change anything.",
-        ],
+        Verdict::Yes => &["Good question.", "You're onto something.", "Keep pulling that thread."],
+        Verdict::No => &["Try another angle.", "Not that way.", "Think again about the surface."],
+        Verdict::YesAndNo => &["Partly right: it depends on how you look at it.", "Half of that holds."],
+        Verdict::Irrelevant => &["That doesn't matter to the story.", "Doesn't change anything."],
         Verdict::Meta => &["Ask about what happened, not about the answer's wording."],
     };
     options[n % options.len()]

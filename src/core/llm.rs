@@ -24,16 +24,10 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     pub fn system(content: impl Into<String>) -> Self {
-        Self {
-            role: ChatRole::System,
-            content: content.into(),
-        }
+        Self { role: ChatRole::System, content: content.into() }
     }
     pub fn user(content: impl Into<String>) -> Self {
-        Self {
-            role: ChatRole::User,
-            content: content.into(),
-        }
+        Self { role: ChatRole::User, content: content.into() }
     }
 }
 
@@ -54,13 +48,7 @@ pub struct ChatRequest {
 
 impl ChatRequest {
     pub fn new(messages: Vec<ChatMessage>) -> Self {
-        Self {
-            messages,
-            max_tokens: 256,
-            temperature: 0.2,
-            seed: None,
-            json_schema: None,
-        }
+        Self { messages, max_tokens: 256, temperature: 0.2, seed: None, json_schema: None }
     }
 }
 

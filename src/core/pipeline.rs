@@ -151,11 +151,7 @@ pub struct TurnOutcome {
 impl TurnOutcome {
     fn reply(kind: ReplyKind, text: String) -> Self {
         TurnOutcome {
-            reply: Reply {
-                kind,
-                text,
-                verdict: None,
-            },
+            reply: Reply { kind, text, verdict: None },
             next: None,
             intent: None,
             facts: Vec::new(),
@@ -186,36 +182,21 @@ impl Pipeline {
     ) -> TurnOutcome {
         let lang = session.puzzle.language;
         match input {
-            TurnInput::Start => self.simple(session, SoupEvent::Start, ReplyKind::Intro, |p, g| {
-                say(lang, &Msg::Intro(p, g.hint_limit))
-            }),
-            TurnInput::Say(text) => {
-                self.judged(session, player, text, JudgeMode::Auto, progress)
-                    .await
+            TurnInput::Start => {
+                self.simple(session, SoupEvent::Start, ReplyKind::Intro, |p, g| say(lang, &Msg::Intro(p, g.hint_limit)))
             }
-            TurnInput::Ask(text) => {
-                self.judged(session, player, text, JudgeMode::Question, progress)
-                    .await
-            }
-            TurnInput::Guess(text) => {
-                self.judged(session, player, text, JudgeMode::Guess, progress)
-                    .await
-            }
+            TurnInput::Say(text) => self.judged(session, player, text, JudgeMode::Auto, progress).await,
+            TurnInput::Ask(text) => self.judged(session, player, text, JudgeMode::Question, progress).await,
+            TurnInput::Guess(text) => self.judged(session, player, text, JudgeMode::Guess, progress).await,
             TurnInput::Hint => self.hint(session),
             TurnInput::Status => TurnOutcome::reply(ReplyKind::Status, status_text(session)),
-            TurnInput::History => {
-                TurnOutcome::reply(ReplyKind::History, history_text(lang, session.history))
-            }
-            TurnInput::GiveUp => {
-                self.simple(session, SoupEvent::GaveUp, ReplyKind::Ended, |p, _| {
-                    say(lang, &Msg::GaveUp { bottom: &p.bottom })
-                })
-            }
-            TurnInput::Reveal => {
-                self.simple(session, SoupEvent::Revealed, ReplyKind::Ended, |p, _| {
-                    say(lang, &Msg::Revealed { bottom: &p.bottom })
-                })
-            }
+            TurnInput::History => TurnOutcome::reply(ReplyKind::History, history_text(lang, session.history)),
+            TurnInput::GiveUp => self.simple(session, SoupEvent::GaveUp, ReplyKind::Ended, |p, _| {
+                say(lang, &Msg::GaveUp { bottom: &p.bottom })
+            }),
+            TurnInput::Reveal => self.simple(session, SoupEvent::Revealed, ReplyKind::Ended, |p, _| {
+                say(lang, &Msg::Revealed { bottom: &p.bottom })
+            }),
         }
     }
 
@@ -223,11 +204,7 @@ impl Pipeline {
     pub fn expire(&self, session: &SessionView<'_>) -> TurnOutcome {
         let lang = session.puzzle.language;
         self.simple(session, SoupEvent::Expired, ReplyKind::Ended, |p, _| {
-            format!(
-                "{}\n{}",
-                say(lang, &Msg::Expired),
-                say(lang, &Msg::Revealed { bottom: &p.bottom })
-            )
+            format!("{}\n{}", say(lang, &Msg::Expired), say(lang, &Msg::Revealed { bottom: &p.bottom }))
         })
     }
 
@@ -254,21 +231,10 @@ impl Pipeline {
         let n = game.hints_used as usize;
         let mut out = self.simple(session, SoupEvent::HintTaken, ReplyKind::Hint, |p, g| {
             let text = p.hints.get(n).map(String::as_str).unwrap_or_default();
-            say(
-                p.language,
-                &Msg::Hint {
-                    n: g.hints_used,
-                    limit: g.hint_limit,
-                    text,
-                },
-            )
+            say(p.language, &Msg::Hint { n: g.hints_used, limit: g.hint_limit, text })
         });
         if out.next.is_some() {
-            out.public = Some(PublicTurn {
-                player: String::new(),
-                text: String::new(),
-                outcome: "hint".into(),
-            });
+            out.public = Some(PublicTurn { player: String::new(), text: String::new(), outcome: "hint".into() });
         }
         out
     }
@@ -286,11 +252,7 @@ impl Pipeline {
             Ok(text) => text,
             Err(problem) => return input_rejected(lang, problem),
         };
-        let probe = SoupEvent::Asked {
-            player: player.clone(),
-            key: String::new(),
-            verdict: Verdict::Irrelevant,
-        };
+        let probe = SoupEvent::Asked { player: player.clone(), key: String::new(), verdict: Verdict::Irrelevant };
         if let Err(r) = session.game.check(&probe) {
             return rejected(lang, r);
         }
@@ -301,38 +263,21 @@ impl Pipeline {
         if mode != JudgeMode::Guess
             && let Some(verdict) = session.game.ledger_verdict(&key)
         {
-            let mut usage = Usage {
-                judge_parse: "ledger",
-                ..Usage::default()
-            };
-            let j = Judgement {
-                intent: Intent::Question,
-                verdict: Some(verdict),
-                facts: Vec::new(),
-            };
-            return self
-                .answer(session, player, &text, key, j, &mut usage, true, progress)
-                .await;
+            let mut usage = Usage { judge_parse: "ledger", ..Usage::default() };
+            let j = Judgement { intent: Intent::Question, verdict: Some(verdict), facts: Vec::new() };
+            return self.answer(session, player, &text, key, j, &mut usage, true, progress).await;
         }
         progress(Progress::Judging);
         let mut usage = Usage::default();
         let judgement = match self.judge(session, &text, mode, &mut usage).await {
             Ok(Some(j)) => j,
             Ok(None) => {
-                return with_usage(
-                    TurnOutcome::reply(ReplyKind::Unclear, say(lang, &Msg::Unclear)),
-                    usage,
-                );
+                return with_usage(TurnOutcome::reply(ReplyKind::Unclear, say(lang, &Msg::Unclear)), usage);
             }
             Err(e) => return unavailable(lang, e, usage),
         };
         match judgement.intent {
-            Intent::Question => {
-                self.answer(
-                    session, player, &text, key, judgement, &mut usage, false, progress,
-                )
-                .await
-            }
+            Intent::Question => self.answer(session, player, &text, key, judgement, &mut usage, false, progress).await,
             Intent::Guess => self.grade(session, player, &text, judgement, usage),
             Intent::Chatter => with_usage(chatter(lang), usage),
         }
@@ -360,16 +305,9 @@ impl Pipeline {
             JudgeMode::Question => Some(Intent::Question),
             JudgeMode::Guess => Some(Intent::Guess),
         };
-        let system = self
-            .prompts
-            .judge_system(&view, mode)
-            .map_err(|e| LlmError::Config(e.to_string()))?;
-        let user = self
-            .prompts
-            .judge_user(text, mode, puzzle.language)
-            .map_err(|e| LlmError::Config(e.to_string()))?;
-        let mut request =
-            ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
+        let system = self.prompts.judge_system(&view, mode).map_err(|e| LlmError::Config(e.to_string()))?;
+        let user = self.prompts.judge_user(text, mode, puzzle.language).map_err(|e| LlmError::Config(e.to_string()))?;
+        let mut request = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
         request.max_tokens = self.settings.judge_max_tokens;
         request.temperature = 0.0;
         request.seed = self.settings.seed;
@@ -407,29 +345,19 @@ impl Pipeline {
     ) -> TurnOutcome {
         let lang = session.puzzle.language;
         let verdict = judgement.verdict.unwrap_or(Verdict::Irrelevant);
-        let event = SoupEvent::Asked {
-            player: player.clone(),
-            key,
-            verdict,
-        };
+        let event = SoupEvent::Asked { player: player.clone(), key, verdict };
         let next = match session.game.apply(&event, session.puzzle) {
             Ok(next) => next,
             Err(r) => return rejected(lang, r),
         };
-        let remark = if repeat {
-            say(lang, &Msg::Repeat)
-        } else {
-            self.remark(session, text, verdict, usage, progress).await
-        };
+        let remark =
+            if repeat { say(lang, &Msg::Repeat) } else { self.remark(session, text, verdict, usage, progress).await };
         let label = verdict_label(lang, verdict);
         let mut out = TurnOutcome::reply(ReplyKind::Verdict, format!("{label}: {remark}"));
         out.reply.verdict = Some(verdict);
         out.intent = Some(Intent::Question);
-        out.public = Some(PublicTurn {
-            player: player.name.clone(),
-            text: text.to_string(),
-            outcome: verdict.as_str().into(),
-        });
+        out.public =
+            Some(PublicTurn { player: player.name.clone(), text: text.to_string(), outcome: verdict.as_str().into() });
         out.next = Some(next);
         out.usage = std::mem::take(usage);
         out
@@ -446,10 +374,7 @@ impl Pipeline {
         progress: ProgressFn<'_>,
     ) -> String {
         let lang = session.puzzle.language;
-        let stock = say(
-            lang,
-            &Msg::NoRemark(verdict, session.game.questions as usize),
-        );
+        let stock = say(lang, &Msg::NoRemark(verdict, session.game.questions as usize));
         if !self.settings.narrator || verdict == Verdict::Meta {
             return stock;
         }
@@ -473,16 +398,12 @@ impl Pipeline {
     ) -> Result<Option<String>, LlmError> {
         let lang = session.puzzle.language;
         let view = PublicView::of(session.puzzle, tail(session.history, HISTORY_IN_PROMPT));
-        let system = self
-            .prompts
-            .narrator_system(&view)
-            .map_err(|e| LlmError::Config(e.to_string()))?;
+        let system = self.prompts.narrator_system(&view).map_err(|e| LlmError::Config(e.to_string()))?;
         let user = self
             .prompts
             .narrator_user(question, verdict_label(lang, verdict), lang)
             .map_err(|e| LlmError::Config(e.to_string()))?;
-        let mut request =
-            ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
+        let mut request = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
         request.max_tokens = self.settings.narrator_max_tokens;
         request.temperature = 0.7;
         request.seed = self.settings.seed;
@@ -500,43 +421,28 @@ impl Pipeline {
     ) -> TurnOutcome {
         let puzzle = session.puzzle;
         let lang = puzzle.language;
-        let event = SoupEvent::Guessed {
-            player: player.clone(),
-            facts: judgement.facts.clone(),
-        };
+        let event = SoupEvent::Guessed { player: player.clone(), facts: judgement.facts.clone() };
         let next = match session.game.apply(&event, puzzle) {
             Ok(next) => next,
             Err(r) => return rejected(lang, r),
         };
         let grade = session.game.grade(&next, &judgement.facts, puzzle);
         let mut out = if grade.solved {
-            let msg = Msg::Solved {
-                name: &player.name,
-                score: next.score(),
-                bottom: &puzzle.bottom,
-            };
+            let msg = Msg::Solved { name: &player.name, score: next.score(), bottom: &puzzle.bottom };
             TurnOutcome::reply(ReplyKind::Solved, say(lang, &msg))
         } else {
             TurnOutcome::reply(ReplyKind::Guess, say(lang, &Msg::Guess(grade)))
         };
         out.intent = Some(Intent::Guess);
         out.facts = judgement.facts;
-        out.public = Some(PublicTurn {
-            player: player.name.clone(),
-            text: text.to_string(),
-            outcome: "guess".into(),
-        });
+        out.public = Some(PublicTurn { player: player.name.clone(), text: text.to_string(), outcome: "guess".into() });
         out.next = Some(next);
         out.usage = usage;
         out
     }
 }
 
-async fn call(
-    client: &dyn LlmClient,
-    request: ChatRequest,
-    usage: &mut Usage,
-) -> Result<String, LlmError> {
+async fn call(client: &dyn LlmClient, request: ChatRequest, usage: &mut Usage) -> Result<String, LlmError> {
     usage.model_calls += 1;
     let response = client.chat(request).await?;
     usage.prompt_tokens += response.prompt_tokens;
@@ -547,18 +453,14 @@ async fn call(
 /// First line of the Narrator's text, unquoted and cut short.
 fn clean_remark(raw: &str) -> Option<String> {
     let line = raw.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let line =
-        line.trim_matches(|c: char| c == '"' || c == '“' || c == '”' || c == '\'' || c == '*');
+    let line = line.trim_matches(|c: char| c == '"' || c == '“' || c == '”' || c == '\'' || c == '*');
     let cleaned = clean_input(line, usize::MAX).ok()?;
     Some(truncate_chars(&cleaned, MAX_REMARK_CHARS))
 }
 
 /// Short social noise that needs no model ("lol", "ok", "哈哈").
 fn looks_like_chatter(text: &str) -> bool {
-    let t = text
-        .trim()
-        .trim_end_matches(['!', '.', '~', '！', '。'])
-        .to_lowercase();
+    let t = text.trim().trim_end_matches(['!', '.', '~', '！', '。']).to_lowercase();
     const NOISE: [&str; 16] = [
         "lol",
         "ok",
@@ -605,10 +507,7 @@ fn with_usage(mut out: TurnOutcome, usage: Usage) -> TurnOutcome {
 
 fn unavailable(lang: Language, error: LlmError, usage: Usage) -> TurnOutcome {
     tracing::warn!(error = %error, "judge call failed; the turn is not counted");
-    let mut out = with_usage(
-        TurnOutcome::reply(ReplyKind::Unavailable, say(lang, &Msg::ModelDown)),
-        usage,
-    );
+    let mut out = with_usage(TurnOutcome::reply(ReplyKind::Unavailable, say(lang, &Msg::ModelDown)), usage);
     out.commit = false;
     out
 }
@@ -646,15 +545,7 @@ fn history_text(lang: Language, history: &[PublicTurn]) -> String {
         .iter()
         .filter(|t| t.outcome != "hint")
         .enumerate()
-        .map(|(i, t)| {
-            format!(
-                "{}. {}: {} → {}",
-                i + 1,
-                t.player,
-                t.text,
-                outcome_label(lang, &t.outcome)
-            )
-        })
+        .map(|(i, t)| format!("{}. {}: {} → {}", i + 1, t.player, t.text, outcome_label(lang, &t.outcome)))
         .collect();
     if moves.is_empty() {
         return match lang {

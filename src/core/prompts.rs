@@ -12,27 +12,16 @@ use serde::Serialize;
 use super::puzzle::{Fact, Language, Puzzle};
 
 /// Template names every prompt set must define.
-pub const REQUIRED: [&str; 4] = [
-    "judge.system",
-    "judge.user",
-    "narrator.system",
-    "narrator.user",
-];
+pub const REQUIRED: [&str; 4] = ["judge.system", "judge.user", "narrator.system", "narrator.user"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum PromptError {
     #[error("prompt template {0:?} is missing")]
     Missing(String),
     #[error("prompt template {name:?} does not compile: {source}")]
-    Syntax {
-        name: String,
-        source: minijinja::Error,
-    },
+    Syntax { name: String, source: minijinja::Error },
     #[error("prompt template {name:?} failed to render: {source}")]
-    Render {
-        name: String,
-        source: minijinja::Error,
-    },
+    Render { name: String, source: minijinja::Error },
 }
 
 /// A compiled set of templates.
@@ -66,12 +55,7 @@ pub struct PublicView<'a> {
 
 impl<'a> PublicView<'a> {
     pub fn of(puzzle: &'a Puzzle, history: &'a [PublicTurn]) -> Self {
-        PublicView {
-            title: &puzzle.title,
-            surface: &puzzle.surface,
-            language: puzzle.language.code(),
-            history,
-        }
+        PublicView { title: &puzzle.title, surface: &puzzle.surface, language: puzzle.language.code(), history }
     }
 }
 
@@ -99,56 +83,32 @@ pub enum JudgeMode {
 impl Prompts {
     /// Compiles templates from `(name, source)` pairs; every name in
     /// `REQUIRED` must be present.
-    pub fn from_sources(
-        sources: impl IntoIterator<Item = (String, String)>,
-    ) -> Result<Prompts, PromptError> {
+    pub fn from_sources(sources: impl IntoIterator<Item = (String, String)>) -> Result<Prompts, PromptError> {
         let mut env = Environment::new();
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         for (name, source) in sources {
-            env.add_template_owned(name.clone(), source)
-                .map_err(|source| PromptError::Syntax { name, source })?;
+            env.add_template_owned(name.clone(), source).map_err(|source| PromptError::Syntax { name, source })?;
         }
         for name in REQUIRED {
-            env.get_template(name)
-                .map_err(|_| PromptError::Missing(name.to_string()))?;
+            env.get_template(name).map_err(|_| PromptError::Missing(name.to_string()))?;
         }
         Ok(Prompts { env })
     }
 
-    pub fn judge_system(
-        &self,
-        view: &JudgeView<'_>,
-        mode: JudgeMode,
-    ) -> Result<String, PromptError> {
-        self.render(
-            "judge.system",
-            minijinja::context! { v => view, mode => mode },
-        )
+    pub fn judge_system(&self, view: &JudgeView<'_>, mode: JudgeMode) -> Result<String, PromptError> {
+        self.render("judge.system", minijinja::context! { v => view, mode => mode })
     }
 
-    pub fn judge_user(
-        &self,
-        text: &str,
-        mode: JudgeMode,
-        language: Language,
-    ) -> Result<String, PromptError> {
-        self.render(
-            "judge.user",
-            minijinja::context! { text => text, mode => mode, language => language.code() },
-        )
+    pub fn judge_user(&self, text: &str, mode: JudgeMode, language: Language) -> Result<String, PromptError> {
+        self.render("judge.user", minijinja::context! { text => text, mode => mode, language => language.code() })
     }
 
     pub fn narrator_system(&self, view: &PublicView<'_>) -> Result<String, PromptError> {
         self.render("narrator.system", minijinja::context! { v => view })
     }
 
-    pub fn narrator_user(
-        &self,
-        question: &str,
-        verdict: &str,
-        language: Language,
-    ) -> Result<String, PromptError> {
+    pub fn narrator_user(&self, question: &str, verdict: &str, language: Language) -> Result<String, PromptError> {
         self.render(
             "narrator.user",
             minijinja::context! { question => question, verdict => verdict, language => language.code() },
@@ -156,14 +116,8 @@ impl Prompts {
     }
 
     fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String, PromptError> {
-        let template = self
-            .env
-            .get_template(name)
-            .map_err(|_| PromptError::Missing(name.to_string()))?;
-        template.render(ctx).map_err(|source| PromptError::Render {
-            name: name.to_string(),
-            source,
-        })
+        let template = self.env.get_template(name).map_err(|_| PromptError::Missing(name.to_string()))?;
+        template.render(ctx).map_err(|source| PromptError::Render { name: name.to_string(), source })
     }
 }
 

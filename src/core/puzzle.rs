@@ -116,26 +116,15 @@ impl Puzzle {
         let puzzle: Puzzle = toml::from_str(source).map_err(|e| vec![toml_problem(&e)])?;
         let mut problems = puzzle.validate();
         if let Some(id) = expected_id.filter(|id| *id != puzzle.id) {
-            problems.push(problem(
-                "id",
-                format!("is {:?} but the file is named {id:?}", puzzle.id),
-            ));
+            problems.push(problem("id", format!("is {:?} but the file is named {id:?}", puzzle.id)));
         }
         if let Some(lang) = expected_language.filter(|l| *l != puzzle.language) {
             problems.push(problem(
                 "language",
-                format!(
-                    "is {:?} but the file is under {:?}",
-                    puzzle.language.code(),
-                    lang.code()
-                ),
+                format!("is {:?} but the file is under {:?}", puzzle.language.code(), lang.code()),
             ));
         }
-        if problems.is_empty() {
-            Ok(puzzle)
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(puzzle) } else { Err(problems) }
     }
 
     /// Every rule a playable puzzle must meet.
@@ -152,13 +141,7 @@ impl Puzzle {
 
     fn check_hints(&self, out: &mut Vec<Problem>) {
         if self.hints.len() < MIN_HINTS {
-            out.push(problem(
-                "hints",
-                format!(
-                    "has {} hints; at least {MIN_HINTS} are needed",
-                    self.hints.len()
-                ),
-            ));
+            out.push(problem("hints", format!("has {} hints; at least {MIN_HINTS} are needed", self.hints.len())));
         }
         let run = match self.language {
             Language::En => HINT_RUN_WORDS,
@@ -169,23 +152,14 @@ impl Puzzle {
             let field = format!("hints[{i}]");
             check_text(&field, hint, 500, out);
             if shares_run(hint, self.language, run, &bottom_runs) {
-                out.push(problem(
-                    &field,
-                    "repeats a phrase of the bottom word for word; paraphrase it",
-                ));
+                out.push(problem(&field, "repeats a phrase of the bottom word for word; paraphrase it"));
             }
         }
     }
 
     fn check_facts(&self, out: &mut Vec<Problem>) {
         if self.facts.is_empty() || self.facts.len() > MAX_FACTS {
-            out.push(problem(
-                "facts",
-                format!(
-                    "has {} facts; 1 to {MAX_FACTS} are needed",
-                    self.facts.len()
-                ),
-            ));
+            out.push(problem("facts", format!("has {} facts; 1 to {MAX_FACTS} are needed", self.facts.len())));
         }
         if !self.facts.iter().any(|f| f.required) {
             out.push(problem("facts", "no fact is marked required = true"));
@@ -194,21 +168,12 @@ impl Puzzle {
         for (i, fact) in self.facts.iter().enumerate() {
             let valid_id = !fact.id.is_empty()
                 && fact.id.len() <= 32
-                && fact
-                    .id
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                && fact.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
             if !valid_id {
-                out.push(problem(
-                    &format!("facts[{i}].id"),
-                    "must be 1-32 characters of a-z, 0-9, '_' or '-'",
-                ));
+                out.push(problem(&format!("facts[{i}].id"), "must be 1-32 characters of a-z, 0-9, '_' or '-'"));
             }
             if !seen.insert(fact.id.as_str()) {
-                out.push(problem(
-                    &format!("facts[{i}].id"),
-                    format!("{:?} is used twice", fact.id),
-                ));
+                out.push(problem(&format!("facts[{i}].id"), format!("{:?} is used twice", fact.id)));
             }
             check_text(&format!("facts[{i}].text"), &fact.text, 400, out);
         }
@@ -216,10 +181,7 @@ impl Puzzle {
 
     /// Ids of the facts a guess must cover to solve the puzzle.
     pub fn required_fact_ids(&self) -> impl Iterator<Item = &str> {
-        self.facts
-            .iter()
-            .filter(|f| f.required)
-            .map(|f| f.id.as_str())
+        self.facts.iter().filter(|f| f.required).map(|f| f.id.as_str())
     }
 
     pub fn has_fact(&self, id: &str) -> bool {
@@ -228,20 +190,12 @@ impl Puzzle {
 }
 
 fn problem(field: &str, reason: impl Into<String>) -> Problem {
-    Problem {
-        field: field.to_string(),
-        reason: reason.into(),
-    }
+    Problem { field: field.to_string(), reason: reason.into() }
 }
 
 fn toml_problem(e: &toml::de::Error) -> Problem {
     // toml's messages name the key when it knows it; keep the first line.
-    let reason = e
-        .message()
-        .lines()
-        .next()
-        .unwrap_or("not valid TOML")
-        .to_string();
+    let reason = e.message().lines().next().unwrap_or("not valid TOML").to_string();
     let field = match e.span() {
         Some(span) => format!("(at byte {})", span.start),
         None => "(file)".to_string(),
@@ -251,16 +205,11 @@ fn toml_problem(e: &toml::de::Error) -> Problem {
 
 fn check_id(id: &str, out: &mut Vec<Problem>) {
     let ok = (3..=64).contains(&id.len())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !id.starts_with('-')
         && !id.ends_with('-');
     if !ok {
-        out.push(problem(
-            "id",
-            "must be 3-64 characters of a-z, 0-9 and '-', not starting or ending with '-'",
-        ));
+        out.push(problem("id", "must be 3-64 characters of a-z, 0-9 and '-', not starting or ending with '-'"));
     }
 }
 
@@ -269,14 +218,8 @@ fn check_text(field: &str, text: &str, max_chars: usize, out: &mut Vec<Problem>)
     if trimmed.is_empty() {
         out.push(problem(field, "is empty"));
     } else if trimmed.chars().count() > max_chars {
-        out.push(problem(
-            field,
-            format!("is longer than {max_chars} characters"),
-        ));
-    } else if trimmed
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
+        out.push(problem(field, format!("is longer than {max_chars} characters")));
+    } else if trimmed.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
         out.push(problem(field, "contains control characters"));
     }
 }

@@ -23,10 +23,7 @@ pub enum Phase {
 
 impl Phase {
     pub fn is_over(self) -> bool {
-        matches!(
-            self,
-            Phase::Solved | Phase::GaveUp | Phase::Revealed | Phase::Expired
-        )
+        matches!(self, Phase::Solved | Phase::GaveUp | Phase::Revealed | Phase::Expired)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -72,15 +69,8 @@ pub struct SoupGame {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SoupEvent {
     Start,
-    Asked {
-        player: Player,
-        key: String,
-        verdict: Verdict,
-    },
-    Guessed {
-        player: Player,
-        facts: Vec<String>,
-    },
+    Asked { player: Player, key: String, verdict: Verdict },
+    Guessed { player: Player, facts: Vec<String> },
     HintTaken,
     GaveUp,
     Revealed,
@@ -138,9 +128,7 @@ impl SoupGame {
             (Phase::Lobby, _) => Err(Rejection::NotStarted),
             (Phase::InProgress, SoupEvent::Start) => Err(Rejection::AlreadyStarted),
             (Phase::InProgress, SoupEvent::HintTaken) if self.hints_used >= self.hint_limit => {
-                Err(Rejection::NoHintsLeft {
-                    limit: self.hint_limit,
-                })
+                Err(Rejection::NoHintsLeft { limit: self.hint_limit })
             }
             (Phase::InProgress, _) => Ok(()),
             (over, _) => Err(Rejection::GameOver(over)),
@@ -154,11 +142,7 @@ impl SoupGame {
         match event {
             SoupEvent::Start => next.phase = Phase::InProgress,
             // A repeated question is answered from the ledger and costs nothing.
-            SoupEvent::Asked {
-                player,
-                key,
-                verdict,
-            } if !self.ledger.contains_key(key) => {
+            SoupEvent::Asked { player, key, verdict } if !self.ledger.contains_key(key) => {
                 next.questions += 1;
                 next.tally(player).questions += 1;
                 next.ledger.insert(key.clone(), *verdict);
@@ -182,10 +166,7 @@ impl SoupGame {
                 self.tally(player).facts_found += 1;
             }
         }
-        if puzzle
-            .required_fact_ids()
-            .all(|id| self.found.contains_key(id))
-        {
+        if puzzle.required_fact_ids().all(|id| self.found.contains_key(id)) {
             self.phase = Phase::Solved;
             self.solver = Some(player.id.clone());
         }
@@ -230,16 +211,8 @@ impl SoupGame {
         self.players
             .iter()
             .map(|(id, tally)| {
-                let solver_bonus = if self.solver.as_deref() == Some(id.as_str()) {
-                    game_score
-                } else {
-                    0
-                };
-                (
-                    id.clone(),
-                    tally.name.clone(),
-                    solver_bonus + tally.facts_found * 5,
-                )
+                let solver_bonus = if self.solver.as_deref() == Some(id.as_str()) { game_score } else { 0 };
+                (id.clone(), tally.name.clone(), solver_bonus + tally.facts_found * 5)
             })
             .filter(|(_, _, points)| *points > 0)
             .collect()

@@ -129,11 +129,7 @@ pub trait Store: Send + Sync {
     async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError>;
 
     /// The reply recorded for an event already processed in this session.
-    async fn find_event(
-        &self,
-        session_id: &str,
-        event_id: &str,
-    ) -> Result<Option<Reply>, StoreError>;
+    async fn find_event(&self, session_id: &str, event_id: &str) -> Result<Option<Reply>, StoreError>;
 
     /// Writes the whole turn atomically; see `TurnCommit`.
     async fn commit_turn(&self, turn: &TurnCommit<'_>) -> Result<Committed, StoreError>;

@@ -44,10 +44,7 @@ pub fn clean_input(raw: &str, max_chars: usize) -> Result<String, InputProblem> 
     if chars == 0 {
         Err(InputProblem::Empty)
     } else if chars > max_chars {
-        Err(InputProblem::TooLong {
-            chars,
-            max: max_chars,
-        })
+        Err(InputProblem::TooLong { chars, max: max_chars })
     } else {
         Ok(cleaned)
     }
@@ -96,16 +93,8 @@ pub fn is_cjk(c: char) -> bool {
 pub fn tokens(text: &str, language: Language) -> Vec<String> {
     let normalized = normalize_question(text);
     match language {
-        Language::En => normalized
-            .split(' ')
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-            .collect(),
-        Language::Zh => normalized
-            .chars()
-            .filter(|c| *c != ' ')
-            .map(|c| c.to_string())
-            .collect(),
+        Language::En => normalized.split(' ').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        Language::Zh => normalized.chars().filter(|c| *c != ' ').map(|c| c.to_string()).collect(),
     }
 }
 
@@ -131,10 +120,7 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
         return text.to_string();
     }
     let cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    let at = cut
-        .rfind(' ')
-        .filter(|i| *i > cut.len() * 2 / 3)
-        .unwrap_or(cut.len());
+    let at = cut.rfind(' ').filter(|i| *i > cut.len() * 2 / 3).unwrap_or(cut.len());
     format!("{}…", cut[..at].trim_end())
 }
 

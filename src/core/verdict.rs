@@ -20,13 +20,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 5] = [
-        Verdict::Yes,
-        Verdict::No,
-        Verdict::YesAndNo,
-        Verdict::Irrelevant,
-        Verdict::Meta,
-    ];
+    pub const ALL: [Verdict; 5] = [Verdict::Yes, Verdict::No, Verdict::YesAndNo, Verdict::Irrelevant, Verdict::Meta];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -48,17 +42,11 @@ impl Verdict {
             .chars()
             .map(|c| if c.is_ascii_alphabetic() { c } else { '_' })
             .collect();
-        let key = key
-            .split('_')
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join("_");
+        let key = key.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_");
         match key.as_str() {
             "YES" | "Y" | "TRUE" => Some(Verdict::Yes),
             "NO" | "N" | "FALSE" => Some(Verdict::No),
-            "YES_AND_NO" | "YESANDNO" | "YES_NO" | "PARTLY" | "PARTIALLY" | "BOTH" => {
-                Some(Verdict::YesAndNo)
-            }
+            "YES_AND_NO" | "YESANDNO" | "YES_NO" | "PARTLY" | "PARTIALLY" | "BOTH" => Some(Verdict::YesAndNo),
             "IRRELEVANT" | "NOT_RELEVANT" | "DOESN_T_MATTER" => Some(Verdict::Irrelevant),
             "META" => Some(Verdict::Meta),
             _ => None,
@@ -114,19 +102,13 @@ pub fn parse_judgement(raw: &str, expected: Option<Intent>, puzzle: &Puzzle) -> 
         && let Ok(parsed) = serde_json::from_str::<RawJudgement>(json)
         && let Some(j) = from_raw(parsed, expected, puzzle)
     {
-        return if whole {
-            Parsed::Clean(j)
-        } else {
-            Parsed::Salvaged(j)
-        };
+        return if whole { Parsed::Clean(j) } else { Parsed::Salvaged(j) };
     }
     match (expected, leading_verdict(raw)) {
         (Some(Intent::Guess), _) | (_, None) => Parsed::Unusable,
-        (_, Some(verdict)) => Parsed::Salvaged(Judgement {
-            intent: Intent::Question,
-            verdict: Some(verdict),
-            facts: Vec::new(),
-        }),
+        (_, Some(verdict)) => {
+            Parsed::Salvaged(Judgement { intent: Intent::Question, verdict: Some(verdict), facts: Vec::new() })
+        }
     }
 }
 
@@ -144,21 +126,9 @@ fn from_raw(raw: RawJudgement, expected: Option<Intent>, puzzle: &Puzzle) -> Opt
         },
     };
     match intent {
-        Intent::Question => verdict.map(|v| Judgement {
-            intent,
-            verdict: Some(v),
-            facts: Vec::new(),
-        }),
-        Intent::Guess => Some(Judgement {
-            intent,
-            verdict: None,
-            facts,
-        }),
-        Intent::Chatter => Some(Judgement {
-            intent,
-            verdict: None,
-            facts: Vec::new(),
-        }),
+        Intent::Question => verdict.map(|v| Judgement { intent, verdict: Some(v), facts: Vec::new() }),
+        Intent::Guess => Some(Judgement { intent, verdict: None, facts }),
+        Intent::Chatter => Some(Judgement { intent, verdict: None, facts: Vec::new() }),
     }
 }
 
@@ -172,11 +142,7 @@ fn known_facts(values: Vec<serde_json::Value>, puzzle: &Puzzle) -> Vec<String> {
             serde_json::Value::Number(n) => n.to_string(),
             _ => continue,
         };
-        let id = if puzzle.has_fact(&id) {
-            id
-        } else {
-            format!("f{id}")
-        };
+        let id = if puzzle.has_fact(&id) { id } else { format!("f{id}") };
         if puzzle.has_fact(&id) && !out.contains(&id) {
             out.push(id);
         }
@@ -202,12 +168,7 @@ fn first_json_object(raw: &str) -> Option<(&str, bool)> {
                 if depth == 0 {
                     let end = start + i + 1;
                     let rest = format!("{}{}", &raw[..start], &raw[end..]);
-                    let whole = rest
-                        .trim()
-                        .trim_matches('`')
-                        .trim_start_matches("json")
-                        .trim()
-                        .is_empty();
+                    let whole = rest.trim().trim_matches('`').trim_start_matches("json").trim().is_empty();
                     return Some((&raw[start..end], whole));
                 }
             }
@@ -220,24 +181,13 @@ fn first_json_object(raw: &str) -> Option<(&str, bool)> {
 /// A verdict word at the very start of the reply ("Yes.", "Answer: NO").
 /// Only the start counts: a verdict word buried in prose is not an answer.
 fn leading_verdict(raw: &str) -> Option<Verdict> {
-    let text = raw
-        .trim()
-        .trim_start_matches(['*', '`', '"', '\'', '#', ' ']);
+    let text = raw.trim().trim_start_matches(['*', '`', '"', '\'', '#', ' ']);
     let lower = text.to_lowercase();
-    let lower = [
-        "verdict:",
-        "answer:",
-        "verdict",
-        "answer",
-        "判定:",
-        "答案:",
-        "判定：",
-        "答案：",
-    ]
-    .iter()
-    .find_map(|p| lower.strip_prefix(p))
-    .unwrap_or(&lower)
-    .trim_start();
+    let lower = ["verdict:", "answer:", "verdict", "answer", "判定:", "答案:", "判定：", "答案："]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .unwrap_or(&lower)
+        .trim_start();
     for (prefix, verdict) in [
         ("yes and no", Verdict::YesAndNo),
         ("yes_and_no", Verdict::YesAndNo),
@@ -253,10 +203,7 @@ fn leading_verdict(raw: &str) -> Option<Verdict> {
         ("否", Verdict::No),
     ] {
         if let Some(rest) = lower.strip_prefix(prefix)
-            && rest
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_ascii_alphanumeric())
+            && rest.chars().next().is_none_or(|c| !c.is_ascii_alphanumeric())
         {
             return Some(verdict);
         }

@@ -31,10 +31,7 @@ pub(crate) struct AttemptError {
 
 impl From<LlmError> for AttemptError {
     fn from(error: LlmError) -> Self {
-        Self {
-            error,
-            retry_after: None,
-        }
+        Self { error, retry_after: None }
     }
 }
 
@@ -59,22 +56,13 @@ pub(crate) struct Transport {
 }
 
 impl Transport {
-    pub fn new(
-        settings: &HttpSettings,
-        label: String,
-        read_error_body: ErrorBodyReader,
-    ) -> Result<Self, LlmError> {
+    pub fn new(settings: &HttpSettings, label: String, read_error_body: ErrorBodyReader) -> Result<Self, LlmError> {
         let client = reqwest::Client::builder()
             .connect_timeout(settings.connect_timeout)
             .user_agent(concat!("echoes/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| LlmError::Config(format!("cannot build HTTP client: {e}")))?;
-        Ok(Self {
-            client,
-            settings: settings.clone(),
-            label,
-            read_error_body,
-        })
+        Ok(Self { client, settings: settings.clone(), label, read_error_body })
     }
 
     pub fn client(&self) -> &reqwest::Client {
@@ -106,9 +94,7 @@ impl Transport {
     where
         Fut: Future<Output = Result<T, AttemptError>>,
     {
-        with_deadline(self.settings.timeout, attempt)
-            .await
-            .map_err(|failure| failure.error)
+        with_deadline(self.settings.timeout, attempt).await.map_err(|failure| failure.error)
     }
 
     /// Sends a request and returns the response if its status is a success;
@@ -125,15 +111,8 @@ impl Transport {
         let status = response.status();
         let retry_after = retry_after(&response);
         let text = response.text().await.unwrap_or_default();
-        let body =
-            (self.read_error_body)(&text).unwrap_or_else(|| fallback_error_text(&text, status));
-        AttemptError {
-            error: LlmError::Status {
-                status: status.as_u16(),
-                body: truncate(body),
-            },
-            retry_after,
-        }
+        let body = (self.read_error_body)(&text).unwrap_or_else(|| fallback_error_text(&text, status));
+        AttemptError { error: LlmError::Status { status: status.as_u16(), body: truncate(body) }, retry_after }
     }
 
     fn backoff(&self) -> ExponentialBuilder {
@@ -167,11 +146,7 @@ async fn with_deadline<T>(
 /// The delay before the next try: the server's `Retry-After` when given,
 /// else the backoff's; both capped. `None` from the backoff means the retry
 /// budget is spent, whatever the server asked for.
-pub(crate) fn retry_delay(
-    backoff: Option<Duration>,
-    retry_after: Option<Duration>,
-    cap: Duration,
-) -> Option<Duration> {
+pub(crate) fn retry_delay(backoff: Option<Duration>, retry_after: Option<Duration>, cap: Duration) -> Option<Duration> {
     let delay = backoff?;
     Some(retry_after.unwrap_or(delay).min(cap))
 }
@@ -228,11 +203,7 @@ fn error_chain(err: &reqwest::Error) -> String {
     }
     let outer = err.to_string();
     let inner = root.to_string();
-    if inner == outer {
-        outer
-    } else {
-        format!("{outer}: {inner}")
-    }
+    if inner == outer { outer } else { format!("{outer}: {inner}") }
 }
 
 /// Reads a successful response body whole.
@@ -263,17 +234,13 @@ pub(crate) async fn for_each_line(
 }
 
 fn decode_line(line: &[u8]) -> Result<&str, LlmError> {
-    let text = std::str::from_utf8(line)
-        .map_err(|_| LlmError::Malformed("stream line is not UTF-8".to_owned()))?;
+    let text = std::str::from_utf8(line).map_err(|_| LlmError::Malformed("stream line is not UTF-8".to_owned()))?;
     Ok(text.trim_end_matches(['\n', '\r']))
 }
 
 /// Parses a JSON document from a provider, naming what was expected when it
 /// does not fit.
-pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
-    bytes: &[u8],
-    what: &str,
-) -> Result<T, LlmError> {
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, LlmError> {
     serde_json::from_slice(bytes).map_err(|e| LlmError::Malformed(format!("{what}: {e}")))
 }
 

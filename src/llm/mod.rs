@@ -45,10 +45,7 @@ pub fn build_roles(settings: &LlmSettings) -> Result<RoleModels, LlmError> {
     build_roles_with_env(settings, |name| std::env::var(name).ok())
 }
 
-fn build_roles_with_env(
-    settings: &LlmSettings,
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<RoleModels, LlmError> {
+fn build_roles_with_env(settings: &LlmSettings, env: impl Fn(&str) -> Option<String>) -> Result<RoleModels, LlmError> {
     let judge = resolve_role(settings, ModelRole::Judge, &env)?;
     let narrator = resolve_role(settings, ModelRole::Narrator, &env)?;
     let judge_client = build_client(&judge).map_err(|e| in_role(ModelRole::Judge, e))?;
@@ -57,10 +54,7 @@ fn build_roles_with_env(
     } else {
         build_client(&narrator).map_err(|e| in_role(ModelRole::Narrator, e))?
     };
-    Ok(RoleModels {
-        judge: judge_client,
-        narrator: narrator_client,
-    })
+    Ok(RoleModels { judge: judge_client, narrator: narrator_client })
 }
 
 fn resolve_role(
@@ -68,9 +62,7 @@ fn resolve_role(
     role: ModelRole,
     env: &impl Fn(&str) -> Option<String>,
 ) -> Result<ResolvedProvider, LlmError> {
-    settings
-        .resolve_with_env(role, env)
-        .map_err(|e| in_role(role, e))
+    settings.resolve_with_env(role, env).map_err(|e| in_role(role, e))
 }
 
 /// Says which role a configuration error belongs to; other errors already
@@ -95,9 +87,7 @@ pub fn build_client(resolved: &ResolvedProvider) -> Result<Arc<dyn LlmClient>, L
 /// A configured script cycles: a demo should not die after N turns.
 fn scripted_from_config(resolved: &ResolvedProvider) -> Result<ScriptedLlm, LlmError> {
     if resolved.scripted_replies.is_empty() {
-        return Err(LlmError::Config(
-            "the scripted provider needs replies in llm.scripted_replies".to_owned(),
-        ));
+        return Err(LlmError::Config("the scripted provider needs replies in llm.scripted_replies".to_owned()));
     }
     Ok(ScriptedLlm::from_texts(resolved.scripted_replies.clone()).cycling())
 }

@@ -39,21 +39,14 @@ impl OllamaClient {
             http::for_each_line(response, |line| reply.feed(line)).await?;
             return Ok(reply.finish()?);
         }
-        let chunk: WireChunk =
-            http::parse_json(&http::read_body(response).await?, "Ollama chat response")?;
+        let chunk: WireChunk = http::parse_json(&http::read_body(response).await?, "Ollama chat response")?;
         Ok(chunk.into_response()?)
     }
 
     async fn fetch_tags(&self) -> Result<WireTags, AttemptError> {
         let url = http::endpoint(&self.base_url, "api/tags");
-        let response = self
-            .transport
-            .send(self.transport.client().get(url))
-            .await?;
-        Ok(http::parse_json(
-            &http::read_body(response).await?,
-            "Ollama tag list",
-        )?)
+        let response = self.transport.send(self.transport.client().get(url)).await?;
+        Ok(http::parse_json(&http::read_body(response).await?, "Ollama tag list")?)
     }
 }
 
@@ -89,9 +82,7 @@ fn read_error_body(body: &str) -> Option<String> {
     struct WireError {
         error: String,
     }
-    serde_json::from_str::<WireError>(body)
-        .ok()
-        .map(|e| e.error)
+    serde_json::from_str::<WireError>(body).ok().map(|e| e.error)
 }
 
 #[derive(Debug, Serialize)]
@@ -153,14 +144,10 @@ struct WireMessage {
 impl WireChunk {
     fn into_response(self) -> Result<ChatResponse, LlmError> {
         if let Some(error) = self.error {
-            return Err(LlmError::Malformed(format!(
-                "Ollama reported an error: {error}"
-            )));
+            return Err(LlmError::Malformed(format!("Ollama reported an error: {error}")));
         }
         let Some(message) = self.message else {
-            return Err(LlmError::Malformed(
-                "Ollama reply has no message".to_owned(),
-            ));
+            return Err(LlmError::Malformed("Ollama reply has no message".to_owned()));
         };
         Ok(ChatResponse {
             text: message.content,
@@ -195,15 +182,9 @@ impl StreamedReply {
     /// A stream cut before `done` is a truncated reply, not a short one.
     fn finish(self) -> Result<ChatResponse, LlmError> {
         let Some((prompt_tokens, completion_tokens)) = self.usage else {
-            return Err(LlmError::Malformed(
-                "Ollama stream ended before `done`".to_owned(),
-            ));
+            return Err(LlmError::Malformed("Ollama stream ended before `done`".to_owned()));
         };
-        Ok(ChatResponse {
-            text: self.text,
-            prompt_tokens,
-            completion_tokens,
-        })
+        Ok(ChatResponse { text: self.text, prompt_tokens, completion_tokens })
     }
 }
 
@@ -228,11 +209,7 @@ impl WireTags {
 
 fn with_tag(name: &str) -> String {
     let last_segment = name.rsplit('/').next().unwrap_or(name);
-    if last_segment.contains(':') {
-        name.to_owned()
-    } else {
-        format!("{name}:latest")
-    }
+    if last_segment.contains(':') { name.to_owned() } else { format!("{name}:latest") }
 }
 
 #[cfg(test)]

@@ -58,17 +58,13 @@ impl OpenAiClient {
             http::for_each_line(response, |line| reply.feed(line)).await?;
             return Ok(reply.finish()?);
         }
-        let completion: WireCompletion =
-            http::parse_json(&http::read_body(response).await?, "OpenAI chat completion")?;
+        let completion: WireCompletion = http::parse_json(&http::read_body(response).await?, "OpenAI chat completion")?;
         Ok(completion.into_response()?)
     }
 
     async fn list_models(&self) -> Result<(), AttemptError> {
         let url = http::endpoint(&self.base_url, "models");
-        let response = self
-            .transport
-            .send(self.authorised(self.transport.client().get(url)))
-            .await?;
+        let response = self.transport.send(self.authorised(self.transport.client().get(url))).await?;
         http::read_body(response).await.map(drop)
     }
 }
@@ -168,47 +164,26 @@ impl<'a> WireRequest<'a> {
             temperature: request.temperature,
             seed: request.seed,
             stream,
-            stream_options: stream.then_some(StreamOptions {
-                include_usage: true,
-            }),
-            response_format: request
-                .json_schema
-                .as_ref()
-                .map(ResponseFormat::json_schema),
+            stream_options: stream.then_some(StreamOptions { include_usage: true }),
+            response_format: request.json_schema.as_ref().map(ResponseFormat::json_schema),
         }
     }
 }
 
 impl<'a> ResponseFormat<'a> {
     fn json_schema(schema: &'a serde_json::Value) -> Self {
-        let json_schema = JsonSchemaFormat {
-            name: schema_name(schema),
-            schema,
-            strict: true,
-        };
-        Self {
-            kind: "json_schema",
-            json_schema,
-        }
+        let json_schema = JsonSchemaFormat { name: schema_name(schema), schema, strict: true };
+        Self { kind: "json_schema", json_schema }
     }
 }
 
 /// OpenAI requires a name of `[A-Za-z0-9_-]{1,64}`; the schema's `title`
 /// is used when it fits.
 fn schema_name(schema: &serde_json::Value) -> String {
-    let title = schema
-        .get("title")
-        .and_then(|title| title.as_str())
-        .unwrap_or_default();
-    let fits = (1..=64).contains(&title.len())
-        && title
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if fits {
-        title.to_owned()
-    } else {
-        "reply".to_owned()
-    }
+    let title = schema.get("title").and_then(|title| title.as_str()).unwrap_or_default();
+    let fits =
+        (1..=64).contains(&title.len()) && title.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if fits { title.to_owned() } else { "reply".to_owned() }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -240,23 +215,14 @@ struct WireMessage {
 impl WireCompletion {
     fn into_response(self) -> Result<ChatResponse, LlmError> {
         let Some(choice) = self.choices.into_iter().next() else {
-            return Err(LlmError::Malformed(
-                "OpenAI completion has no choices".to_owned(),
-            ));
+            return Err(LlmError::Malformed("OpenAI completion has no choices".to_owned()));
         };
-        let text = choice
-            .message
-            .content
-            .ok_or_else(|| match choice.message.refusal {
-                Some(refusal) => LlmError::Malformed(format!("the model refused: {refusal}")),
-                None => LlmError::Malformed("OpenAI completion has no content".to_owned()),
-            })?;
+        let text = choice.message.content.ok_or_else(|| match choice.message.refusal {
+            Some(refusal) => LlmError::Malformed(format!("the model refused: {refusal}")),
+            None => LlmError::Malformed("OpenAI completion has no content".to_owned()),
+        })?;
         let usage = self.usage.unwrap_or_default();
-        Ok(ChatResponse {
-            text,
-            prompt_tokens: usage.prompt_tokens,
-            completion_tokens: usage.completion_tokens,
-        })
+        Ok(ChatResponse { text, prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens })
     }
 }
 
@@ -308,13 +274,10 @@ impl StreamedReply {
     fn absorb(&mut self, chunk: WireChunk) -> Result<(), LlmError> {
         if let Some(error) = chunk.error {
             let message = describe_error_value(&error).unwrap_or_else(|| error.to_string());
-            return Err(LlmError::Malformed(format!(
-                "provider reported an error mid-stream: {message}"
-            )));
+            return Err(LlmError::Malformed(format!("provider reported an error mid-stream: {message}")));
         }
         for choice in chunk.choices {
-            self.text
-                .push_str(choice.delta.content.as_deref().unwrap_or_default());
+            self.text.push_str(choice.delta.content.as_deref().unwrap_or_default());
             self.finished |= choice.finish_reason.is_some();
         }
         if let Some(usage) = chunk.usage {
@@ -327,9 +290,7 @@ impl StreamedReply {
     /// counts as a complete reply; neither means the stream was cut.
     fn finish(self) -> Result<ChatResponse, LlmError> {
         if !(self.done || self.finished) {
-            return Err(LlmError::Malformed(
-                "OpenAI stream ended before [DONE]".to_owned(),
-            ));
+            return Err(LlmError::Malformed("OpenAI stream ended before [DONE]".to_owned()));
         }
         Ok(ChatResponse {
             text: self.text,

@@ -18,15 +18,8 @@ impl LlmClient for ParrotLlm {
     }
 
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let contents: Vec<&str> = request
-            .messages
-            .iter()
-            .map(|m| m.content.as_str())
-            .collect();
-        Ok(ChatResponse {
-            text: contents.join("\n"),
-            ..ChatResponse::default()
-        })
+        let contents: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
+        Ok(ChatResponse { text: contents.join("\n"), ..ChatResponse::default() })
     }
 
     async fn health(&self) -> Result<(), LlmError> {

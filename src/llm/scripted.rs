@@ -63,20 +63,12 @@ pub struct ScriptedLlm {
 impl ScriptedLlm {
     /// A script that fails once every reply has been served.
     pub fn new(script: impl IntoIterator<Item = ScriptedReply>) -> Self {
-        Self {
-            script: script.into_iter().collect(),
-            cycle: false,
-            log: Mutex::default(),
-        }
+        Self { script: script.into_iter().collect(), cycle: false, log: Mutex::default() }
     }
 
     /// A script of plain text replies.
     pub fn from_texts<S: Into<String>>(texts: impl IntoIterator<Item = S>) -> Self {
-        Self::new(
-            texts
-                .into_iter()
-                .map(|text| ScriptedReply::Text(text.into())),
-        )
+        Self::new(texts.into_iter().map(|text| ScriptedReply::Text(text.into())))
     }
 
     /// Replays the script from the start once it runs out.
@@ -102,22 +94,13 @@ impl ScriptedLlm {
         log.requests.push(request);
         // `checked_rem` is `None` for an empty script, which then fails
         // like an exhausted one instead of dividing by zero.
-        let index = if self.cycle {
-            log.served.checked_rem(self.script.len())
-        } else {
-            Some(log.served)
-        };
+        let index = if self.cycle { log.served.checked_rem(self.script.len()) } else { Some(log.served) };
         log.served += 1;
-        index
-            .and_then(|index| self.script.get(index).cloned())
-            .ok_or_else(|| self.exhausted(log.served))
+        index.and_then(|index| self.script.get(index).cloned()).ok_or_else(|| self.exhausted(log.served))
     }
 
     fn exhausted(&self, calls: usize) -> LlmError {
-        LlmError::Config(format!(
-            "scripted model has {} replies but was called {calls} times",
-            self.script.len()
-        ))
+        LlmError::Config(format!("scripted model has {} replies but was called {calls} times", self.script.len()))
     }
 }
 
@@ -126,10 +109,7 @@ async fn play(mut reply: ScriptedReply) -> Result<ChatResponse, LlmError> {
     loop {
         match reply {
             ScriptedReply::Text(text) => {
-                return Ok(ChatResponse {
-                    text,
-                    ..ChatResponse::default()
-                });
+                return Ok(ChatResponse { text, ..ChatResponse::default() });
             }
             ScriptedReply::Error(error) => return Err(error),
             ScriptedReply::Delay(delay, then) => {

@@ -203,20 +203,12 @@ impl LlmSettings {
     ) -> Result<ResolvedProvider, LlmError> {
         let overrides = self.overrides(role);
         let provider = overrides.provider.unwrap_or(self.provider);
-        let model = overrides
-            .model
-            .clone()
-            .unwrap_or_else(|| self.model.clone());
-        let api_key_env = overrides
-            .api_key_env
-            .clone()
-            .unwrap_or_else(|| self.api_key_env.clone());
+        let model = overrides.model.clone().unwrap_or_else(|| self.model.clone());
+        let api_key_env = overrides.api_key_env.clone().unwrap_or_else(|| self.api_key_env.clone());
         let base_url = self.role_base_url(overrides, provider)?;
         let api_key = read_key(&api_key_env, env);
         if provider.is_remote() && model.trim().is_empty() {
-            return Err(LlmError::Config(format!(
-                "llm.model is empty for the {role} ({provider})"
-            )));
+            return Err(LlmError::Config(format!("llm.model is empty for the {role} ({provider})")));
         }
         Ok(ResolvedProvider {
             provider,
@@ -232,11 +224,7 @@ impl LlmSettings {
 
     /// The base URL inherits from `[llm]` only while the role keeps the base
     /// provider: an Ollama URL is wrong for a role switched to OpenAI.
-    fn role_base_url(
-        &self,
-        overrides: &RoleOverrides,
-        provider: ProviderKind,
-    ) -> Result<String, LlmError> {
+    fn role_base_url(&self, overrides: &RoleOverrides, provider: ProviderKind) -> Result<String, LlmError> {
         let configured = match (&overrides.base_url, provider == self.provider) {
             (Some(url), _) => url.as_str(),
             (None, true) => self.base_url.as_str(),
@@ -247,9 +235,7 @@ impl LlmSettings {
 
     fn http_settings(&self) -> Result<HttpSettings, LlmError> {
         if self.timeout_secs == 0 {
-            return Err(LlmError::Config(
-                "llm.timeout_secs must be at least 1".to_owned(),
-            ));
+            return Err(LlmError::Config("llm.timeout_secs must be at least 1".to_owned()));
         }
         Ok(HttpSettings {
             timeout: Duration::from_secs(self.timeout_secs),
@@ -265,10 +251,7 @@ fn read_key(var: &str, env: impl Fn(&str) -> Option<String>) -> Option<ApiKey> {
     if var.trim().is_empty() {
         return None;
     }
-    env(var)
-        .map(|key| key.trim().to_owned())
-        .filter(|key| !key.is_empty())
-        .map(ApiKey)
+    env(var).map(|key| key.trim().to_owned()).filter(|key| !key.is_empty()).map(ApiKey)
 }
 
 /// Fills in the provider default and checks the URL parses, so a typo fails
@@ -282,12 +265,8 @@ fn normalise_base_url(configured: &str, provider: ProviderKind) -> Result<String
         url => url,
     };
     match reqwest::Url::parse(url) {
-        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => {
-            Ok(url.trim_end_matches('/').to_owned())
-        }
-        _ => Err(LlmError::Config(format!(
-            "llm.base_url `{url}` for {provider} is not an http(s) URL"
-        ))),
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => Ok(url.trim_end_matches('/').to_owned()),
+        _ => Err(LlmError::Config(format!("llm.base_url `{url}` for {provider} is not an http(s) URL"))),
     }
 }
 

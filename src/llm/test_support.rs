@@ -43,10 +43,7 @@ pub fn schema() -> serde_json::Value {
 /// A request with every optional field set, so wire tests see them all.
 pub fn full_request() -> ChatRequest {
     ChatRequest {
-        messages: vec![
-            ChatMessage::system("You are the judge."),
-            ChatMessage::user("Was he alone?"),
-        ],
+        messages: vec![ChatMessage::system("You are the judge."), ChatMessage::user("Was he alone?")],
         max_tokens: 50,
         temperature: 0.5,
         seed: Some(7),

@@ -23,10 +23,7 @@ fn identical_roles_share_one_client() {
     let roles = build(&LlmSettings::default()).expect("defaults build");
 
     assert!(Arc::ptr_eq(&roles.judge, &roles.narrator));
-    assert_eq!(
-        labels(&roles),
-        ("ollama:qwen2.5:3b".into(), "ollama:qwen2.5:3b".into())
-    );
+    assert_eq!(labels(&roles), ("ollama:qwen2.5:3b".into(), "ollama:qwen2.5:3b".into()));
 }
 
 #[test]
@@ -37,10 +34,7 @@ fn a_model_override_gives_the_role_its_own_client() {
     let roles = build(&settings).expect("builds");
 
     assert!(!Arc::ptr_eq(&roles.judge, &roles.narrator));
-    assert_eq!(
-        labels(&roles),
-        ("ollama:qwen2.5:14b".into(), "ollama:qwen2.5:3b".into())
-    );
+    assert_eq!(labels(&roles), ("ollama:qwen2.5:14b".into(), "ollama:qwen2.5:3b".into()));
 }
 
 #[test]
@@ -50,25 +44,17 @@ fn a_provider_override_switches_only_that_role() {
 
     let roles = build(&settings).expect("builds");
 
-    assert_eq!(
-        labels(&roles),
-        ("ollama:qwen2.5:3b".into(), "parrot".into())
-    );
+    assert_eq!(labels(&roles), ("ollama:qwen2.5:3b".into(), "parrot".into()));
 }
 
 #[test]
 fn openai_roles_read_their_own_key_variables() {
-    let mut settings = LlmSettings {
-        provider: ProviderKind::OpenAi,
-        model: "gpt-4o-mini".into(),
-        ..LlmSettings::default()
-    };
+    let mut settings =
+        LlmSettings { provider: ProviderKind::OpenAi, model: "gpt-4o-mini".into(), ..LlmSettings::default() };
     settings.narrator.api_key_env = Some("NARRATOR_KEY".into());
     let only_judge_key = |name: &str| (name == "OPENAI_API_KEY").then(|| "sk-judge".to_owned());
 
-    let error = build_roles_with_env(&settings, only_judge_key)
-        .err()
-        .expect("narrator key missing");
+    let error = build_roles_with_env(&settings, only_judge_key).err().expect("narrator key missing");
 
     assert!(
         matches!(error, LlmError::Config(ref m) if m.starts_with("narrator model:") && m.contains("NARRATOR_KEY")),
@@ -110,35 +96,23 @@ async fn configured_script_cycles_and_is_shared_by_identical_roles() {
 
 #[test]
 fn scripted_provider_without_replies_is_a_config_error() {
-    let settings = LlmSettings {
-        provider: ProviderKind::Scripted,
-        ..LlmSettings::default()
-    };
+    let settings = LlmSettings { provider: ProviderKind::Scripted, ..LlmSettings::default() };
 
     let error = build(&settings).err().expect("no replies");
 
-    assert!(
-        matches!(error, LlmError::Config(ref m) if m.contains("scripted_replies")),
-        "{error:?}"
-    );
+    assert!(matches!(error, LlmError::Config(ref m) if m.contains("scripted_replies")), "{error:?}");
 }
 
 #[tokio::test]
 async fn reachable_when_every_role_answers() {
-    let roles = RoleModels {
-        judge: Arc::new(ParrotLlm),
-        narrator: Arc::new(ScriptedLlm::from_texts(["ok"])),
-    };
+    let roles = RoleModels { judge: Arc::new(ParrotLlm), narrator: Arc::new(ScriptedLlm::from_texts(["ok"])) };
 
     assert_eq!(check_reachable(&roles).await, Ok(()));
 }
 
 #[tokio::test]
 async fn dead_ollama_gives_one_message_saying_how_to_fix_it() {
-    let settings = LlmSettings {
-        base_url: refused_url(),
-        ..LlmSettings::default()
-    };
+    let settings = LlmSettings { base_url: refused_url(), ..LlmSettings::default() };
     let roles = build(&settings).expect("builds");
 
     let message = check_reachable(&roles).await.expect_err("nothing listens");
@@ -163,18 +137,10 @@ async fn dead_openai_endpoint_points_at_base_url_and_key() {
     settings.judge.provider = Some(ProviderKind::Parrot);
     let roles = build(&settings).expect("builds");
 
-    let message = check_reachable(&roles)
-        .await
-        .expect_err("narrator unreachable");
+    let message = check_reachable(&roles).await.expect_err("narrator unreachable");
 
-    assert!(
-        message.starts_with("No model provider answered for the narrator (openai:qwen2.5:3b)"),
-        "{message}"
-    );
-    assert!(
-        message.contains("llm.base_url") && message.contains("ECHOES__LLM__BASE_URL"),
-        "{message}"
-    );
+    assert!(message.starts_with("No model provider answered for the narrator (openai:qwen2.5:3b)"), "{message}");
+    assert!(message.contains("llm.base_url") && message.contains("ECHOES__LLM__BASE_URL"), "{message}");
     assert!(!message.contains("ollama pull"), "{message}");
 }
 
@@ -186,17 +152,11 @@ async fn missing_ollama_model_is_reported_as_not_usable() {
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "models": [] })))
         .mount(&server)
         .await;
-    let settings = LlmSettings {
-        base_url: server.uri(),
-        ..LlmSettings::default()
-    };
+    let settings = LlmSettings { base_url: server.uri(), ..LlmSettings::default() };
     let roles = build(&settings).expect("builds");
 
     let message = check_reachable(&roles).await.expect_err("model missing");
 
-    assert!(
-        message.starts_with("The model provider for the judge (ollama:qwen2.5:3b) is not usable"),
-        "{message}"
-    );
+    assert!(message.starts_with("The model provider for the judge (ollama:qwen2.5:3b) is not usable"), "{message}");
     assert!(message.contains("ollama pull qwen2.5:3b"), "{message}");
 }

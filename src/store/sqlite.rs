@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
 
@@ -19,8 +18,8 @@ use crate::core::pipeline::{Reply, ReplyKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::soup::{Phase, Player, SoupGame};
 use crate::core::store::{
-    Committed, LeaderRow, LoadedSession, NewSession, OutboxItem, SessionSummary, Store, StoreError,
-    StoredTurn, TurnCommit,
+    Committed, LeaderRow, LoadedSession, NewSession, OutboxItem, SessionSummary, Store, StoreError, StoredTurn,
+    TurnCommit,
 };
 use crate::core::verdict::{Intent, Verdict};
 
@@ -36,8 +35,7 @@ impl SqliteStore {
     /// Opens (creating if needed) the database file and runs migrations.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
         }
         let options = SqliteConnectOptions::new().filename(path);
         Self::with_options(options).await
@@ -45,10 +43,7 @@ impl SqliteStore {
 
     /// An in-memory database shared by both pools (tests, benchmarks).
     pub async fn in_memory() -> Result<SqliteStore, StoreError> {
-        let name = format!(
-            "file:echoes-{}?mode=memory&cache=shared",
-            uuid::Uuid::new_v4().simple()
-        );
+        let name = format!("file:echoes-{}?mode=memory&cache=shared", uuid::Uuid::new_v4().simple());
         let options = SqliteConnectOptions::from_str(&name).map_err(db)?;
         Self::with_options(options).await
     }
@@ -60,20 +55,9 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone())
-            .await
-            .map_err(db)?;
-        MIGRATOR
-            .run(&writer)
-            .await
-            .map_err(|e| StoreError::Database(format!("migrations: {e}")))?;
-        let reader = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await
-            .map_err(db)?;
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await.map_err(db)?;
+        MIGRATOR.run(&writer).await.map_err(|e| StoreError::Database(format!("migrations: {e}")))?;
+        let reader = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(db)?;
         Ok(SqliteStore { writer, reader })
     }
 }
@@ -99,12 +83,7 @@ fn enum_from<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T
     from_json(&format!("\"{text}\""), what)
 }
 
-async fn upsert_player(
-    tx: &mut Transaction<'_, Sqlite>,
-    id: &str,
-    name: &str,
-    now: i64,
-) -> Result<(), StoreError> {
+async fn upsert_player(tx: &mut Transaction<'_, Sqlite>, id: &str, name: &str, now: i64) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO players (id, name, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen_ms = excluded.last_seen_ms",
@@ -120,20 +99,15 @@ async fn upsert_player(
 }
 
 async fn next_seq(tx: &mut Transaction<'_, Sqlite>, session_id: &str) -> Result<i64, StoreError> {
-    let row =
-        sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM turns WHERE session_id = ?")
-            .bind(session_id)
-            .fetch_one(&mut **tx)
-            .await
-            .map_err(db)?;
+    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM turns WHERE session_id = ?")
+        .bind(session_id)
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(db)?;
     row.try_get("next").map_err(db)
 }
 
-async fn insert_turn(
-    tx: &mut Transaction<'_, Sqlite>,
-    t: &TurnCommit<'_>,
-    seq: i64,
-) -> Result<(), StoreError> {
+async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: i64) -> Result<(), StoreError> {
     let intent = t.intent.map(|i| enum_text(&i)).transpose()?;
     let verdict = t.reply.verdict.map(|v| enum_text(&v)).transpose()?;
     sqlx::query(
@@ -166,22 +140,17 @@ async fn insert_turn(
     Ok(())
 }
 
-async fn update_session(
-    tx: &mut Transaction<'_, Sqlite>,
-    t: &TurnCommit<'_>,
-) -> Result<(), StoreError> {
+async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     match t.next {
         Some(game) => {
-            sqlx::query(
-                "UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, last_activity_ms = ? WHERE id = ?",
-            )
-            .bind(enum_text(&game.phase)?)
-            .bind(game.questions as i64)
-            .bind(to_json(game)?)
-            .bind(t.created_ms)
-            .bind(t.session_id)
-            .execute(&mut **tx)
-            .await
+            sqlx::query("UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, last_activity_ms = ? WHERE id = ?")
+                .bind(enum_text(&game.phase)?)
+                .bind(game.questions as i64)
+                .bind(to_json(game)?)
+                .bind(t.created_ms)
+                .bind(t.session_id)
+                .execute(&mut **tx)
+                .await
         }
         None => {
             sqlx::query("UPDATE sessions SET last_activity_ms = ? WHERE id = ?")
@@ -195,10 +164,7 @@ async fn update_session(
     Ok(())
 }
 
-async fn insert_points(
-    tx: &mut Transaction<'_, Sqlite>,
-    t: &TurnCommit<'_>,
-) -> Result<(), StoreError> {
+async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     let solver = t.next.and_then(|g| g.solver.clone());
     for (player_id, name, points) in t.points {
         upsert_player(tx, player_id, name, t.created_ms).await?;
@@ -218,16 +184,9 @@ async fn insert_points(
 fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
     let get_str = |name: &str| row.try_get::<String, _>(name).map_err(db);
     let opt_str = |name: &str| row.try_get::<Option<String>, _>(name).map_err(db);
-    let intent: Option<Intent> = opt_str("intent")?
-        .map(|s| enum_from(&s, "intent"))
-        .transpose()?;
-    let verdict: Option<Verdict> = opt_str("verdict")?
-        .map(|s| enum_from(&s, "verdict"))
-        .transpose()?;
-    let player = Player {
-        id: get_str("player_id")?,
-        name: get_str("player_name")?,
-    };
+    let intent: Option<Intent> = opt_str("intent")?.map(|s| enum_from(&s, "intent")).transpose()?;
+    let verdict: Option<Verdict> = opt_str("verdict")?.map(|s| enum_from(&s, "verdict")).transpose()?;
+    let player = Player { id: get_str("player_id")?, name: get_str("player_name")? };
     let public = opt_str("public_outcome")?.map(|outcome| PublicTurn {
         player: player.name.clone(),
         text: opt_str("public_text").ok().flatten().unwrap_or_default(),
@@ -240,11 +199,7 @@ fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
         input: get_str("input")?,
         intent,
         verdict,
-        reply: Reply {
-            kind: enum_from(&get_str("reply_kind")?, "reply kind")?,
-            text: get_str("reply")?,
-            verdict,
-        },
+        reply: Reply { kind: enum_from(&get_str("reply_kind")?, "reply kind")?, text: get_str("reply")?, verdict },
         public,
         model_calls: row.try_get::<i64, _>("model_calls").map_err(db)? as u32,
         prompt_tokens: row.try_get::<i64, _>("prompt_tokens").map_err(db)? as u32,
@@ -278,13 +233,12 @@ impl Store for SqliteStore {
     }
 
     async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
-        let Some(row) = sqlx::query(
-            "SELECT id, puzzle_id, channel, canary, snapshot, last_activity_ms FROM sessions WHERE id = ?",
-        )
-        .bind(id)
-        .fetch_optional(&self.reader)
-        .await
-        .map_err(db)?
+        let Some(row) =
+            sqlx::query("SELECT id, puzzle_id, channel, canary, snapshot, last_activity_ms FROM sessions WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&self.reader)
+                .await
+                .map_err(db)?
         else {
             return Ok(None);
         };
@@ -312,11 +266,7 @@ impl Store for SqliteStore {
         }))
     }
 
-    async fn find_event(
-        &self,
-        session_id: &str,
-        event_id: &str,
-    ) -> Result<Option<Reply>, StoreError> {
+    async fn find_event(&self, session_id: &str, event_id: &str) -> Result<Option<Reply>, StoreError> {
         // Read through the writer so a turn committed a moment ago is seen.
         let row = sqlx::query(
             "SELECT t.reply_kind, t.reply, t.verdict FROM inbox i
@@ -331,10 +281,7 @@ impl Store for SqliteStore {
         row.map(|row| {
             let verdict: Option<String> = row.try_get("verdict").map_err(db)?;
             Ok(Reply {
-                kind: enum_from(
-                    &row.try_get::<String, _>("reply_kind").map_err(db)?,
-                    "reply kind",
-                )?,
+                kind: enum_from(&row.try_get::<String, _>("reply_kind").map_err(db)?, "reply kind")?,
                 text: row.try_get("reply").map_err(db)?,
                 verdict: verdict.map(|v| enum_from(&v, "verdict")).transpose()?,
             })
@@ -388,9 +335,7 @@ impl Store for SqliteStore {
 
     async fn mark_sent(&self, outbox_id: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE outbox SET sent_ms = ? WHERE id = ? AND sent_ms IS NULL")
-            .bind(crate::core::store::Clock::now_ms(
-                &crate::core::store::SystemClock,
-            ))
+            .bind(crate::core::store::Clock::now_ms(&crate::core::store::SystemClock))
             .bind(outbox_id)
             .execute(&self.writer)
             .await
@@ -399,20 +344,19 @@ impl Store for SqliteStore {
     }
 
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows = sqlx::query("SELECT id, session_id, kind, body FROM outbox WHERE session_id = ? AND sent_ms IS NULL ORDER BY id")
-            .bind(session_id)
-            .fetch_all(&self.writer)
-            .await
-            .map_err(db)?;
+        let rows = sqlx::query(
+            "SELECT id, session_id, kind, body FROM outbox WHERE session_id = ? AND sent_ms IS NULL ORDER BY id",
+        )
+        .bind(session_id)
+        .fetch_all(&self.writer)
+        .await
+        .map_err(db)?;
         rows.iter()
             .map(|row| {
                 Ok(OutboxItem {
                     id: row.try_get("id").map_err(db)?,
                     session_id: row.try_get("session_id").map_err(db)?,
-                    kind: enum_from::<ReplyKind>(
-                        &row.try_get::<String, _>("kind").map_err(db)?,
-                        "outbox kind",
-                    )?,
+                    kind: enum_from::<ReplyKind>(&row.try_get::<String, _>("kind").map_err(db)?, "outbox kind")?,
                     body: row.try_get("body").map_err(db)?,
                 })
             })
@@ -456,10 +400,7 @@ impl Store for SqliteStore {
                     id: row.try_get("id").map_err(db)?,
                     puzzle_id: row.try_get("puzzle_id").map_err(db)?,
                     channel: row.try_get("channel").map_err(db)?,
-                    phase: enum_from::<Phase>(
-                        &row.try_get::<String, _>("phase").map_err(db)?,
-                        "phase",
-                    )?,
+                    phase: enum_from::<Phase>(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
                     questions: row.try_get::<i64, _>("questions").map_err(db)? as u32,
                     last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
                 })

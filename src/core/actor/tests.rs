@@ -21,14 +21,10 @@ impl Clock for FixedClock {
 async fn engine(judge: ScriptedLlm) -> (Arc<Engine>, Arc<FixedClock>) {
     let judge = Arc::new(judge);
     let clock = Arc::new(FixedClock(AtomicI64::new(1_000)));
-    let mut settings = PipelineSettings::default();
-    settings.narrator = false;
+    let settings = PipelineSettings { narrator: false, ..PipelineSettings::default() };
     let engine = Engine {
         pipeline: Pipeline {
-            models: RoleModels {
-                judge: judge.clone(),
-                narrator: judge,
-            },
+            models: RoleModels { judge: judge.clone(), narrator: judge },
             prompts: Arc::new(crate::assets::load_prompts(None).unwrap()),
             settings,
         },
@@ -40,10 +36,7 @@ async fn engine(judge: ScriptedLlm) -> (Arc<Engine>, Arc<FixedClock>) {
 }
 
 fn alice() -> Player {
-    Player {
-        id: "t:alice".into(),
-        name: "Alice".into(),
-    }
+    Player { id: "t:alice".into(), name: "Alice".into() }
 }
 
 fn ask(text: &str, event: Option<&str>) -> Inbound {
@@ -53,35 +46,19 @@ fn ask(text: &str, event: Option<&str>) -> Inbound {
 }
 
 fn verdict(v: &str) -> ScriptedReply {
-    ScriptedReply::text(format!(
-        r#"{{"kind":"question","verdict":"{v}","facts":[]}}"#
-    ))
+    ScriptedReply::text(format!(r#"{{"kind":"question","verdict":"{v}","facts":[]}}"#))
 }
 
 #[tokio::test]
 async fn a_repeated_event_is_answered_from_the_record() {
     let (engine, _) = engine(ScriptedLlm::new([verdict("NO")])).await;
-    let (handle, intro) = engine
-        .start_session(Arc::new(puzzle()), "test", 3, alice())
-        .await
-        .unwrap();
+    let (handle, intro) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
     assert_eq!(intro.reply.kind, ReplyKind::Intro);
-    let first = handle
-        .send(ask("Was he alone?", Some("evt-1")))
-        .await
-        .unwrap();
-    let again = handle
-        .send(ask("Was he alone?", Some("evt-1")))
-        .await
-        .unwrap();
+    let first = handle.send(ask("Was he alone?", Some("evt-1"))).await.unwrap();
+    let again = handle.send(ask("Was he alone?", Some("evt-1"))).await.unwrap();
     assert!(!first.duplicate && again.duplicate);
     assert_eq!(first.reply, again.reply);
-    let loaded = engine
-        .store
-        .load_session(&handle.id)
-        .await
-        .unwrap()
-        .unwrap();
+    let loaded = engine.store.load_session(&handle.id).await.unwrap().unwrap();
     assert_eq!(loaded.turns.len(), 2, "start + one question, not two");
     assert_eq!(loaded.game.questions, 1);
 }
@@ -89,96 +66,43 @@ async fn a_repeated_event_is_answered_from_the_record() {
 #[tokio::test]
 async fn the_reply_is_committed_before_it_is_handed_over() {
     let (engine, _) = engine(ScriptedLlm::new([verdict("YES")])).await;
-    let (handle, _) = engine
-        .start_session(Arc::new(puzzle()), "test", 3, alice())
-        .await
-        .unwrap();
+    let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
     let delivery = handle.send(ask("Did a ship sink?", None)).await.unwrap();
     let unsent = engine.store.unsent(&handle.id).await.unwrap();
-    assert!(
-        unsent
-            .iter()
-            .any(|o| Some(o.id) == delivery.outbox_id && o.body == delivery.reply.text)
-    );
+    assert!(unsent.iter().any(|o| Some(o.id) == delivery.outbox_id && o.body == delivery.reply.text));
     handle.delivered(&delivery).await.unwrap();
-    assert!(
-        !engine
-            .store
-            .unsent(&handle.id)
-            .await
-            .unwrap()
-            .iter()
-            .any(|o| Some(o.id) == delivery.outbox_id)
-    );
+    assert!(!engine.store.unsent(&handle.id).await.unwrap().iter().any(|o| Some(o.id) == delivery.outbox_id));
 }
 
 #[tokio::test]
 async fn a_failed_turn_stores_nothing_and_a_retry_succeeds() {
-    let script = [
-        ScriptedReply::Error(crate::core::llm::LlmError::Timeout),
-        verdict("YES"),
-    ];
+    let script = [ScriptedReply::Error(crate::core::llm::LlmError::Timeout), verdict("YES")];
     let (engine, _) = engine(ScriptedLlm::new(script)).await;
-    let (handle, _) = engine
-        .start_session(Arc::new(puzzle()), "test", 3, alice())
-        .await
-        .unwrap();
-    let failed = handle
-        .send(ask("Did a ship sink?", Some("e1")))
-        .await
-        .unwrap();
+    let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
+    let failed = handle.send(ask("Did a ship sink?", Some("e1"))).await.unwrap();
     assert_eq!(failed.reply.kind, ReplyKind::Unavailable);
     assert!(failed.outbox_id.is_none());
-    let retried = handle
-        .send(ask("Did a ship sink?", Some("e1")))
-        .await
-        .unwrap();
-    assert_eq!(
-        retried.reply.verdict,
-        Some(crate::core::verdict::Verdict::Yes)
-    );
+    let retried = handle.send(ask("Did a ship sink?", Some("e1"))).await.unwrap();
+    assert_eq!(retried.reply.verdict, Some(crate::core::verdict::Verdict::Yes));
     assert!(!retried.duplicate);
 }
 
 #[tokio::test]
 async fn turns_in_one_session_keep_their_order() {
-    let replies: Vec<ScriptedReply> = (0..20)
-        .map(|i| verdict(if i % 2 == 0 { "YES" } else { "NO" }))
-        .collect();
+    let replies: Vec<ScriptedReply> = (0..20).map(|i| verdict(if i % 2 == 0 { "YES" } else { "NO" })).collect();
     let (engine, _) = engine(ScriptedLlm::new(replies)).await;
-    let (handle, _) = engine
-        .start_session(Arc::new(puzzle()), "test", 3, alice())
-        .await
-        .unwrap();
+    let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
     let sends: Vec<_> = (0..20)
         .map(|i| {
             let handle = handle.clone();
-            async move {
-                handle
-                    .send(ask(&format!("question number {i}"), None))
-                    .await
-                    .unwrap()
-            }
+            async move { handle.send(ask(&format!("question number {i}"), None)).await.unwrap() }
         })
         .collect();
     futures::future::join_all(sends).await;
-    let loaded = engine
-        .store
-        .load_session(&handle.id)
-        .await
-        .unwrap()
-        .unwrap();
-    let inputs: Vec<String> = loaded
-        .turns
-        .iter()
-        .skip(1)
-        .map(|t| t.input.clone())
-        .collect();
+    let loaded = engine.store.load_session(&handle.id).await.unwrap().unwrap();
+    let inputs: Vec<String> = loaded.turns.iter().skip(1).map(|t| t.input.clone()).collect();
     let expected: Vec<String> = (0..20).map(|i| format!("question number {i}")).collect();
-    assert_eq!(
-        inputs, expected,
-        "queued turns are handled in arrival order"
-    );
+    assert_eq!(inputs, expected, "queued turns are handled in arrival order");
 }
 
 #[tokio::test]
@@ -189,33 +113,21 @@ async fn sessions_run_concurrently() {
     let (engine, _) = engine(ScriptedLlm::new(slow)).await;
     let mut handles = Vec::new();
     for i in 0..10 {
-        let (h, _) = engine
-            .start_session(Arc::new(puzzle()), &format!("c{i}"), 3, alice())
-            .await
-            .unwrap();
+        let (h, _) = engine.start_session(Arc::new(puzzle()), &format!("c{i}"), 3, alice()).await.unwrap();
         handles.push(h);
     }
     let started = std::time::Instant::now();
-    let sends = handles
-        .iter()
-        .map(|h| h.send(ask("Did a ship sink?", None)));
+    let sends = handles.iter().map(|h| h.send(ask("Did a ship sink?", None)));
     for d in futures::future::join_all(sends).await {
         assert_eq!(d.unwrap().reply.kind, ReplyKind::Verdict);
     }
-    assert!(
-        started.elapsed() < Duration::from_millis(1_500),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_millis(1_500), "took {:?}", started.elapsed());
 }
 
 #[tokio::test]
 async fn an_idle_game_expires_and_shows_its_story() {
     let (engine, clock) = engine(ScriptedLlm::new([])).await;
-    let (handle, _) = engine
-        .start_session(Arc::new(puzzle()), "test", 3, alice())
-        .await
-        .unwrap();
+    let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
     clock.0.store(1_000 + 61_000, Ordering::SeqCst);
     let d = handle.send(ask("Still there?", None)).await.unwrap();
     assert_eq!(d.phase, Phase::Expired);
@@ -226,29 +138,13 @@ async fn an_idle_game_expires_and_shows_its_story() {
 async fn a_resumed_session_has_its_state_and_history() {
     let (engine, _) = engine(ScriptedLlm::new([verdict("YES")])).await;
     let p = Arc::new(puzzle());
-    let (handle, _) = engine
-        .start_session(p.clone(), "test", 3, alice())
-        .await
-        .unwrap();
+    let (handle, _) = engine.start_session(p.clone(), "test", 3, alice()).await.unwrap();
     handle.send(ask("Did a ship sink?", None)).await.unwrap();
-    handle
-        .send(Inbound::new(alice(), TurnInput::Hint))
-        .await
-        .unwrap();
+    handle.send(Inbound::new(alice(), TurnInput::Hint)).await.unwrap();
     drop(handle);
     let sessions = engine.store.recent_sessions(5).await.unwrap();
-    let (resumed, loaded) = engine
-        .resume_session(&sessions[0].id, |_| Some(p.clone()))
-        .await
-        .unwrap();
+    let (resumed, loaded) = engine.resume_session(&sessions[0].id, |_| Some(p.clone())).await.unwrap();
     assert_eq!((loaded.game.questions, loaded.game.hints_used), (1, 1));
-    let history = resumed
-        .send(Inbound::new(alice(), TurnInput::History))
-        .await
-        .unwrap();
-    assert!(
-        history.reply.text.contains("Did a ship sink?"),
-        "{}",
-        history.reply.text
-    );
+    let history = resumed.send(Inbound::new(alice(), TurnInput::History)).await.unwrap();
+    assert!(history.reply.text.contains("Did a ship sink?"), "{}", history.reply.text);
 }

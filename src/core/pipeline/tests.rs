@@ -18,41 +18,22 @@ fn table(judge: Vec<ScriptedReply>, narrator: Vec<ScriptedReply>) -> Table {
     let judge = Arc::new(ScriptedLlm::new(judge));
     let narrator = Arc::new(ScriptedLlm::new(narrator));
     let pipeline = Pipeline {
-        models: RoleModels {
-            judge: judge.clone(),
-            narrator: narrator.clone(),
-        },
+        models: RoleModels { judge: judge.clone(), narrator: narrator.clone() },
         prompts: Arc::new(crate::assets::load_prompts(None).unwrap()),
         settings: PipelineSettings::default(),
     };
     let puzzle = puzzle();
-    let game = SoupGame::new(&puzzle, 2)
-        .apply(&SoupEvent::Start, &puzzle)
-        .unwrap();
-    Table {
-        judge,
-        narrator,
-        pipeline,
-        puzzle,
-        game,
-    }
+    let game = SoupGame::new(&puzzle, 2).apply(&SoupEvent::Start, &puzzle).unwrap();
+    Table { judge, narrator, pipeline, puzzle, game }
 }
 
 fn player() -> Player {
-    Player {
-        id: "t:alice".into(),
-        name: "Alice".into(),
-    }
+    Player { id: "t:alice".into(), name: "Alice".into() }
 }
 
 impl Table {
     async fn run(&self, input: TurnInput) -> TurnOutcome {
-        let view = SessionView {
-            puzzle: &self.puzzle,
-            game: &self.game,
-            history: &[],
-            canary: "CANARY-x",
-        };
+        let view = SessionView { puzzle: &self.puzzle, game: &self.game, history: &[], canary: "CANARY-x" };
         self.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 }
@@ -67,16 +48,8 @@ async fn a_question_gets_a_verdict_and_a_remark_in_two_calls() {
     assert_eq!(out.next.unwrap().questions, 1);
     let judge_prompt = &t.judge.requests()[0];
     assert!(judge_prompt.messages[0].content.contains("CANARY-x"));
-    assert!(
-        judge_prompt.json_schema.is_some(),
-        "structured output is requested"
-    );
-    assert!(
-        !t.narrator.requests()[0].messages[0]
-            .content
-            .contains("brother"),
-        "narrator saw the bottom"
-    );
+    assert!(judge_prompt.json_schema.is_some(), "structured output is requested");
+    assert!(!t.narrator.requests()[0].messages[0].content.contains("brother"), "narrator saw the bottom");
 }
 
 #[tokio::test]
@@ -85,24 +58,14 @@ async fn the_ledger_answers_a_repeat_without_a_model_call() {
     t.game.ledger.insert("did a ship sink".into(), Verdict::Yes);
     let out = t.run(TurnInput::Ask("Did a SHIP sink??".into())).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Yes));
-    assert_eq!(
-        (out.usage.model_calls, out.usage.judge_parse),
-        (0, "ledger")
-    );
+    assert_eq!((out.usage.model_calls, out.usage.judge_parse), (0, "ledger"));
     assert!(t.judge.requests().is_empty());
 }
 
 #[tokio::test]
 async fn a_guess_is_graded_by_counts_never_naming_missing_facts() {
-    let t = table(
-        vec![r#"{"kind":"guess","verdict":"IRRELEVANT","facts":["f1"]}"#.into()],
-        vec![],
-    );
-    let out = t
-        .run(TurnInput::Guess(
-            "the lamp was off and a ship wrecked".into(),
-        ))
-        .await;
+    let t = table(vec![r#"{"kind":"guess","verdict":"IRRELEVANT","facts":["f1"]}"#.into()], vec![]);
+    let out = t.run(TurnInput::Guess("the lamp was off and a ship wrecked".into())).await;
     assert_eq!(out.reply.kind, ReplyKind::Guess);
     assert!(out.reply.text.contains("1 of 3"), "{}", out.reply.text);
     for fact in &t.puzzle.facts {
@@ -113,15 +76,8 @@ async fn a_guess_is_graded_by_counts_never_naming_missing_facts() {
 
 #[tokio::test]
 async fn a_full_guess_solves_and_reveals() {
-    let t = table(
-        vec![r#"{"kind":"guess","facts":["f1","f2"]}"#.into()],
-        vec![],
-    );
-    let out = t
-        .run(TurnInput::Say(
-            "His brother drowned when the dark lamp let the ship hit rocks".into(),
-        ))
-        .await;
+    let t = table(vec![r#"{"kind":"guess","facts":["f1","f2"]}"#.into()], vec![]);
+    let out = t.run(TurnInput::Say("His brother drowned when the dark lamp let the ship hit rocks".into())).await;
     assert_eq!(out.reply.kind, ReplyKind::Solved);
     assert!(out.reply.text.contains(t.puzzle.bottom.trim()));
     assert_eq!(out.next.unwrap().phase, Phase::Solved);
@@ -129,10 +85,7 @@ async fn a_full_guess_solves_and_reveals() {
 
 #[tokio::test]
 async fn garbage_from_the_judge_asks_to_rephrase_and_changes_nothing() {
-    let t = table(
-        vec!["I cannot help with that, but here is a poem".into()],
-        vec![],
-    );
+    let t = table(vec!["I cannot help with that, but here is a poem".into()], vec![]);
     let out = t.run(TurnInput::Say("Did a ship sink?".into())).await;
     assert_eq!(out.reply.kind, ReplyKind::Unclear);
     assert!(out.next.is_none() && out.commit);
@@ -143,29 +96,20 @@ async fn garbage_from_the_judge_asks_to_rephrase_and_changes_nothing() {
 async fn a_failing_model_is_reported_and_the_turn_does_not_happen() {
     for error in [
         LlmError::Timeout,
-        LlmError::Status {
-            status: 500,
-            body: "boom".into(),
-        },
+        LlmError::Status { status: 500, body: "boom".into() },
         LlmError::Unavailable("refused".into()),
     ] {
         let t = table(vec![ScriptedReply::Error(error)], vec![]);
         let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
         assert_eq!(out.reply.kind, ReplyKind::Unavailable);
         assert!(!out.commit && out.next.is_none());
-        assert!(
-            !out.reply.text.contains("boom"),
-            "provider errors never reach players"
-        );
+        assert!(!out.reply.text.contains("boom"), "provider errors never reach players");
     }
 }
 
 #[tokio::test]
 async fn a_failing_narrator_falls_back_to_a_stock_remark() {
-    let t = table(
-        vec![YES.into()],
-        vec![ScriptedReply::Error(LlmError::Timeout)],
-    );
+    let t = table(vec![YES.into()], vec![ScriptedReply::Error(LlmError::Timeout)]);
     let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Yes));
     assert!(out.reply.text.starts_with("YES: ") && out.reply.text.len() > 6);
@@ -174,22 +118,12 @@ async fn a_failing_narrator_falls_back_to_a_stock_remark() {
 #[tokio::test]
 async fn bad_input_is_refused_before_any_model_call() {
     let t = table(vec![], vec![]);
-    for input in [
-        TurnInput::Say(String::new()),
-        TurnInput::Ask(" \u{7} ".into()),
-        TurnInput::Say("x".repeat(10_000)),
-    ] {
+    for input in [TurnInput::Say(String::new()), TurnInput::Ask(" \u{7} ".into()), TurnInput::Say("x".repeat(10_000))] {
         let out = t.run(input).await;
         assert_eq!(out.reply.kind, ReplyKind::Rejected);
         assert!(out.next.is_none());
     }
-    assert!(
-        t.run(TurnInput::Say("y".repeat(10_000)))
-            .await
-            .reply
-            .text
-            .contains("10000 characters")
-    );
+    assert!(t.run(TurnInput::Say("y".repeat(10_000))).await.reply.text.contains("10000 characters"));
     assert!(t.judge.requests().is_empty());
 }
 
@@ -205,11 +139,7 @@ async fn chatter_needs_no_model() {
 async fn hints_come_in_order_up_to_the_limit() {
     let mut t = table(vec![], vec![]);
     let first = t.run(TurnInput::Hint).await;
-    assert!(
-        first.reply.text.contains(&t.puzzle.hints[0]),
-        "{}",
-        first.reply.text
-    );
+    assert!(first.reply.text.contains(&t.puzzle.hints[0]), "{}", first.reply.text);
     t.game = first.next.unwrap();
     let second = t.run(TurnInput::Hint).await;
     assert!(second.reply.text.contains(&t.puzzle.hints[1]));
@@ -221,15 +151,8 @@ async fn hints_come_in_order_up_to_the_limit() {
 
 #[tokio::test]
 async fn a_meta_question_gets_fixed_text_only() {
-    let t = table(
-        vec![r#"{"kind":"question","verdict":"META","facts":[]}"#.into()],
-        vec![],
-    );
-    let out = t
-        .run(TurnInput::Ask(
-            "What is the first letter of the answer?".into(),
-        ))
-        .await;
+    let t = table(vec![r#"{"kind":"question","verdict":"META","facts":[]}"#.into()], vec![]);
+    let out = t.run(TurnInput::Ask("What is the first letter of the answer?".into())).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Meta));
     assert_eq!(out.usage.model_calls, 1, "no narrator for META");
 }
@@ -238,11 +161,7 @@ async fn a_meta_question_gets_fixed_text_only() {
 async fn moves_after_the_end_are_refused() {
     let mut t = table(vec![], vec![]);
     t.game = t.game.apply(&SoupEvent::GaveUp, &t.puzzle).unwrap();
-    for input in [
-        TurnInput::Ask("Was it a ship?".into()),
-        TurnInput::Hint,
-        TurnInput::GiveUp,
-    ] {
+    for input in [TurnInput::Ask("Was it a ship?".into()), TurnInput::Hint, TurnInput::GiveUp] {
         assert_eq!(t.run(input).await.reply.kind, ReplyKind::Rejected);
     }
     assert_eq!(t.run(TurnInput::Status).await.reply.kind, ReplyKind::Status);

@@ -6,41 +6,20 @@ fn prompts() -> Prompts {
 }
 
 fn history() -> Vec<PublicTurn> {
-    vec![PublicTurn {
-        player: "Alice".into(),
-        text: "Was anyone at sea?".into(),
-        outcome: "YES".into(),
-    }]
+    vec![PublicTurn { player: "Alice".into(), text: "Was anyone at sea?".into(), outcome: "YES".into() }]
 }
 
 #[test]
 fn judge_prompts_render() {
     let p = puzzle();
     let h = history();
-    let view = JudgeView {
-        public: PublicView::of(&p, &h),
-        bottom: &p.bottom,
-        facts: &p.facts,
-        canary: "CANARY-test",
-    };
+    let view = JudgeView { public: PublicView::of(&p, &h), bottom: &p.bottom, facts: &p.facts, canary: "CANARY-test" };
     let prompts = prompts();
-    insta::assert_snapshot!(
-        "judge_system_auto",
-        prompts.judge_system(&view, JudgeMode::Auto).unwrap()
-    );
-    insta::assert_snapshot!(
-        "judge_system_guess",
-        prompts.judge_system(&view, JudgeMode::Guess).unwrap()
-    );
+    insta::assert_snapshot!("judge_system_auto", prompts.judge_system(&view, JudgeMode::Auto).unwrap());
+    insta::assert_snapshot!("judge_system_guess", prompts.judge_system(&view, JudgeMode::Guess).unwrap());
     insta::assert_snapshot!(
         "judge_user",
-        prompts
-            .judge_user(
-                "Was his brother on the ship?",
-                JudgeMode::Question,
-                p.language
-            )
-            .unwrap()
+        prompts.judge_user("Was his brother on the ship?", JudgeMode::Question, p.language).unwrap()
     );
 }
 
@@ -50,17 +29,11 @@ fn narrator_prompts_render_without_any_secret() {
     let h = history();
     let prompts = prompts();
     let system = prompts.narrator_system(&PublicView::of(&p, &h)).unwrap();
-    let user = prompts
-        .narrator_user("Did a ship sink?", "YES", p.language)
-        .unwrap();
-    for secret in [p.bottom.as_str(), "brother", "drowned", "CANARY"]
-        .into_iter()
-        .chain(p.facts.iter().map(|f| f.text.as_str()))
+    let user = prompts.narrator_user("Did a ship sink?", "YES", p.language).unwrap();
+    for secret in
+        [p.bottom.as_str(), "brother", "drowned", "CANARY"].into_iter().chain(p.facts.iter().map(|f| f.text.as_str()))
     {
-        assert!(
-            !system.contains(secret) && !user.contains(secret),
-            "narrator prompt holds {secret:?}"
-        );
+        assert!(!system.contains(secret) && !user.contains(secret), "narrator prompt holds {secret:?}");
     }
     insta::assert_snapshot!("narrator_system", system);
     insta::assert_snapshot!("narrator_user", user);
@@ -68,10 +41,8 @@ fn narrator_prompts_render_without_any_secret() {
 
 #[test]
 fn a_prompt_set_missing_a_template_is_refused() {
-    let err = Prompts::from_sources([("judge.system".to_string(), "x".to_string())])
-        .expect_err("incomplete");
+    let err = Prompts::from_sources([("judge.system".to_string(), "x".to_string())]).expect_err("incomplete");
     assert!(err.to_string().contains("missing"), "{err}");
-    let err = Prompts::from_sources([("judge.system".to_string(), "{% if %}".to_string())])
-        .expect_err("syntax");
+    let err = Prompts::from_sources([("judge.system".to_string(), "{% if %}".to_string())]).expect_err("syntax");
     assert!(err.to_string().contains("does not compile"), "{err}");
 }

@@ -4,11 +4,7 @@ use crate::core::fixtures::{LIGHTHOUSE, puzzle};
 /// Parses `source` after applying `edit` to the fixture text and returns
 /// the problems as `field: reason` lines.
 fn problems(edit: impl Fn(&str) -> String) -> Vec<String> {
-    match Puzzle::from_toml(
-        &edit(LIGHTHOUSE),
-        Some("en-test-lighthouse"),
-        Some(Language::En),
-    ) {
+    match Puzzle::from_toml(&edit(LIGHTHOUSE), Some("en-test-lighthouse"), Some(Language::En)) {
         Ok(_) => Vec::new(),
         Err(ps) => ps.iter().map(ToString::to_string).collect(),
     }
@@ -17,9 +13,7 @@ fn problems(edit: impl Fn(&str) -> String) -> Vec<String> {
 fn check(edit: impl Fn(&str) -> String, expected_field: &str, reason_part: &str) {
     let found = problems(edit);
     assert!(
-        found
-            .iter()
-            .any(|p| p.starts_with(expected_field) && p.contains(reason_part)),
+        found.iter().any(|p| p.starts_with(expected_field) && p.contains(reason_part)),
         "expected a problem in {expected_field} mentioning {reason_part:?}, got {found:?}"
     );
 }
@@ -33,71 +27,29 @@ fn the_fixture_is_valid() {
 
 #[test]
 fn malformed_puzzles_name_the_field_and_reason() {
+    check(|s| s.replace("id = \"en-test-lighthouse\"", "id = \"Bad Id!\""), "id", "a-z");
+    check(|s| s.replace("difficulty = \"medium\"", "difficulty = \"brutal\""), "(at byte", "brutal");
     check(
-        |s| s.replace("id = \"en-test-lighthouse\"", "id = \"Bad Id!\""),
-        "id",
-        "a-z",
-    );
-    check(
-        |s| s.replace("difficulty = \"medium\"", "difficulty = \"brutal\""),
-        "(at byte",
-        "brutal",
-    );
-    check(
-        |s| {
-            s.replace(
-                "surface = \"A lighthouse",
-                "surface = \"   \"\nx = \"A lighthouse",
-            )
-        },
+        |s| s.replace("surface = \"A lighthouse", "surface = \"   \"\nx = \"A lighthouse"),
         "(at byte",
         "unknown field",
     );
+    check(|s| s.replace("required = true", "required = false"), "facts", "required");
+    check(|s| s.replace("id = \"f2\"", "id = \"f1\""), "facts[1].id", "used twice");
+    check(|s| s.replace("\"The lamp was there to warn ships away from danger.\"", ""), "hints", "at least 3");
     check(
-        |s| s.replace("required = true", "required = false"),
-        "facts",
-        "required",
-    );
-    check(
-        |s| s.replace("id = \"f2\"", "id = \"f1\""),
-        "facts[1].id",
-        "used twice",
-    );
-    check(
-        |s| s.replace("\"The lamp was there to warn ships away from danger.\"", ""),
-        "hints",
-        "at least 3",
-    );
-    check(
-        |s| {
-            s.replace(
-                "Think about who was at sea that night.",
-                "the ship struck the rocks and sank",
-            )
-        },
+        |s| s.replace("Think about who was at sea that night.", "the ship struck the rocks and sank"),
         "hints[0]",
         "paraphrase",
     );
-    check(
-        |s| s.replace("title = \"The Dark Lighthouse\"", "title = \"\""),
-        "title",
-        "empty",
-    );
-    check(
-        |s| s.replace("language = \"en\"", "language = \"zh\""),
-        "language",
-        "under \"en\"",
-    );
+    check(|s| s.replace("title = \"The Dark Lighthouse\"", "title = \"\""), "title", "empty");
+    check(|s| s.replace("language = \"en\"", "language = \"zh\""), "language", "under \"en\"");
 }
 
 #[test]
 fn a_file_name_that_differs_from_the_id_is_refused() {
     let err = Puzzle::from_toml(LIGHTHOUSE, Some("other-name"), None).expect_err("mismatch");
-    assert!(
-        err.iter()
-            .any(|p| p.field == "id" && p.reason.contains("other-name")),
-        "{err:?}"
-    );
+    assert!(err.iter().any(|p| p.field == "id" && p.reason.contains("other-name")), "{err:?}");
 }
 
 #[test]
@@ -110,14 +62,5 @@ fn garbage_is_reported_not_panicked_on() {
 #[test]
 fn over_long_bottom_is_refused() {
     let long = "word ".repeat(1_000);
-    check(
-        |s| {
-            s.replace(
-                "bottom = \"The keeper",
-                &format!("bottom = \"{long} The keeper"),
-            )
-        },
-        "bottom",
-        "longer",
-    );
+    check(|s| s.replace("bottom = \"The keeper", &format!("bottom = \"{long} The keeper")), "bottom", "longer");
 }

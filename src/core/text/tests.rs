@@ -11,52 +11,30 @@ fn clean_input_rules() {
     check("ｆｕｌｌ width", Ok("full width"));
     check("", Err(InputProblem::Empty));
     check(" \n\t\u{200B} ", Err(InputProblem::Empty));
-    check(
-        &"a".repeat(21),
-        Err(InputProblem::TooLong { chars: 21, max: 20 }),
-    );
+    check(&"a".repeat(21), Err(InputProblem::TooLong { chars: 21, max: 20 }));
     check(&"猫".repeat(20), Ok(&"猫".repeat(20)));
 }
 
 #[test]
 fn ten_thousand_characters_are_refused_with_their_length() {
     let long = "why? ".repeat(2_000);
-    assert_eq!(
-        clean_input(&long, MAX_INPUT_CHARS),
-        Err(InputProblem::TooLong {
-            chars: 9_999,
-            max: MAX_INPUT_CHARS
-        })
-    );
+    assert_eq!(clean_input(&long, MAX_INPUT_CHARS), Err(InputProblem::TooLong { chars: 9_999, max: MAX_INPUT_CHARS }));
 }
 
 #[test]
 fn questions_normalise_to_one_ledger_key() {
     let key = normalize_question("Was he alone?");
-    for same in [
-        "was he alone",
-        "  WAS HE ALONE ??",
-        "Was he, alone!",
-        "ｗａｓ ｈｅ ａｌｏｎｅ",
-    ] {
+    for same in ["was he alone", "  WAS HE ALONE ??", "Was he, alone!", "ｗａｓ ｈｅ ａｌｏｎｅ"] {
         assert_eq!(normalize_question(same), key, "{same:?}");
     }
     assert_ne!(normalize_question("Was he with someone?"), key);
-    assert_eq!(
-        normalize_question("他是一个人吗？"),
-        normalize_question("他是 一个人 吗")
-    );
+    assert_eq!(normalize_question("他是一个人吗？"), normalize_question("他是 一个人 吗"));
 }
 
 #[test]
 fn runs_find_shared_phrases_in_both_languages() {
     let runs = distinct_runs("The ship struck the rocks and sank", Language::En, 4);
-    assert!(shares_run(
-        "then THE SHIP, struck the rocks!",
-        Language::En,
-        4,
-        &runs
-    ));
+    assert!(shares_run("then THE SHIP, struck the rocks!", Language::En, 4, &runs));
     assert!(!shares_run("the ship was fine", Language::En, 4, &runs));
     let zh = distinct_runs("儿子先用蜡烛测试是否缺氧", Language::Zh, 6);
     assert!(shares_run("他用蜡烛测试是否缺氧了", Language::Zh, 6, &zh));

@@ -17,52 +17,20 @@ fn show(j: &Judgement) -> String {
 
 #[test]
 fn clean_json_in_every_shape() {
-    check(
-        r#"{"kind":"question","verdict":"YES","facts":[]}"#,
-        None,
-        "clean Question YES []",
-    );
-    check(
-        r#"{"kind":"question","verdict":"YES_AND_NO","facts":[]}"#,
-        None,
-        "clean Question YES_AND_NO []",
-    );
-    check(
-        r#"{"kind":"guess","verdict":"IRRELEVANT","facts":["f2","f1"]}"#,
-        None,
-        "clean Guess - [f2,f1]",
-    );
-    check(
-        r#"{"kind":"chatter","verdict":"IRRELEVANT","facts":[]}"#,
-        None,
-        "clean Chatter - []",
-    );
-    check(
-        "```json\n{\"kind\":\"question\",\"verdict\":\"meta\",\"facts\":[]}\n```",
-        None,
-        "clean Question META []",
-    );
+    check(r#"{"kind":"question","verdict":"YES","facts":[]}"#, None, "clean Question YES []");
+    check(r#"{"kind":"question","verdict":"YES_AND_NO","facts":[]}"#, None, "clean Question YES_AND_NO []");
+    check(r#"{"kind":"guess","verdict":"IRRELEVANT","facts":["f2","f1"]}"#, None, "clean Guess - [f2,f1]");
+    check(r#"{"kind":"chatter","verdict":"IRRELEVANT","facts":[]}"#, None, "clean Chatter - []");
+    check("```json\n{\"kind\":\"question\",\"verdict\":\"meta\",\"facts\":[]}\n```", None, "clean Question META []");
 }
 
 #[test]
 fn loose_output_is_salvaged() {
-    check(
-        r#"Sure! {"verdict": "no"} Hope that helps."#,
-        None,
-        "salvaged Question NO []",
-    );
-    check(
-        r#"{"verdict":"Yes and no"}"#,
-        Some(Intent::Question),
-        "clean Question YES_AND_NO []",
-    );
+    check(r#"Sure! {"verdict": "no"} Hope that helps."#, None, "salvaged Question NO []");
+    check(r#"{"verdict":"Yes and no"}"#, Some(Intent::Question), "clean Question YES_AND_NO []");
     check("Yes.", None, "salvaged Question YES []");
     check("  **No**, he was not.", None, "salvaged Question NO []");
-    check(
-        "Verdict: irrelevant",
-        None,
-        "salvaged Question IRRELEVANT []",
-    );
+    check("Verdict: irrelevant", None, "salvaged Question IRRELEVANT []");
     check("YES AND NO", None, "salvaged Question YES_AND_NO []");
     check("是的，他认识她。", None, "salvaged Question YES []");
     check("不是", None, "salvaged Question NO []");
@@ -70,11 +38,7 @@ fn loose_output_is_salvaged() {
 
 #[test]
 fn guesses_keep_only_real_fact_ids() {
-    check(
-        r#"{"kind":"guess","facts":["f1","f9","f1",2,"bottom"]}"#,
-        Some(Intent::Guess),
-        "clean Guess - [f1,f2]",
-    );
+    check(r#"{"kind":"guess","facts":["f1","f9","f1",2,"bottom"]}"#, Some(Intent::Guess), "clean Guess - [f1,f2]");
     check(r#"{"facts":[]}"#, Some(Intent::Guess), "clean Guess - []");
 }
 
@@ -84,11 +48,7 @@ fn garbage_is_unusable_not_guessed() {
     check("I think the answer might be", None, "unusable");
     check("Nothing to say", None, "unusable");
     check("{not json", None, "unusable");
-    check(
-        r#"{"kind":"question","verdict":"PERHAPS"}"#,
-        None,
-        "unusable",
-    );
+    check(r#"{"kind":"question","verdict":"PERHAPS"}"#, None, "unusable");
     check("yes", Some(Intent::Guess), "unusable");
     // A verdict word buried in prose is not an answer (the parrot model's case).
     check("You are the JUDGE ... reply YES or NO", None, "unusable");
@@ -96,11 +56,7 @@ fn garbage_is_unusable_not_guessed() {
 
 #[test]
 fn verdict_spellings() {
-    for (word, v) in [
-        ("yes", Verdict::Yes),
-        ("YES-AND-NO", Verdict::YesAndNo),
-        ("Irrelevant.", Verdict::Irrelevant),
-    ] {
+    for (word, v) in [("yes", Verdict::Yes), ("YES-AND-NO", Verdict::YesAndNo), ("Irrelevant.", Verdict::Irrelevant)] {
         assert_eq!(Verdict::parse(word), Some(v), "{word}");
     }
     assert_eq!(Verdict::parse("maybe"), None);

@@ -7,11 +7,7 @@ fn ms(millis: u64) -> Duration {
 }
 
 fn status(code: u16) -> AttemptError {
-    LlmError::Status {
-        status: code,
-        body: String::new(),
-    }
-    .into()
+    LlmError::Status { status: code, body: String::new() }.into()
 }
 
 #[test]
@@ -24,23 +20,13 @@ fn retry_delay_prefers_retry_after_and_caps_both() {
         (None, Some(ms(50)), None),
     ];
     for (backoff, retry_after, expected) in cases {
-        assert_eq!(
-            retry_delay(backoff, retry_after, CAP),
-            expected,
-            "{backoff:?} {retry_after:?}"
-        );
+        assert_eq!(retry_delay(backoff, retry_after, CAP), expected, "{backoff:?} {retry_after:?}");
     }
 }
 
 #[test]
 fn only_transient_failures_are_retried() {
-    let retried = [
-        status(429),
-        status(500),
-        status(502),
-        status(503),
-        status(599),
-    ];
+    let retried = [status(429), status(500), status(502), status(503), status(599)];
     let final_ = [status(400), status(401), status(404), status(422)];
 
     assert!(retried.iter().all(AttemptError::is_retryable));
@@ -64,14 +50,8 @@ fn long_error_bodies_are_truncated_on_a_char_boundary() {
 
 #[test]
 fn empty_error_body_falls_back_to_the_status_reason() {
-    assert_eq!(
-        fallback_error_text("  ", StatusCode::BAD_GATEWAY),
-        "Bad Gateway"
-    );
-    assert_eq!(
-        fallback_error_text(" upstream died \n", StatusCode::BAD_GATEWAY),
-        "upstream died"
-    );
+    assert_eq!(fallback_error_text("  ", StatusCode::BAD_GATEWAY), "Bad Gateway");
+    assert_eq!(fallback_error_text(" upstream died \n", StatusCode::BAD_GATEWAY), "upstream died");
 }
 
 #[test]
@@ -83,8 +63,5 @@ fn endpoint_joins_without_doubling_slashes() {
 #[test]
 fn stream_lines_lose_their_line_endings_and_must_be_utf8() {
     assert_eq!(decode_line(b"data: x\r\n"), Ok("data: x"));
-    assert!(matches!(
-        decode_line(&[0xff, b'\n']),
-        Err(LlmError::Malformed(_))
-    ));
+    assert!(matches!(decode_line(&[0xff, b'\n']), Err(LlmError::Malformed(_))));
 }

@@ -29,9 +29,7 @@ fn reply_json(content: &str) -> serde_json::Value {
 }
 
 async fn mount_chat(server: &MockServer, response: ResponseTemplate, times: Option<u64>) {
-    let mock = Mock::given(method("POST"))
-        .and(path("/api/chat"))
-        .respond_with(response);
+    let mock = Mock::given(method("POST")).and(path("/api/chat")).respond_with(response);
     match times {
         Some(n) => mock.up_to_n_times(n).mount(server).await,
         None => mock.mount(server).await,
@@ -39,36 +37,17 @@ async fn mount_chat(server: &MockServer, response: ResponseTemplate, times: Opti
 }
 
 async fn request_count(server: &MockServer) -> usize {
-    server
-        .received_requests()
-        .await
-        .expect("recording is on")
-        .len()
+    server.received_requests().await.expect("recording is on").len()
 }
 
 #[tokio::test]
 async fn non_streaming_reply_gives_text_and_token_counts() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_json(reply_json("Yes.")),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_json(reply_json("Yes.")), None).await;
 
-    let reply = client(&server.uri(), false)
-        .chat(simple_request())
-        .await
-        .expect("chat succeeds");
+    let reply = client(&server.uri(), false).chat(simple_request()).await.expect("chat succeeds");
 
-    assert_eq!(
-        reply,
-        ChatResponse {
-            text: "Yes.".into(),
-            prompt_tokens: 42,
-            completion_tokens: 3
-        }
-    );
+    assert_eq!(reply, ChatResponse { text: "Yes.".into(), prompt_tokens: 42, completion_tokens: 3 });
 }
 
 #[tokio::test]
@@ -80,98 +59,47 @@ async fn streaming_reply_joins_ndjson_chunks_and_reads_final_counts() {
         r#"{"message":{"role":"assistant","content":""},"done":true,"prompt_eval_count":12,"eval_count":4}"#,
     ]
     .join("\n");
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_raw(body, "application/x-ndjson"),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_raw(body, "application/x-ndjson"), None).await;
 
-    let reply = client(&server.uri(), true)
-        .chat(simple_request())
-        .await
-        .expect("chat succeeds");
+    let reply = client(&server.uri(), true).chat(simple_request()).await.expect("chat succeeds");
 
-    assert_eq!(
-        reply,
-        ChatResponse {
-            text: "Yes, he was.".into(),
-            prompt_tokens: 12,
-            completion_tokens: 4
-        }
-    );
+    assert_eq!(reply, ChatResponse { text: "Yes, he was.".into(), prompt_tokens: 12, completion_tokens: 4 });
 }
 
 #[tokio::test]
 async fn stream_cut_before_done_is_malformed() {
     let server = MockServer::start().await;
     let body = r#"{"message":{"role":"assistant","content":"Yes"},"done":false}"#.to_owned() + "\n";
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_raw(body, "application/x-ndjson"),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_raw(body, "application/x-ndjson"), None).await;
 
-    let error = client(&server.uri(), true)
-        .chat(simple_request())
-        .await
-        .expect_err("truncated");
+    let error = client(&server.uri(), true).chat(simple_request()).await.expect_err("truncated");
 
-    assert!(
-        matches!(error, LlmError::Malformed(ref m) if m.contains("done")),
-        "{error:?}"
-    );
+    assert!(matches!(error, LlmError::Malformed(ref m) if m.contains("done")), "{error:?}");
 }
 
 #[tokio::test]
 async fn request_carries_model_messages_and_options_in_ollama_fields() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_json(reply_json("ok")),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_json(reply_json("ok")), None).await;
 
-    client(&server.uri(), false)
-        .chat(full_request())
-        .await
-        .expect("chat succeeds");
+    client(&server.uri(), false).chat(full_request()).await.expect("chat succeeds");
 
     let received = server.received_requests().await.expect("recording is on");
     let body: serde_json::Value = received[0].body_json().expect("JSON body");
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["stream"], false);
-    assert_eq!(
-        body["messages"][0],
-        json!({ "role": "system", "content": "You are the judge." })
-    );
-    assert_eq!(
-        body["messages"][1],
-        json!({ "role": "user", "content": "Was he alone?" })
-    );
-    assert_eq!(
-        body["options"],
-        json!({ "num_predict": 50, "temperature": 0.5, "seed": 7 })
-    );
+    assert_eq!(body["messages"][0], json!({ "role": "system", "content": "You are the judge." }));
+    assert_eq!(body["messages"][1], json!({ "role": "user", "content": "Was he alone?" }));
+    assert_eq!(body["options"], json!({ "num_predict": 50, "temperature": 0.5, "seed": 7 }));
     assert_eq!(body["format"], schema());
 }
 
 #[tokio::test]
 async fn request_without_seed_or_schema_omits_those_fields() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_json(reply_json("ok")),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_json(reply_json("ok")), None).await;
 
-    client(&server.uri(), true)
-        .chat(simple_request())
-        .await
-        .ok();
+    client(&server.uri(), true).chat(simple_request()).await.ok();
 
     let received = server.received_requests().await.expect("recording is on");
     let body: serde_json::Value = received[0].body_json().expect("JSON body");
@@ -183,23 +111,10 @@ async fn request_without_seed_or_schema_omits_those_fields() {
 #[tokio::test]
 async fn server_error_then_success_is_retried() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(500).set_body_json(json!({"error": "busy"})),
-        Some(1),
-    )
-    .await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_json(reply_json("Yes.")),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(500).set_body_json(json!({"error": "busy"})), Some(1)).await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_json(reply_json("Yes.")), None).await;
 
-    let reply = client(&server.uri(), false)
-        .chat(simple_request())
-        .await
-        .expect("retry succeeds");
+    let reply = client(&server.uri(), false).chat(simple_request()).await.expect("retry succeeds");
 
     assert_eq!(reply.text, "Yes.");
     assert_eq!(request_count(&server).await, 2);
@@ -210,16 +125,9 @@ async fn too_many_requests_waits_for_retry_after_capped() {
     let server = MockServer::start().await;
     let limited = ResponseTemplate::new(429).insert_header("Retry-After", "1");
     mount_chat(&server, limited, Some(1)).await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_json(reply_json("Yes.")),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_json(reply_json("Yes.")), None).await;
     // Backoff alone would wait about 1 ms; the header asks for 1 s, capped here to 150 ms.
-    let client = client_with(&server.uri(), |s| {
-        s.http.retry_max_delay = Duration::from_millis(150)
-    });
+    let client = client_with(&server.uri(), |s| s.http.retry_max_delay = Duration::from_millis(150));
 
     let started = Instant::now();
     let reply = client.chat(simple_request()).await.expect("retry succeeds");
@@ -227,77 +135,38 @@ async fn too_many_requests_waits_for_retry_after_capped() {
     assert_eq!(reply.text, "Yes.");
     assert_eq!(request_count(&server).await, 2);
     let waited = started.elapsed();
-    assert!(
-        waited >= Duration::from_millis(140) && waited < Duration::from_millis(900),
-        "{waited:?}"
-    );
+    assert!(waited >= Duration::from_millis(140) && waited < Duration::from_millis(900), "{waited:?}");
 }
 
 #[tokio::test]
 async fn persistent_server_error_gives_status_after_max_retries() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(500).set_body_json(json!({"error": "runner crashed"})),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(500).set_body_json(json!({"error": "runner crashed"})), None).await;
 
-    let error = client(&server.uri(), false)
-        .chat(simple_request())
-        .await
-        .expect_err("keeps failing");
+    let error = client(&server.uri(), false).chat(simple_request()).await.expect_err("keeps failing");
 
-    assert_eq!(
-        error,
-        LlmError::Status {
-            status: 500,
-            body: "runner crashed".into()
-        }
-    );
-    assert_eq!(
-        request_count(&server).await,
-        3,
-        "one attempt plus max_retries = 2"
-    );
+    assert_eq!(error, LlmError::Status { status: 500, body: "runner crashed".into() });
+    assert_eq!(request_count(&server).await, 3, "one attempt plus max_retries = 2");
 }
 
 #[tokio::test]
 async fn model_not_found_is_not_retried_and_surfaces_the_message() {
     let server = MockServer::start().await;
-    let not_found =
-        ResponseTemplate::new(404).set_body_json(json!({"error": "model 'x' not found"}));
+    let not_found = ResponseTemplate::new(404).set_body_json(json!({"error": "model 'x' not found"}));
     mount_chat(&server, not_found, None).await;
 
-    let error = client(&server.uri(), true)
-        .chat(simple_request())
-        .await
-        .expect_err("404");
+    let error = client(&server.uri(), true).chat(simple_request()).await.expect_err("404");
 
-    assert_eq!(
-        error,
-        LlmError::Status {
-            status: 404,
-            body: "model 'x' not found".into()
-        }
-    );
+    assert_eq!(error, LlmError::Status { status: 404, body: "model 'x' not found".into() });
     assert_eq!(request_count(&server).await, 1);
 }
 
 #[tokio::test]
 async fn garbage_body_is_malformed_and_not_retried() {
     let server = MockServer::start().await;
-    mount_chat(
-        &server,
-        ResponseTemplate::new(200).set_body_string("<html>proxy</html>"),
-        None,
-    )
-    .await;
+    mount_chat(&server, ResponseTemplate::new(200).set_body_string("<html>proxy</html>"), None).await;
 
-    let error = client(&server.uri(), false)
-        .chat(simple_request())
-        .await
-        .expect_err("garbage");
+    let error = client(&server.uri(), false).chat(simple_request()).await.expect_err("garbage");
 
     assert!(matches!(error, LlmError::Malformed(_)), "{error:?}");
     assert_eq!(request_count(&server).await, 1);
@@ -306,9 +175,7 @@ async fn garbage_body_is_malformed_and_not_retried() {
 #[tokio::test]
 async fn slow_response_times_out_after_retries() {
     let server = MockServer::start().await;
-    let slow = ResponseTemplate::new(200)
-        .set_body_json(reply_json("late"))
-        .set_delay(Duration::from_secs(3));
+    let slow = ResponseTemplate::new(200).set_body_json(reply_json("late")).set_delay(Duration::from_secs(3));
     mount_chat(&server, slow, None).await;
     let client = client_with(&server.uri(), |s| {
         s.http.timeout = Duration::from_millis(150);
@@ -319,11 +186,7 @@ async fn slow_response_times_out_after_retries() {
     let error = client.chat(simple_request()).await.expect_err("too slow");
 
     assert_eq!(error, LlmError::Timeout);
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     assert_eq!(request_count(&server).await, 2, "timeouts are retried");
 }
 
@@ -331,22 +194,13 @@ async fn slow_response_times_out_after_retries() {
 async fn connection_refused_is_unavailable() {
     let url = refused_url();
 
-    let error = client(&url, false)
-        .chat(simple_request())
-        .await
-        .expect_err("nothing listens");
+    let error = client(&url, false).chat(simple_request()).await.expect_err("nothing listens");
 
-    assert!(
-        matches!(error, LlmError::Unavailable(ref m) if m.contains("127.0.0.1")),
-        "{error:?}"
-    );
+    assert!(matches!(error, LlmError::Unavailable(ref m) if m.contains("127.0.0.1")), "{error:?}");
 }
 
 async fn mount_tags(server: &MockServer, names: &[&str]) {
-    let models: Vec<_> = names
-        .iter()
-        .map(|name| json!({ "name": name, "model": name }))
-        .collect();
+    let models: Vec<_> = names.iter().map(|name| json!({ "name": name, "model": name })).collect();
     Mock::given(method("GET"))
         .and(path("/api/tags"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "models": models })))
@@ -370,23 +224,14 @@ async fn health_names_the_pull_command_when_the_model_is_missing() {
     let server = MockServer::start().await;
     mount_tags(&server, &["llama3:latest"]).await;
 
-    let error = client(&server.uri(), true)
-        .health()
-        .await
-        .expect_err("model missing");
+    let error = client(&server.uri(), true).health().await.expect_err("model missing");
 
-    assert!(
-        matches!(error, LlmError::Config(ref m) if m.contains("ollama pull test-model")),
-        "{error:?}"
-    );
+    assert!(matches!(error, LlmError::Config(ref m) if m.contains("ollama pull test-model")), "{error:?}");
 }
 
 #[tokio::test]
 async fn health_on_a_dead_port_is_unavailable() {
-    let error = client(&refused_url(), true)
-        .health()
-        .await
-        .expect_err("nothing listens");
+    let error = client(&refused_url(), true).health().await.expect_err("nothing listens");
 
     assert!(matches!(error, LlmError::Unavailable(_)), "{error:?}");
 }
@@ -395,8 +240,5 @@ async fn health_on_a_dead_port_is_unavailable() {
 fn model_names_without_a_tag_mean_latest() {
     assert_eq!(with_tag("qwen2.5"), "qwen2.5:latest");
     assert_eq!(with_tag("qwen2.5:3b"), "qwen2.5:3b");
-    assert_eq!(
-        with_tag("registry.local:5000/team/model"),
-        "registry.local:5000/team/model:latest"
-    );
+    assert_eq!(with_tag("registry.local:5000/team/model"), "registry.local:5000/team/model:latest");
 }

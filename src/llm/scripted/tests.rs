@@ -2,21 +2,13 @@ use super::*;
 use crate::core::llm::ChatMessage;
 
 fn ask(question: &str) -> ChatRequest {
-    ChatRequest::new(vec![
-        ChatMessage::system("secret: the soup was albatross"),
-        ChatMessage::user(question),
-    ])
+    ChatRequest::new(vec![ChatMessage::system("secret: the soup was albatross"), ChatMessage::user(question)])
 }
 
 async fn texts(model: &ScriptedLlm, calls: usize) -> Vec<Result<String, LlmError>> {
     let mut replies = Vec::new();
     for call in 0..calls {
-        replies.push(
-            model
-                .chat(ask(&format!("question {call}")))
-                .await
-                .map(|reply| reply.text),
-        );
+        replies.push(model.chat(ask(&format!("question {call}"))).await.map(|reply| reply.text));
     }
     replies
 }
@@ -29,10 +21,7 @@ async fn replays_replies_in_order_then_fails_clearly() {
 
     assert_eq!(replies[..2], [Ok("yes".to_owned()), Ok("no".to_owned())]);
     let error = replies[2].clone().expect_err("script exhausted");
-    assert!(
-        matches!(error, LlmError::Config(ref m) if m.contains("2 replies") && m.contains("3 times")),
-        "{error:?}"
-    );
+    assert!(matches!(error, LlmError::Config(ref m) if m.contains("2 replies") && m.contains("3 times")), "{error:?}");
 }
 
 #[tokio::test]
@@ -41,9 +30,8 @@ async fn cycling_script_starts_over() {
 
     let replies = texts(&model, 5).await;
 
-    let expected: Vec<Result<String, LlmError>> = ["yes", "no", "yes", "no", "yes"]
-        .map(|text| Ok(text.to_owned()))
-        .into();
+    let expected: Vec<Result<String, LlmError>> =
+        ["yes", "no", "yes", "no", "yes"].map(|text| Ok(text.to_owned())).into();
     assert_eq!(replies, expected);
 }
 
@@ -51,10 +39,7 @@ async fn cycling_script_starts_over() {
 async fn empty_script_errors_instead_of_panicking_even_when_cycling() {
     let model = ScriptedLlm::new(Vec::new()).cycling();
 
-    assert!(matches!(
-        model.chat(ask("anyone?")).await,
-        Err(LlmError::Config(_))
-    ));
+    assert!(matches!(model.chat(ask("anyone?")).await, Err(LlmError::Config(_))));
 }
 
 #[tokio::test]
@@ -67,10 +52,7 @@ async fn records_every_request_including_failed_ones() {
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[0].messages[1].content, "question 0");
     assert_eq!(requests[1].messages[1].content, "question 1");
-    assert!(
-        requests[0].messages[0].content.contains("albatross"),
-        "prompts are inspectable"
-    );
+    assert!(requests[0].messages[0].content.contains("albatross"), "prompts are inspectable");
 }
 
 #[tokio::test]
@@ -78,19 +60,13 @@ async fn scripted_errors_are_returned_as_given() {
     let model = ScriptedLlm::new([ScriptedReply::Error(LlmError::Timeout), "recovered".into()]);
 
     assert_eq!(model.chat(ask("first")).await, Err(LlmError::Timeout));
-    assert_eq!(
-        model.chat(ask("second")).await.map(|reply| reply.text),
-        Ok("recovered".to_owned())
-    );
+    assert_eq!(model.chat(ask("second")).await.map(|reply| reply.text), Ok("recovered".to_owned()));
 }
 
 #[tokio::test]
 async fn delays_let_callers_exercise_their_deadlines() {
     let slow = ScriptedReply::delayed(Duration::from_secs(5), ScriptedReply::text("too late"));
-    let quick = ScriptedReply::delayed(
-        Duration::from_millis(1),
-        ScriptedReply::Error(LlmError::Timeout),
-    );
+    let quick = ScriptedReply::delayed(Duration::from_millis(1), ScriptedReply::Error(LlmError::Timeout));
     let model = ScriptedLlm::new([slow, quick]);
 
     let first = tokio::time::timeout(Duration::from_millis(20), model.chat(ask("slow"))).await;

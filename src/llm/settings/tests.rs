@@ -25,10 +25,7 @@ fn empty_table_and_missing_table_give_defaults() {
     let defaults = LlmSettings::default();
     assert_eq!(defaults.provider, ProviderKind::Ollama);
     assert_eq!(defaults.model, "qwen2.5:3b");
-    assert_eq!(
-        (defaults.timeout_secs, defaults.max_retries, defaults.stream),
-        (60, 3, true)
-    );
+    assert_eq!((defaults.timeout_secs, defaults.max_retries, defaults.stream), (60, 3, true));
 }
 
 #[test]
@@ -72,40 +69,20 @@ fn unknown_keys_and_providers_are_rejected() {
 #[test]
 fn empty_base_url_means_the_provider_default() {
     let ollama = resolve(&LlmSettings::default(), ModelRole::Judge);
-    let openai = LlmSettings {
-        provider: ProviderKind::OpenAi,
-        ..LlmSettings::default()
-    };
+    let openai = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
 
     assert_eq!(ollama.base_url, "http://127.0.0.1:11434");
-    assert_eq!(
-        resolve(&openai, ModelRole::Judge).base_url,
-        "https://api.openai.com/v1"
-    );
+    assert_eq!(resolve(&openai, ModelRole::Judge).base_url, "https://api.openai.com/v1");
 }
 
 #[test]
 fn base_url_loses_its_trailing_slash_and_must_be_http() {
-    let trailing = LlmSettings {
-        base_url: "http://gpu-box:11434/".into(),
-        ..LlmSettings::default()
-    };
-    let no_scheme = LlmSettings {
-        base_url: "gpu-box:11434".into(),
-        ..LlmSettings::default()
-    };
+    let trailing = LlmSettings { base_url: "http://gpu-box:11434/".into(), ..LlmSettings::default() };
+    let no_scheme = LlmSettings { base_url: "gpu-box:11434".into(), ..LlmSettings::default() };
 
-    assert_eq!(
-        resolve(&trailing, ModelRole::Narrator).base_url,
-        "http://gpu-box:11434"
-    );
-    let error = no_scheme
-        .resolve_with_env(ModelRole::Judge, no_env)
-        .expect_err("not http");
-    assert!(
-        matches!(error, LlmError::Config(ref m) if m.contains("gpu-box")),
-        "{error:?}"
-    );
+    assert_eq!(resolve(&trailing, ModelRole::Narrator).base_url, "http://gpu-box:11434");
+    let error = no_scheme.resolve_with_env(ModelRole::Judge, no_env).expect_err("not http");
+    assert!(matches!(error, LlmError::Config(ref m) if m.contains("gpu-box")), "{error:?}");
 }
 
 #[test]
@@ -116,40 +93,25 @@ fn role_overrides_replace_only_the_fields_they_set() {
     let judge = resolve(&settings, ModelRole::Judge);
     let narrator = resolve(&settings, ModelRole::Narrator);
 
-    assert_eq!(
-        (judge.model.as_str(), narrator.model.as_str()),
-        ("qwen2.5:14b", "qwen2.5:3b")
-    );
+    assert_eq!((judge.model.as_str(), narrator.model.as_str()), ("qwen2.5:14b", "qwen2.5:3b"));
     assert_eq!(judge.base_url, narrator.base_url);
     assert_eq!(judge.http, narrator.http);
 }
 
 #[test]
 fn switching_provider_drops_the_inherited_base_url() {
-    let mut settings = LlmSettings {
-        base_url: "http://gpu-box:11434".into(),
-        ..LlmSettings::default()
-    };
+    let mut settings = LlmSettings { base_url: "http://gpu-box:11434".into(), ..LlmSettings::default() };
     settings.judge.provider = Some(ProviderKind::OpenAi);
     settings.narrator.provider = Some(ProviderKind::OpenAi);
     settings.narrator.base_url = Some("http://vllm:8000/v1".into());
 
-    assert_eq!(
-        resolve(&settings, ModelRole::Judge).base_url,
-        "https://api.openai.com/v1"
-    );
-    assert_eq!(
-        resolve(&settings, ModelRole::Narrator).base_url,
-        "http://vllm:8000/v1"
-    );
+    assert_eq!(resolve(&settings, ModelRole::Judge).base_url, "https://api.openai.com/v1");
+    assert_eq!(resolve(&settings, ModelRole::Narrator).base_url, "http://vllm:8000/v1");
 }
 
 #[test]
 fn api_key_comes_from_the_named_variable_only() {
-    let mut settings = LlmSettings {
-        provider: ProviderKind::OpenAi,
-        ..LlmSettings::default()
-    };
+    let mut settings = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
     settings.narrator.api_key_env = Some("NARRATOR_KEY".into());
     let env = |name: &str| match name {
         "OPENAI_API_KEY" => Some(" sk-judge \n".to_owned()),
@@ -157,12 +119,8 @@ fn api_key_comes_from_the_named_variable_only() {
         _ => None,
     };
 
-    let judge = settings
-        .resolve_with_env(ModelRole::Judge, env)
-        .expect("resolves");
-    let narrator = settings
-        .resolve_with_env(ModelRole::Narrator, env)
-        .expect("resolves");
+    let judge = settings.resolve_with_env(ModelRole::Judge, env).expect("resolves");
+    let narrator = settings.resolve_with_env(ModelRole::Narrator, env).expect("resolves");
 
     assert_eq!(judge.api_key.as_ref().map(ApiKey::expose), Some("sk-judge"));
     assert_eq!(narrator.api_key, None, "an empty variable counts as unset");
@@ -171,59 +129,29 @@ fn api_key_comes_from_the_named_variable_only() {
 
 #[test]
 fn debug_output_never_shows_the_key() {
-    let settings = LlmSettings {
-        provider: ProviderKind::OpenAi,
-        ..LlmSettings::default()
-    };
-    let resolved = settings
-        .resolve_with_env(ModelRole::Judge, |_| Some("sk-very-secret".into()))
-        .expect("resolves");
+    let settings = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
+    let resolved = settings.resolve_with_env(ModelRole::Judge, |_| Some("sk-very-secret".into())).expect("resolves");
 
     let shown = format!("{resolved:?}");
 
-    assert!(
-        !shown.contains("sk-very-secret") && shown.contains("redacted"),
-        "{shown}"
-    );
+    assert!(!shown.contains("sk-very-secret") && shown.contains("redacted"), "{shown}");
 }
 
 #[test]
 fn invalid_values_are_config_errors() {
-    let zero_timeout = LlmSettings {
-        timeout_secs: 0,
-        ..LlmSettings::default()
-    };
-    let empty_model = LlmSettings {
-        model: " ".into(),
-        ..LlmSettings::default()
-    };
-    let parrot_without_model = LlmSettings {
-        provider: ProviderKind::Parrot,
-        model: String::new(),
-        ..LlmSettings::default()
-    };
+    let zero_timeout = LlmSettings { timeout_secs: 0, ..LlmSettings::default() };
+    let empty_model = LlmSettings { model: " ".into(), ..LlmSettings::default() };
+    let parrot_without_model =
+        LlmSettings { provider: ProviderKind::Parrot, model: String::new(), ..LlmSettings::default() };
 
-    assert!(matches!(
-        zero_timeout.resolve_with_env(ModelRole::Judge, no_env),
-        Err(LlmError::Config(_))
-    ));
-    assert!(matches!(
-        empty_model.resolve_with_env(ModelRole::Judge, no_env),
-        Err(LlmError::Config(_))
-    ));
-    assert_eq!(
-        resolve(&parrot_without_model, ModelRole::Judge).base_url,
-        ""
-    );
+    assert!(matches!(zero_timeout.resolve_with_env(ModelRole::Judge, no_env), Err(LlmError::Config(_))));
+    assert!(matches!(empty_model.resolve_with_env(ModelRole::Judge, no_env), Err(LlmError::Config(_))));
+    assert_eq!(resolve(&parrot_without_model, ModelRole::Judge).base_url, "");
 }
 
 #[test]
 fn durations_come_from_seconds_and_milliseconds() {
-    let settings = LlmSettings {
-        timeout_secs: 30,
-        retry_base_delay_ms: 250,
-        ..LlmSettings::default()
-    };
+    let settings = LlmSettings { timeout_secs: 30, retry_base_delay_ms: 250, ..LlmSettings::default() };
 
     let http = resolve(&settings, ModelRole::Judge).http;
 

@@ -5,10 +5,7 @@ use crate::core::puzzle::Language;
 use crate::core::soup::SoupEvent;
 
 fn alice() -> Player {
-    Player {
-        id: "t:alice".into(),
-        name: "Alice".into(),
-    }
+    Player { id: "t:alice".into(), name: "Alice".into() }
 }
 
 async fn with_session() -> (SqliteStore, SoupGame) {
@@ -57,33 +54,16 @@ async fn a_turn_round_trips_with_its_snapshot() {
     let (store, game) = with_session().await;
     let mut next = game.clone();
     next.questions = 1;
-    let reply = Reply {
-        kind: ReplyKind::Verdict,
-        text: "NO: try again".into(),
-        verdict: Some(Verdict::No),
-    };
-    let usage = Usage {
-        model_calls: 2,
-        prompt_tokens: 300,
-        completion_tokens: 9,
-        judge_parse: "clean",
-    };
+    let reply = Reply { kind: ReplyKind::Verdict, text: "NO: try again".into(), verdict: Some(Verdict::No) };
+    let usage = Usage { model_calls: 2, prompt_tokens: 300, completion_tokens: 9, judge_parse: "clean" };
     let player = alice();
-    let c = store
-        .commit_turn(&commit(&reply, Some("e1"), Some(&next), &usage, &player))
-        .await
-        .unwrap();
+    let c = store.commit_turn(&commit(&reply, Some("e1"), Some(&next), &usage, &player)).await.unwrap();
     assert_eq!(c.seq, 1);
     let loaded = store.load_session("s1").await.unwrap().unwrap();
     assert_eq!(loaded.game, next);
     let t = &loaded.turns[0];
     assert_eq!(
-        (
-            t.verdict,
-            t.model_calls,
-            t.prompt_tokens,
-            t.judge_parse.as_str()
-        ),
+        (t.verdict, t.model_calls, t.prompt_tokens, t.judge_parse.as_str()),
         (Some(Verdict::No), 2, 300, "clean")
     );
     assert_eq!(t.reply, reply);
@@ -93,46 +73,23 @@ async fn a_turn_round_trips_with_its_snapshot() {
 #[tokio::test]
 async fn a_repeated_event_id_writes_nothing() {
     let (store, _) = with_session().await;
-    let reply = Reply {
-        kind: ReplyKind::Verdict,
-        text: "YES".into(),
-        verdict: Some(Verdict::Yes),
-    };
+    let reply = Reply { kind: ReplyKind::Verdict, text: "YES".into(), verdict: Some(Verdict::Yes) };
     let usage = Usage::default();
     let player = alice();
-    store
-        .commit_turn(&commit(&reply, Some("e1"), None, &usage, &player))
-        .await
-        .unwrap();
-    let err = store
-        .commit_turn(&commit(&reply, Some("e1"), None, &usage, &player))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, StoreError::Duplicate(ref id) if id == "e1"),
-        "{err}"
-    );
-    assert_eq!(
-        store.load_session("s1").await.unwrap().unwrap().turns.len(),
-        1
-    );
+    store.commit_turn(&commit(&reply, Some("e1"), None, &usage, &player)).await.unwrap();
+    let err = store.commit_turn(&commit(&reply, Some("e1"), None, &usage, &player)).await.unwrap_err();
+    assert!(matches!(err, StoreError::Duplicate(ref id) if id == "e1"), "{err}");
+    assert_eq!(store.load_session("s1").await.unwrap().unwrap().turns.len(), 1);
     assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
 }
 
 #[tokio::test]
 async fn outbox_rows_are_unsent_until_marked() {
     let (store, _) = with_session().await;
-    let reply = Reply {
-        kind: ReplyKind::Hint,
-        text: "hint".into(),
-        verdict: None,
-    };
+    let reply = Reply { kind: ReplyKind::Hint, text: "hint".into(), verdict: None };
     let usage = Usage::default();
     let player = alice();
-    let c = store
-        .commit_turn(&commit(&reply, None, None, &usage, &player))
-        .await
-        .unwrap();
+    let c = store.commit_turn(&commit(&reply, None, None, &usage, &player)).await.unwrap();
     assert_eq!(store.unsent("s1").await.unwrap()[0].id, c.outbox_id);
     store.mark_sent(c.outbox_id).await.unwrap();
     assert!(store.unsent("s1").await.unwrap().is_empty());
@@ -144,26 +101,16 @@ async fn points_reach_the_leaderboard() {
     let mut solved = game.clone();
     solved.phase = Phase::Solved;
     solved.solver = Some("t:alice".into());
-    let reply = Reply {
-        kind: ReplyKind::Solved,
-        text: "solved".into(),
-        verdict: None,
-    };
+    let reply = Reply { kind: ReplyKind::Solved, text: "solved".into(), verdict: None };
     let usage = Usage::default();
     let player = alice();
-    let points = [
-        ("t:alice".to_string(), "Alice".to_string(), 90),
-        ("t:bob".to_string(), "Bob".to_string(), 5),
-    ];
+    let points = [("t:alice".to_string(), "Alice".to_string(), 90), ("t:bob".to_string(), "Bob".to_string(), 5)];
     let mut c = commit(&reply, None, Some(&solved), &usage, &player);
     c.points = &points;
     store.commit_turn(&c).await.unwrap();
     let board = store.leaderboard(10).await.unwrap();
     assert_eq!(
-        board
-            .iter()
-            .map(|r| (r.name.as_str(), r.points, r.solves))
-            .collect::<Vec<_>>(),
+        board.iter().map(|r| (r.name.as_str(), r.points, r.solves)).collect::<Vec<_>>(),
         [("Alice", 90, 1), ("Bob", 5, 0)]
     );
     let sessions = store.recent_sessions(5).await.unwrap();
@@ -197,12 +144,6 @@ async fn a_file_database_survives_reopening() {
 #[tokio::test]
 async fn a_corrupt_snapshot_is_an_error_not_a_panic() {
     let (store, _) = with_session().await;
-    sqlx::query("UPDATE sessions SET snapshot = '{broken' WHERE id = 's1'")
-        .execute(&store.writer)
-        .await
-        .unwrap();
-    assert!(matches!(
-        store.load_session("s1").await,
-        Err(StoreError::Corrupt(_))
-    ));
+    sqlx::query("UPDATE sessions SET snapshot = '{broken' WHERE id = 's1'").execute(&store.writer).await.unwrap();
+    assert!(matches!(store.load_session("s1").await, Err(StoreError::Corrupt(_))));
 }

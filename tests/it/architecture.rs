@@ -1,0 +1,65 @@
+//! Architecture invariants, checked on the source tree.
+
+use std::path::Path;
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `src/core` names no I/O crate, and its production code reaches no
+/// adapter, file system or network.
+#[test]
+fn core_does_no_io() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core"), &mut files);
+    assert!(files.len() > 10);
+    let io_crates = ["sqlx", "lancedb", "reqwest", "serenity", "poise", "slack_morphism", "hyper", "axum"];
+    let io_paths = [
+        "std::fs",
+        "std::net",
+        "tokio::fs",
+        "tokio::net",
+        "std::process",
+        "crate::store",
+        "crate::llm",
+        "crate::console",
+    ];
+    for file in &files {
+        // Comments may name adapters ("`crate::store` implements this"); code may not.
+        let text: String = std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let is_test = file.ends_with("tests.rs") || file.ends_with("fixtures.rs");
+        for name in io_crates {
+            assert!(
+                !text.contains(&format!("{name}::")) && !text.contains(&format!("use {name}")),
+                "{} names {name}",
+                file.display()
+            );
+        }
+        for name in io_paths.iter().filter(|_| !is_test) {
+            assert!(!text.contains(name), "{} uses {name}", file.display());
+        }
+    }
+}
+
+/// Every module file starts with a `//!` doc saying what it owns.
+#[test]
+fn every_module_says_what_it_owns() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.trim_start().starts_with("//!"), "{} has no //! module doc", file.display());
+    }
+}

@@ -1,0 +1,76 @@
+//! A whole scripted game through the real binary, a real SQLite file and a
+//! local server speaking the Ollama protocol; the transcript is a snapshot.
+
+use crate::support::{Brain, FakeOllama, Sandbox, guess, question};
+
+const SCRIPT: &str = "\
+# questions, a wrong guess, a hint, a right guess
+Did Ana know the man before that day?
+Was the man related to Ana?
+Was the man related to Ana?
+/ask Is the airport important?
+/guess He was her old teacher
+/hint
+/status
+/guess He was her birth father and had never seen her face, only knew her name
+/history
+";
+
+fn brain() -> Brain {
+    Brain::new(&[
+        ("Did Ana know the man", question("YES_AND_NO")),
+        ("related to Ana", question("YES")),
+        ("airport important", question("IRRELEVANT")),
+        ("old teacher", guess(&[])),
+        ("birth father", guess(&["f1", "f2", "f3"])),
+    ])
+}
+
+#[tokio::test]
+async fn a_scripted_game_plays_to_the_end() {
+    let ollama = FakeOllama::start(brain()).await;
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("game.txt", SCRIPT);
+    let run = sandbox
+        .run(
+            Some(&ollama.server.uri()),
+            &["play", "en-arrivals-sign", "--name", "Ana", "--script", script.to_str().unwrap()],
+        )
+        .await;
+    assert!(run.ok, "stderr: {}", run.stderr);
+    insta::assert_snapshot!("scripted_game_transcript", run.stdout);
+
+    // The repeated question was answered from the ledger: 3 judge calls for
+    // questions, 2 for guesses, and a narrator call per fresh question.
+    let judge_calls = ollama.requests().iter().filter(|r| r.to_string().contains("You are the JUDGE")).count();
+    assert_eq!(judge_calls, 5);
+    let first = &ollama.requests()[0];
+    assert_eq!(first["format"]["type"], "object", "structured output is requested from Ollama");
+
+    // The final score is on the leaderboard, read back from the SQLite file.
+    let board = sandbox.run(None, &["leaderboard"]).await;
+    assert!(board.ok, "{}", board.stderr);
+    assert!(board.stdout.contains("Ana") && board.stdout.contains("1 solved"), "{}", board.stdout);
+}
+
+#[tokio::test]
+async fn the_database_records_turns_with_model_usage() {
+    let ollama = FakeOllama::start(brain()).await;
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("game.txt", "Was the man related to Ana?\n/giveup\n");
+    let run = sandbox
+        .run(Some(&ollama.server.uri()), &["play", "en-arrivals-sign", "--script", script.to_str().unwrap()])
+        .await;
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.contains("You gave up"), "{}", run.stdout);
+    let store = echoes::store::SqliteStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
+    use echoes::core::store::Store;
+    let sessions = store.recent_sessions(5).await.unwrap();
+    assert_eq!(sessions.len(), 1);
+    let loaded = store.load_session(&sessions[0].id).await.unwrap().unwrap();
+    let asked = loaded.turns.iter().find(|t| t.kind == "say").expect("question turn");
+    assert_eq!(asked.model_calls, 2, "judge + narrator");
+    assert_eq!(asked.prompt_tokens, 240, "token counts from the provider are kept");
+    assert_eq!(asked.judge_parse, "clean");
+    assert!(store.unsent(&sessions[0].id).await.unwrap().is_empty(), "every shown reply is marked sent");
+}

@@ -1,0 +1,10 @@
+//! The one integration-test binary: black-box tests of the real `echoes`
+//! binary over a real SQLite file and a local HTTP server that speaks the
+//! Ollama protocol, plus whole-game tests through the library.
+
+mod architecture;
+mod bad_input;
+mod e2e;
+mod parrot;
+mod resume;
+mod support;
