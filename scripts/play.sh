@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's play command: builds `echoes` and starts a Turtle Soup game in
+# this terminal. Arguments go to `echoes play` (a puzzle id, --language zh, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo is missing: install Rust 1.95 (rustup toolchain install 1.95) and re-run." >&2
+  exit 1
+fi
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
+cargo build --locked --quiet --bin echoes
+exec "$CARGO_TARGET_DIR/debug/echoes" play "$@"
