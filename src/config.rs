@@ -23,7 +23,15 @@ pub struct Settings {
     pub storage: StorageSettings,
     pub game: GameSettings,
     pub prompts: PromptSettings,
+    pub knowledge: KnowledgeSettings,
     pub llm: LlmSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnowledgeSettings {
+    /// "auto" or "hashing".
+    pub embedder: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -31,6 +39,7 @@ pub struct Settings {
 pub struct StorageSettings {
     pub database: PathBuf,
     pub data_dir: PathBuf,
+    pub vector_dir: PathBuf,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -41,6 +50,7 @@ pub struct GameSettings {
     pub expire_after_minutes: u64,
     pub narrator: bool,
     pub max_input_chars: usize,
+    pub ledger_threshold: f32,
     #[serde(default)]
     pub seed: Option<u64>,
 }
@@ -75,7 +85,16 @@ impl Settings {
             self.game.language
         );
         anyhow::ensure!((20..=4000).contains(&self.game.max_input_chars), "game.max_input_chars must be 20..=4000");
+        anyhow::ensure!(
+            matches!(self.knowledge.embedder.as_str(), "auto" | "hashing"),
+            "knowledge.embedder must be \"auto\" or \"hashing\", not {:?}",
+            self.knowledge.embedder
+        );
         anyhow::ensure!(self.game.hint_limit <= 20, "game.hint_limit must be at most 20");
+        anyhow::ensure!(
+            (0.5..=1.0).contains(&self.game.ledger_threshold),
+            "game.ledger_threshold must be between 0.5 and 1.0"
+        );
         Ok(())
     }
 
@@ -96,6 +115,7 @@ impl Settings {
             narrator: self.game.narrator,
             max_input_chars: self.game.max_input_chars,
             seed: self.game.seed,
+            ledger_threshold: self.game.ledger_threshold,
             ..PipelineSettings::default()
         }
     }

@@ -87,6 +87,8 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
             break;
         }
     }
+    // Post-game memory is written in the background; let it finish.
+    app.engine.settle().await;
     Ok(())
 }
 

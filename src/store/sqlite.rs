@@ -18,8 +18,8 @@ use crate::core::pipeline::{Reply, ReplyKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::soup::{Phase, Player, SoupGame};
 use crate::core::store::{
-    Committed, LeaderRow, LoadedSession, NewSession, OutboxItem, SessionSummary, Store, StoreError, StoredTurn,
-    TurnCommit,
+    Committed, CustomPuzzle, FinishedSession, LeaderRow, LoadedSession, NewSession, OutboxItem, PlayerStats,
+    PuzzleStats, SessionSummary, Store, StoreError, StoredTurn, TurnCommit,
 };
 use crate::core::verdict::{Intent, Verdict};
 
@@ -60,6 +60,20 @@ impl SqliteStore {
         let reader = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(db)?;
         Ok(SqliteStore { writer, reader })
     }
+
+    /// The writer and reader pools, for sibling adapters (`guild.rs`).
+    pub(super) fn pools(&self) -> (&SqlitePool, &SqlitePool) {
+        (&self.writer, &self.reader)
+    }
+}
+
+fn median(values: &mut [i64]) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_unstable();
+    let mid = values.len() / 2;
+    Some(if values.len().is_multiple_of(2) { (values[mid - 1] + values[mid]) as f32 / 2.0 } else { values[mid] as f32 })
 }
 
 fn db(e: impl std::fmt::Display) -> StoreError {
@@ -403,6 +417,142 @@ impl Store for SqliteStore {
                     phase: enum_from::<Phase>(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
                     questions: row.try_get::<i64, _>("questions").map_err(db)? as u32,
                     last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn set_summary(&self, session_id: &str, summary: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET summary = ? WHERE id = ?")
+            .bind(summary)
+            .bind(session_id)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn finished_sessions(&self) -> Result<Vec<FinishedSession>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT s.id, s.puzzle_id, s.phase, s.summary, s.last_activity_ms, p.id AS player_id, p.name
+             FROM sessions s
+             JOIN (SELECT DISTINCT session_id, player_id FROM turns) t ON t.session_id = s.id
+             JOIN players p ON p.id = t.player_id
+             WHERE s.phase IN ('solved', 'gave_up', 'revealed', 'expired') AND s.last_activity_ms > p.memory_erased_ms
+             ORDER BY s.last_activity_ms, s.id, p.id",
+        )
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        let mut out: Vec<FinishedSession> = Vec::new();
+        for row in &rows {
+            let id: String = row.try_get("id").map_err(db)?;
+            let player = Player { id: row.try_get("player_id").map_err(db)?, name: row.try_get("name").map_err(db)? };
+            match out.last_mut() {
+                Some(last) if last.id == id => last.players.push(player),
+                _ => out.push(FinishedSession {
+                    id,
+                    puzzle_id: row.try_get("puzzle_id").map_err(db)?,
+                    phase: enum_from(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
+                    summary: row.try_get("summary").map_err(db)?,
+                    ended_ms: row.try_get("last_activity_ms").map_err(db)?,
+                    players: vec![player],
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    async fn player_stats(&self, player_id: &str) -> Result<PlayerStats, StoreError> {
+        let row = sqlx::query(
+            "SELECT
+               (SELECT COUNT(DISTINCT t.session_id) FROM turns t JOIN sessions s ON s.id = t.session_id
+                 WHERE t.player_id = p.id AND s.phase IN ('solved', 'gave_up', 'revealed', 'expired')
+                   AND s.last_activity_ms > p.memory_erased_ms) AS games,
+               (SELECT COUNT(*) FROM scores sc JOIN sessions s ON s.id = sc.session_id
+                 WHERE sc.player_id = p.id AND sc.solved = 1 AND s.last_activity_ms > p.memory_erased_ms) AS solves,
+               (SELECT COALESCE(SUM(s.questions), 0) FROM scores sc JOIN sessions s ON s.id = sc.session_id
+                 WHERE sc.player_id = p.id AND sc.solved = 1 AND s.last_activity_ms > p.memory_erased_ms) AS q_solved,
+               (SELECT COUNT(*) FROM turns t WHERE t.player_id = p.id AND t.intent = 'question'
+                   AND t.reply_kind = 'verdict' AND t.created_ms > p.memory_erased_ms) AS questions,
+               (SELECT COUNT(*) FROM turns t WHERE t.player_id = p.id AND t.intent = 'guess'
+                   AND t.created_ms > p.memory_erased_ms) AS guesses,
+               (SELECT COUNT(*) FROM turns t WHERE t.player_id = p.id AND t.reply_kind = 'hint'
+                   AND t.created_ms > p.memory_erased_ms) AS hints
+             FROM players p WHERE p.id = ?",
+        )
+        .bind(player_id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?;
+        let Some(row) = row else { return Ok(PlayerStats::default()) };
+        let n = |name: &str| row.try_get::<i64, _>(name).map(|v| v as u32).map_err(db);
+        Ok(PlayerStats {
+            games: n("games")?,
+            solves: n("solves")?,
+            questions_in_solves: n("q_solved")?,
+            questions: n("questions")?,
+            guesses: n("guesses")?,
+            hints: n("hints")?,
+        })
+    }
+
+    async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError> {
+        let rows = sqlx::query(
+            "SELECT phase, questions FROM sessions
+             WHERE puzzle_id = ? AND phase IN ('solved', 'gave_up', 'revealed', 'expired')",
+        )
+        .bind(puzzle_id)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        let mut solved_questions: Vec<i64> = Vec::new();
+        for row in &rows {
+            if row.try_get::<String, _>("phase").map_err(db)? == "solved" {
+                solved_questions.push(row.try_get("questions").map_err(db)?);
+            }
+        }
+        Ok(PuzzleStats {
+            plays: rows.len() as u32,
+            solves: solved_questions.len() as u32,
+            median_questions: median(&mut solved_questions),
+        })
+    }
+
+    async fn find_players(&self, id_or_name: &str) -> Result<Vec<Player>, StoreError> {
+        let rows = sqlx::query("SELECT id, name FROM players WHERE id = ? OR lower(name) = lower(?) ORDER BY id")
+            .bind(id_or_name)
+            .bind(id_or_name)
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        rows.iter()
+            .map(|r| Ok(Player { id: r.try_get("id").map_err(db)?, name: r.try_get("name").map_err(db)? }))
+            .collect()
+    }
+
+    async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET memory_erased_ms = ? WHERE id = ?")
+            .bind(now_ms)
+            .bind(player_id)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn custom_puzzles(&self) -> Result<Vec<CustomPuzzle>, StoreError> {
+        let rows = sqlx::query("SELECT scope, id, source, enabled FROM custom_puzzles ORDER BY scope, id")
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        rows.iter()
+            .map(|r| {
+                Ok(CustomPuzzle {
+                    scope: r.try_get("scope").map_err(db)?,
+                    id: r.try_get("id").map_err(db)?,
+                    source: r.try_get("source").map_err(db)?,
+                    enabled: r.try_get::<i64, _>("enabled").map_err(db)? != 0,
                 })
             })
             .collect()

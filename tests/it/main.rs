@@ -4,7 +4,11 @@
 
 mod architecture;
 mod bad_input;
+mod discord;
 mod e2e;
+mod knowledge;
+mod local_model;
+mod memory;
 mod parrot;
 mod resume;
 mod support;

@@ -24,16 +24,10 @@ const MOVES: &[&str] = &[
 ];
 
 async fn engine(judge: Arc<dyn LlmClient>) -> Arc<Engine> {
-    Arc::new(Engine {
-        pipeline: Pipeline {
-            models: RoleModels { judge, narrator: Arc::new(ParrotLlm) },
-            prompts: Arc::new(echoes::assets::load_prompts(None).unwrap()),
-            settings: PipelineSettings::default(),
-        },
-        store: Arc::new(SqliteStore::in_memory().await.unwrap()),
-        clock: Arc::new(SystemClock),
-        expire_after_ms: 0,
-    })
+    let models = RoleModels { judge, narrator: Arc::new(ParrotLlm) };
+    let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
+    let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
+    Arc::new(Engine::new(pipeline, Arc::new(SqliteStore::in_memory().await.unwrap()), Arc::new(SystemClock), 0))
 }
 
 /// Plays every move, a hint and a guess; returns all text shown before the reveal.

@@ -138,6 +138,9 @@ impl Sandbox {
         cmd.env("ECHOES__LLM__MAX_RETRIES", "1");
         cmd.env("ECHOES__LLM__RETRY_BASE_DELAY_MS", "10");
         cmd.env("RUST_BACKTRACE", "0");
+        // The word-hashing embedder keeps each fresh sandbox's first index
+        // build instant; the sentence model has its own tests.
+        cmd.env("ECHOES__KNOWLEDGE__EMBEDDER", "hashing");
         cmd.kill_on_drop(true);
         cmd
     }

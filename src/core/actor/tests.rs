@@ -22,16 +22,10 @@ async fn engine(judge: ScriptedLlm) -> (Arc<Engine>, Arc<FixedClock>) {
     let judge = Arc::new(judge);
     let clock = Arc::new(FixedClock(AtomicI64::new(1_000)));
     let settings = PipelineSettings { narrator: false, ..PipelineSettings::default() };
-    let engine = Engine {
-        pipeline: Pipeline {
-            models: RoleModels { judge: judge.clone(), narrator: judge },
-            prompts: Arc::new(crate::assets::load_prompts(None).unwrap()),
-            settings,
-        },
-        store: Arc::new(SqliteStore::in_memory().await.unwrap()),
-        clock: clock.clone(),
-        expire_after_ms: 60_000,
-    };
+    let models = RoleModels { judge: judge.clone(), narrator: judge };
+    let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), settings);
+    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let engine = Engine::new(pipeline, store, clock.clone(), 60_000);
     (Arc::new(engine), clock)
 }
 
@@ -147,4 +141,61 @@ async fn a_resumed_session_has_its_state_and_history() {
     assert_eq!((loaded.game.questions, loaded.game.hints_used), (1, 1));
     let history = resumed.send(Inbound::new(alice(), TurnInput::History)).await.unwrap();
     assert!(history.reply.text.contains("Did a ship sink?"), "{}", history.reply.text);
+}
+
+#[tokio::test]
+async fn a_finished_game_is_remembered_for_its_players_and_can_be_forgotten() {
+    use crate::core::memory::{Memory, MemoryKind};
+    let script = [
+        verdict("YES"),
+        ScriptedReply::text(r#"{"kind":"guess","facts":["f1","f2"]}"#),
+        "Alice cracked it fast.".into(),
+    ];
+    let judge = Arc::new(ScriptedLlm::new(script));
+    let models = RoleModels { judge: judge.clone(), narrator: judge.clone() };
+    let settings = PipelineSettings { narrator: false, ..PipelineSettings::default() };
+    let mut pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), settings);
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::knowledge::open_db(dir.path()).await.unwrap();
+    let memory = Arc::new(
+        crate::knowledge::LanceMemory::open(&db, Arc::new(crate::knowledge::HashingEmbedder::new(64))).await.unwrap(),
+    );
+    pipeline.memory = Some(memory.clone());
+    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let engine = Arc::new(Engine::new(pipeline, store.clone(), Arc::new(crate::core::store::SystemClock), 0));
+
+    let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
+    handle.send(ask("Did a ship sink?", None)).await.unwrap();
+    let solved =
+        handle.send(Inbound::new(alice(), TurnInput::Guess("the dark lamp drowned his brother".into()))).await.unwrap();
+    assert_eq!(solved.reply.kind, ReplyKind::Solved);
+    engine.settle().await;
+
+    let items = memory.list("player:t:alice").await.unwrap();
+    let kinds: Vec<MemoryKind> = items.iter().map(|m| m.kind).collect();
+    assert!(
+        kinds.contains(&MemoryKind::Summary)
+            && kinds.contains(&MemoryKind::Stats)
+            && kinds.contains(&MemoryKind::Profile),
+        "{items:?}"
+    );
+    assert!(items.iter().any(|m| m.text.contains("Alice cracked it fast.")), "the model's summary is kept");
+    assert!(items.iter().any(|m| m.text.contains("played 1 games and solved 1")), "{items:?}");
+    let summary_prompt = &judge.requests()[2].messages[0].content;
+    assert!(
+        !summary_prompt.contains("cargo ship") && !summary_prompt.contains("CANARY"),
+        "summaries see public content only"
+    );
+
+    // Rebuilt from SQL after the index is emptied; forgetting survives a rebuild.
+    memory.clear().await.unwrap();
+    crate::core::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
+    assert_eq!(memory.list("player:t:alice").await.unwrap().len(), 3);
+    memory.forget("player:t:alice").await.unwrap();
+    store.erase_player_memory("t:alice", i64::MAX / 2).await.unwrap();
+    memory.clear().await.unwrap();
+    crate::core::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
+    let after: Vec<_> =
+        memory.list("player:t:alice").await.unwrap().into_iter().filter(|m| m.kind == MemoryKind::Summary).collect();
+    assert!(after.is_empty(), "{after:?}");
 }

@@ -17,11 +17,9 @@ struct Table {
 fn table(judge: Vec<ScriptedReply>, narrator: Vec<ScriptedReply>) -> Table {
     let judge = Arc::new(ScriptedLlm::new(judge));
     let narrator = Arc::new(ScriptedLlm::new(narrator));
-    let pipeline = Pipeline {
-        models: RoleModels { judge: judge.clone(), narrator: narrator.clone() },
-        prompts: Arc::new(crate::assets::load_prompts(None).unwrap()),
-        settings: PipelineSettings::default(),
-    };
+    let models = RoleModels { judge: judge.clone(), narrator: narrator.clone() };
+    let pipeline =
+        Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default());
     let puzzle = puzzle();
     let game = SoupGame::new(&puzzle, 2).apply(&SoupEvent::Start, &puzzle).unwrap();
     Table { judge, narrator, pipeline, puzzle, game }
@@ -33,7 +31,8 @@ fn player() -> Player {
 
 impl Table {
     async fn run(&self, input: TurnInput) -> TurnOutcome {
-        let view = SessionView { puzzle: &self.puzzle, game: &self.game, history: &[], canary: "CANARY-x" };
+        let view =
+            SessionView { puzzle: &self.puzzle, game: &self.game, history: &[], canary: "CANARY-x", ledger: &[] };
         self.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 }
@@ -165,4 +164,142 @@ async fn moves_after_the_end_are_refused() {
         assert_eq!(t.run(input).await.reply.kind, ReplyKind::Rejected);
     }
     assert_eq!(t.run(TurnInput::Status).await.reply.kind, ReplyKind::Status);
+}
+
+mod knowledge_and_memory {
+    use std::collections::HashMap;
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::core::embed::{EmbedError, Embedder};
+    use crate::core::memory::{Memory, MemoryError, MemoryItem, MemoryKind};
+
+    /// Vectors by normalised text; unknown texts get an orthogonal vector.
+    struct TableEmbedder(HashMap<&'static str, Vec<f32>>);
+
+    #[async_trait]
+    impl Embedder for TableEmbedder {
+        fn describe(&self) -> String {
+            "table".into()
+        }
+        fn dimensions(&self) -> usize {
+            3
+        }
+        async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+            Ok(texts.iter().map(|t| self.0.get(t.as_str()).cloned().unwrap_or(vec![0.0, 0.0, 1.0])).collect())
+        }
+    }
+
+    struct OneMemory;
+
+    #[async_trait]
+    impl Memory for OneMemory {
+        async fn put(&self, _: &[MemoryItem]) -> Result<(), MemoryError> {
+            Ok(())
+        }
+        async fn recall(&self, namespaces: &[String], _: &str, _: usize) -> Result<Vec<MemoryItem>, MemoryError> {
+            assert!(namespaces.contains(&"player:t:alice".to_string()), "{namespaces:?}");
+            let text = "Alice asks few, pointed questions.".to_string();
+            Ok(vec![MemoryItem {
+                id: "m".into(),
+                namespace: namespaces[0].clone(),
+                kind: MemoryKind::Profile,
+                text,
+                updated_ms: 1,
+            }])
+        }
+        async fn list(&self, _: &str) -> Result<Vec<MemoryItem>, MemoryError> {
+            Ok(Vec::new())
+        }
+        async fn forget(&self, _: &str) -> Result<usize, MemoryError> {
+            Ok(0)
+        }
+    }
+
+    fn embedder() -> Arc<TableEmbedder> {
+        Arc::new(TableEmbedder(HashMap::from([
+            ("was he alone", vec![1.0, 0.0, 0.0]),
+            ("was he by himself", vec![0.99, 0.141, 0.0]),
+            ("was he with someone", vec![0.6, 0.8, 0.0]),
+            ("he was by himself", vec![0.99, 0.141, 0.0]),
+        ])))
+    }
+
+    fn with_ledger(judge: Vec<ScriptedReply>) -> (Table, Vec<LedgerVector>) {
+        let mut t = table(judge, vec!["Nice.".into(), "Nice.".into()]);
+        t.pipeline.embedder = Some(embedder());
+        t.game.ledger.insert("was he alone".into(), Verdict::No);
+        (t, vec![LedgerVector { key: "was he alone".into(), vector: vec![1.0, 0.0, 0.0], verdict: Verdict::No }])
+    }
+
+    async fn run_with(t: &Table, ledger: &[LedgerVector], input: TurnInput) -> TurnOutcome {
+        let view = SessionView { puzzle: &t.puzzle, game: &t.game, history: &[], canary: "CANARY-x", ledger };
+        t.pipeline.run(&view, &player(), &input, &|_| {}).await
+    }
+
+    #[tokio::test]
+    async fn a_paraphrase_reuses_the_verdict_without_a_model_call() {
+        let (t, ledger) = with_ledger(vec![]);
+        let out = run_with(&t, &ledger, TurnInput::Say("Was he by himself?".into())).await;
+        assert_eq!(out.reply.verdict, Some(Verdict::No));
+        assert_eq!((out.usage.model_calls, out.usage.judge_parse), (0, "semantic"));
+        assert!(t.judge.requests().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_near_miss_goes_to_the_judge_and_joins_the_ledger() {
+        let (t, ledger) = with_ledger(vec![YES.into()]);
+        let out = run_with(&t, &ledger, TurnInput::Say("Was he with someone?".into())).await;
+        assert_eq!(out.reply.verdict, Some(Verdict::Yes));
+        assert_eq!(t.judge.requests().len(), 1);
+        let added = out.ledger_vector.expect("new question embedded");
+        assert_eq!((added.key.as_str(), added.verdict), ("was he with someone", Verdict::Yes));
+    }
+
+    #[tokio::test]
+    async fn statements_never_borrow_a_questions_verdict() {
+        let (t, ledger) = with_ledger(vec![r#"{"kind":"guess","facts":[]}"#.into()]);
+        let out = run_with(&t, &ledger, TurnInput::Say("He was by himself".into())).await;
+        assert_eq!(out.reply.kind, ReplyKind::Guess);
+        assert_eq!(t.judge.requests().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn memories_reach_the_narrator_and_never_the_judge() {
+        let mut t = table(vec![YES.into()], vec!["Good one.".into()]);
+        t.pipeline.memory = Some(Arc::new(OneMemory));
+        t.game.players.insert("t:alice".into(), Default::default());
+        t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+        let narrator = &t.narrator.requests()[0].messages[0].content;
+        assert!(narrator.contains("Alice asks few, pointed questions."), "{narrator}");
+        let judge = &t.judge.requests()[0].messages;
+        assert!(judge.iter().all(|m| !m.content.contains("pointed questions")));
+    }
+
+    #[tokio::test]
+    async fn long_lore_is_retrieved_not_pasted() {
+        let mut t = table(vec![YES.into()], vec!["Nice.".into()]);
+        let topics = ["orchards and apples", "railway timetables", "whale migration", "copper mining", "violin making"];
+        t.puzzle.lore = topics
+            .iter()
+            .map(|topic| crate::core::puzzle::Lore {
+                text: format!("A long passage about {topic}. {}", format!("More about {topic}. ").repeat(20)),
+                visibility: crate::core::knowledge::Visibility::Judge,
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::knowledge::open_db(dir.path()).await.unwrap();
+        let kb = crate::knowledge::LanceKnowledge::open(&db, Arc::new(crate::knowledge::HashingEmbedder::new(256)))
+            .await
+            .unwrap();
+        use crate::core::knowledge::Knowledge;
+        kb.sync(&[&t.puzzle]).await.unwrap();
+        t.pipeline.knowledge = Some(Arc::new(kb));
+        t.run(TurnInput::Ask("Does whale migration matter?".into())).await;
+        let prompt = &t.judge.requests()[0].messages[0].content;
+        assert!(prompt.contains("A long passage about whale migration"), "the relevant passage is there");
+        let pasted = topics.iter().filter(|topic| prompt.contains(&format!("A long passage about {topic}"))).count();
+        assert_eq!(pasted, 3, "three passages retrieved out of five");
+    }
 }

@@ -13,7 +13,13 @@ fn history() -> Vec<PublicTurn> {
 fn judge_prompts_render() {
     let p = puzzle();
     let h = history();
-    let view = JudgeView { public: PublicView::of(&p, &h), bottom: &p.bottom, facts: &p.facts, canary: "CANARY-test" };
+    let view = JudgeView {
+        public: PublicView::of(&p, &h),
+        bottom: &p.bottom,
+        facts: &p.facts,
+        passages: &[],
+        canary: "CANARY-test",
+    };
     let prompts = prompts();
     insta::assert_snapshot!("judge_system_auto", prompts.judge_system(&view, JudgeMode::Auto).unwrap());
     insta::assert_snapshot!("judge_system_guess", prompts.judge_system(&view, JudgeMode::Guess).unwrap());

@@ -23,7 +23,7 @@ fn empty_table_and_missing_table_give_defaults() {
     assert_eq!(parse("[llm]\n").expect("parses"), LlmSettings::default());
     assert_eq!(parse("").expect("parses"), LlmSettings::default());
     let defaults = LlmSettings::default();
-    assert_eq!(defaults.provider, ProviderKind::Ollama);
+    assert_eq!(defaults.provider, ProviderKind::Auto);
     assert_eq!(defaults.model, "qwen2.5:3b");
     assert_eq!((defaults.timeout_secs, defaults.max_retries, defaults.stream), (60, 3, true));
 }
@@ -68,8 +68,8 @@ fn unknown_keys_and_providers_are_rejected() {
 
 #[test]
 fn empty_base_url_means_the_provider_default() {
-    let ollama = resolve(&LlmSettings::default(), ModelRole::Judge);
-    let openai = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
+    let ollama = resolve(&ollama_defaults(), ModelRole::Judge);
+    let openai = LlmSettings { provider: ProviderKind::OpenAi, ..ollama_defaults() };
 
     assert_eq!(ollama.base_url, "http://127.0.0.1:11434");
     assert_eq!(resolve(&openai, ModelRole::Judge).base_url, "https://api.openai.com/v1");
@@ -77,8 +77,8 @@ fn empty_base_url_means_the_provider_default() {
 
 #[test]
 fn base_url_loses_its_trailing_slash_and_must_be_http() {
-    let trailing = LlmSettings { base_url: "http://gpu-box:11434/".into(), ..LlmSettings::default() };
-    let no_scheme = LlmSettings { base_url: "gpu-box:11434".into(), ..LlmSettings::default() };
+    let trailing = LlmSettings { base_url: "http://gpu-box:11434/".into(), ..ollama_defaults() };
+    let no_scheme = LlmSettings { base_url: "gpu-box:11434".into(), ..ollama_defaults() };
 
     assert_eq!(resolve(&trailing, ModelRole::Narrator).base_url, "http://gpu-box:11434");
     let error = no_scheme.resolve_with_env(ModelRole::Judge, no_env).expect_err("not http");
@@ -87,7 +87,7 @@ fn base_url_loses_its_trailing_slash_and_must_be_http() {
 
 #[test]
 fn role_overrides_replace_only_the_fields_they_set() {
-    let mut settings = LlmSettings::default();
+    let mut settings = ollama_defaults();
     settings.judge.model = Some("qwen2.5:14b".into());
 
     let judge = resolve(&settings, ModelRole::Judge);
@@ -100,7 +100,7 @@ fn role_overrides_replace_only_the_fields_they_set() {
 
 #[test]
 fn switching_provider_drops_the_inherited_base_url() {
-    let mut settings = LlmSettings { base_url: "http://gpu-box:11434".into(), ..LlmSettings::default() };
+    let mut settings = LlmSettings { base_url: "http://gpu-box:11434".into(), ..ollama_defaults() };
     settings.judge.provider = Some(ProviderKind::OpenAi);
     settings.narrator.provider = Some(ProviderKind::OpenAi);
     settings.narrator.base_url = Some("http://vllm:8000/v1".into());
@@ -111,7 +111,7 @@ fn switching_provider_drops_the_inherited_base_url() {
 
 #[test]
 fn api_key_comes_from_the_named_variable_only() {
-    let mut settings = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
+    let mut settings = LlmSettings { provider: ProviderKind::OpenAi, ..ollama_defaults() };
     settings.narrator.api_key_env = Some("NARRATOR_KEY".into());
     let env = |name: &str| match name {
         "OPENAI_API_KEY" => Some(" sk-judge \n".to_owned()),
@@ -129,7 +129,7 @@ fn api_key_comes_from_the_named_variable_only() {
 
 #[test]
 fn debug_output_never_shows_the_key() {
-    let settings = LlmSettings { provider: ProviderKind::OpenAi, ..LlmSettings::default() };
+    let settings = LlmSettings { provider: ProviderKind::OpenAi, ..ollama_defaults() };
     let resolved = settings.resolve_with_env(ModelRole::Judge, |_| Some("sk-very-secret".into())).expect("resolves");
 
     let shown = format!("{resolved:?}");
@@ -139,10 +139,10 @@ fn debug_output_never_shows_the_key() {
 
 #[test]
 fn invalid_values_are_config_errors() {
-    let zero_timeout = LlmSettings { timeout_secs: 0, ..LlmSettings::default() };
-    let empty_model = LlmSettings { model: " ".into(), ..LlmSettings::default() };
+    let zero_timeout = LlmSettings { timeout_secs: 0, ..ollama_defaults() };
+    let empty_model = LlmSettings { model: " ".into(), ..ollama_defaults() };
     let parrot_without_model =
-        LlmSettings { provider: ProviderKind::Parrot, model: String::new(), ..LlmSettings::default() };
+        LlmSettings { provider: ProviderKind::Parrot, model: String::new(), ..ollama_defaults() };
 
     assert!(matches!(zero_timeout.resolve_with_env(ModelRole::Judge, no_env), Err(LlmError::Config(_))));
     assert!(matches!(empty_model.resolve_with_env(ModelRole::Judge, no_env), Err(LlmError::Config(_))));
@@ -151,7 +151,7 @@ fn invalid_values_are_config_errors() {
 
 #[test]
 fn durations_come_from_seconds_and_milliseconds() {
-    let settings = LlmSettings { timeout_secs: 30, retry_base_delay_ms: 250, ..LlmSettings::default() };
+    let settings = LlmSettings { timeout_secs: 30, retry_base_delay_ms: 250, ..ollama_defaults() };
 
     let http = resolve(&settings, ModelRole::Judge).http;
 
@@ -159,4 +159,10 @@ fn durations_come_from_seconds_and_milliseconds() {
     assert_eq!(http.connect_timeout, Duration::from_secs(5));
     assert_eq!(http.retry_base_delay, Duration::from_millis(250));
     assert_eq!(http.retry_max_delay, Duration::from_millis(10_000));
+}
+
+/// The old built-in default, which these tests were written against: `auto`
+/// needs a probe before clients can be built (see `auto::tests`).
+fn ollama_defaults() -> LlmSettings {
+    LlmSettings { provider: ProviderKind::Ollama, ..LlmSettings::default() }
 }

@@ -1,0 +1,205 @@
+//! `echoes bench local-model`: measured figures for the in-process chat
+//! model on this machine: load time, prompt-processing and generation
+//! speed, time to a verdict, and how cleanly the Judge's replies parse over
+//! a scripted 50-question session, with and without structured output.
+//!
+//! A benchmark, not a test: it prints numbers and asserts nothing. It runs
+//! the real turn pipeline (narrator off) against the real model files.
+
+mod script;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use async_trait::async_trait;
+
+use crate::config::Settings;
+use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
+use crate::core::pipeline::{Pipeline, PipelineSettings, SessionView, TurnInput};
+use crate::core::puzzle::Puzzle;
+use crate::core::soup::{Player, SoupEvent, SoupGame};
+use crate::core::verdict::Verdict;
+use crate::llm::LocalClient;
+use crate::llm::local::Engine;
+
+pub use script::{PUZZLE, QUESTIONS};
+
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// A GGUF file; the configured chat model when `None`.
+    pub model: Option<PathBuf>,
+    /// Questions from the script to ask (0 skips the session).
+    pub questions: usize,
+    pub prompt_tokens: usize,
+    pub generate_tokens: usize,
+    /// Repetitions of each speed measurement (the median is reported).
+    pub runs: usize,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        Self { model: None, questions: QUESTIONS.len(), prompt_tokens: 512, generate_tokens: 128, runs: 3 }
+    }
+}
+
+/// Parse counts over one scripted session.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionFigures {
+    pub asked: usize,
+    pub clean: usize,
+    pub salvaged: usize,
+    pub fallback: usize,
+    /// Verdicts equal to the script's expected one.
+    pub agreed: usize,
+    pub first_verdict: Duration,
+    pub total: Duration,
+}
+
+/// Runs the benchmark and prints each figure as it is measured.
+pub async fn local_model(settings: &Settings, options: &BenchOptions) -> anyhow::Result<()> {
+    let path = match &options.model {
+        Some(path) => path.clone(),
+        None => crate::models::ModelDir::new(&settings.llm.local).chat_model()?.path,
+    };
+    let loading = path.clone();
+    let engine = tokio::task::spawn_blocking(move || Engine::load(&loading))
+        .await?
+        .map_err(|why| anyhow::anyhow!("the model file {} is not usable: {why}", path.display()))?;
+    let engine = Arc::new(engine);
+    let info = &engine.info;
+    println!("model            {} ({}, {:.0} MB)", info.name, info.path.display(), info.file_bytes as f64 / 1e6);
+    println!("machine          {} CPU threads", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    println!("load             {:.2} s", info.load_time.as_secs_f64());
+    let (prompt, generated) = speeds(&engine, options).await?;
+    println!("prompt           {prompt:.1} tokens/s ({} tokens, median of {})", options.prompt_tokens, options.runs);
+    println!(
+        "generation       {generated:.1} tokens/s ({} tokens, median of {})",
+        options.generate_tokens, options.runs
+    );
+    if options.questions == 0 {
+        return Ok(());
+    }
+    let client: Arc<dyn LlmClient> = Arc::new(LocalClient::from_engine(engine, Duration::from_secs(600)));
+    for (mode, judge) in [("structured", Arc::clone(&client)), ("free text", Arc::new(FreeText(client)) as _)] {
+        let figures = session(judge, options.questions).await?;
+        print_session(mode, &figures);
+    }
+    Ok(())
+}
+
+/// Median prompt and generation speeds, in tokens per second.
+async fn speeds(engine: &Arc<Engine>, options: &BenchOptions) -> anyhow::Result<(f64, f64)> {
+    let engine = Arc::clone(engine);
+    let options = options.clone();
+    tokio::task::spawn_blocking(move || -> anyhow::Result<(f64, f64)> {
+        let text = sample_text(&engine, options.prompt_tokens)?;
+        let ids = &text[..options.prompt_tokens];
+        let mut prompt = Vec::new();
+        let mut generated = Vec::new();
+        for _ in 0..options.runs.max(1) {
+            let t = engine.time_prompt(ids).map_err(anyhow::Error::msg)?;
+            prompt.push(options.prompt_tokens as f64 / t.as_secs_f64());
+            let t = engine.time_generation(&ids[..16], options.generate_tokens).map_err(anyhow::Error::msg)?;
+            generated.push(options.generate_tokens as f64 / t.as_secs_f64());
+        }
+        Ok((median(prompt), median(generated)))
+    })
+    .await?
+}
+
+/// At least `n` tokens of ordinary English (the puzzle texts, repeated).
+fn sample_text(engine: &Engine, n: usize) -> anyhow::Result<Vec<u32>> {
+    let (library, _) = crate::puzzles::PuzzleLibrary::load(None);
+    let text: String = library.all().iter().map(|p| format!("{}\n{}\n", p.surface, p.bottom)).collect();
+    let mut ids = engine.tokenizer().encode(&text).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(!ids.is_empty(), "no sample text");
+    while ids.len() < n.max(16) {
+        ids.extend_from_within(..);
+    }
+    Ok(ids)
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Asks the first `count` scripted questions in one session, narrator off,
+/// feeding each verdict into the history as a real session does.
+pub async fn session(judge: Arc<dyn LlmClient>, count: usize) -> anyhow::Result<SessionFigures> {
+    let (library, _) = crate::puzzles::PuzzleLibrary::load(None);
+    let puzzle: Arc<Puzzle> = library.get(PUZZLE).with_context(|| format!("the bundled puzzle {PUZZLE} is missing"))?;
+    let prompts = Arc::new(crate::assets::load_prompts(None)?);
+    let settings = PipelineSettings { narrator: false, seed: Some(7), ..PipelineSettings::default() };
+    let models = RoleModels { judge: Arc::clone(&judge), narrator: judge };
+    let pipeline = Pipeline::new(models, prompts, settings);
+    let mut game = SoupGame::new(&puzzle, 3).apply(&SoupEvent::Start, &puzzle).map_err(|r| anyhow::anyhow!("{r:?}"))?;
+    let mut history = Vec::new();
+    let player = Player { id: "bench:player".to_owned(), name: "Bench".to_owned() };
+    let mut figures = SessionFigures::default();
+    let started = Instant::now();
+    for (question, expected) in QUESTIONS.iter().take(count) {
+        let asked = Instant::now();
+        let view = SessionView { puzzle: &puzzle, game: &game, history: &history, canary: "CANARY-bench", ledger: &[] };
+        let outcome = pipeline.run(&view, &player, &TurnInput::Ask((*question).to_owned()), &|_| {}).await;
+        if figures.asked == 0 {
+            figures.first_verdict = asked.elapsed();
+        }
+        figures.asked += 1;
+        match outcome.usage.judge_parse {
+            "clean" => figures.clean += 1,
+            "salvaged" => figures.salvaged += 1,
+            _ => figures.fallback += 1,
+        }
+        if outcome.reply.verdict.is_some() && outcome.reply.verdict == Verdict::parse(expected) {
+            figures.agreed += 1;
+        }
+        if let Some(next) = outcome.next {
+            game = next;
+        }
+        history.extend(outcome.public);
+    }
+    figures.total = started.elapsed();
+    Ok(figures)
+}
+
+fn print_session(mode: &str, f: &SessionFigures) {
+    let pct = |n: usize| 100.0 * n as f64 / f.asked.max(1) as f64;
+    println!(
+        "judge, {mode:<10} {} questions: clean {} ({:.0}%), salvaged {}, fallback {}; verdict as expected {} ({:.0}%)",
+        f.asked,
+        f.clean,
+        pct(f.clean),
+        f.salvaged,
+        f.fallback,
+        f.agreed,
+        pct(f.agreed)
+    );
+    println!(
+        "  time to verdict {:.2} s for the first question; {:.2} s a question on average",
+        f.first_verdict.as_secs_f64(),
+        f.total.as_secs_f64() / f.asked.max(1) as f64
+    );
+}
+
+/// The model as a provider without structured output would see it: the
+/// schema is dropped, so the Judge's parser meets the raw text.
+struct FreeText(Arc<dyn LlmClient>);
+
+#[async_trait]
+impl LlmClient for FreeText {
+    fn describe(&self) -> String {
+        format!("{} (free text)", self.0.describe())
+    }
+
+    async fn chat(&self, mut request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        request.json_schema = None;
+        self.0.chat(request).await
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        self.0.health().await
+    }
+}

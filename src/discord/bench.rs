@@ -1,0 +1,225 @@
+//! `echoes bench discord`: the Discord front end under load, offline. A
+//! real serenity/poise bot talks to the local fake of Discord with an
+//! instant rule-based model, so the figures measure the adapter, the actors
+//! and SQLite, not a model: interaction ack latency (INTERACTION_CREATE
+//! dispatched → the defer callback received) with many `/soup ask` at once
+//! across many threads, and turns per second sustained.
+//!
+//! The rig (`offline_data`, `InstantModel`) is shared with the tests.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use async_trait::async_trait;
+use serde_json::json;
+
+use crate::core::actor::Engine;
+use crate::core::guild::GuildStore;
+use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
+use crate::core::pipeline::{Pipeline, PipelineSettings};
+use crate::core::puzzle::Language;
+use crate::core::store::{Store, SystemClock};
+use crate::puzzles::PuzzleLibrary;
+use crate::store::SqliteStore;
+
+use super::fake::{CHANNEL, FakeDiscord, Opt, Who};
+use super::{Data, Defaults, DiscordSettings, Parts};
+
+/// An instant model: the Judge's reply is chosen by the first rule whose
+/// key the player's text contains (else a YES question verdict); the
+/// Narrator always says the same short remark.
+#[derive(Debug, Clone, Default)]
+pub struct InstantModel {
+    rules: Vec<(String, String)>,
+}
+
+impl InstantModel {
+    pub fn new(rules: &[(&str, String)]) -> Self {
+        InstantModel { rules: rules.iter().map(|(k, v)| (k.to_string(), v.clone())).collect() }
+    }
+
+    /// A Judge reply for a question.
+    pub fn question(verdict: &str) -> String {
+        json!({"kind": "question", "verdict": verdict, "facts": []}).to_string()
+    }
+
+    /// A Judge reply for a guess stating these key facts.
+    pub fn guess(facts: &[&str]) -> String {
+        json!({"kind": "guess", "verdict": "IRRELEVANT", "facts": facts}).to_string()
+    }
+
+    fn reply(&self, request: &ChatRequest) -> String {
+        let system = request.messages.first().map(|m| m.content.as_str()).unwrap_or_default();
+        if !system.contains("You are the JUDGE") {
+            return "Keep digging.".into();
+        }
+        let user = request.messages.get(1).map(|m| m.content.as_str()).unwrap_or_default();
+        let said = user.split("<<<").nth(1).and_then(|s| s.split(">>>").next()).unwrap_or(user);
+        self.rules
+            .iter()
+            .find(|(key, _)| said.contains(key.as_str()))
+            .map_or_else(|| Self::question("YES"), |(_, reply)| reply.clone())
+    }
+}
+
+#[async_trait]
+impl LlmClient for InstantModel {
+    fn describe(&self) -> String {
+        "instant".into()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        Ok(ChatResponse { text: self.reply(&request), prompt_tokens: 100, completion_tokens: 10 })
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        Ok(())
+    }
+}
+
+/// The bot's state over a SQLite file, the built-in puzzles and `model`.
+pub async fn offline_data(
+    database: &Path,
+    model: Arc<dyn LlmClient>,
+    settings: DiscordSettings,
+) -> anyhow::Result<Data> {
+    let store = Arc::new(SqliteStore::open(database).await.context("opening the database")?);
+    let prompts = Arc::new(crate::assets::load_prompts(None)?);
+    let models = RoleModels { judge: model.clone(), narrator: model };
+    let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
+    let store_port: Arc<dyn Store> = store.clone();
+    let engine = Arc::new(Engine::new(pipeline, store_port, Arc::new(SystemClock), 0));
+    let guilds: Arc<dyn GuildStore> = store;
+    let (library, _) = PuzzleLibrary::load(None);
+    Ok(Data::new(Parts {
+        engine,
+        guilds,
+        library,
+        catalogue: crate::assets::catalogue(),
+        settings,
+        defaults: Defaults { language: Language::En, hint_limit: 3 },
+        models: None,
+    }))
+}
+
+#[derive(Debug, Clone)]
+pub struct DiscordBenchOptions {
+    /// Game threads to spread the interactions over.
+    pub threads: usize,
+    /// `/soup ask` interactions dispatched at once.
+    pub interactions: usize,
+    /// Distinct players sending them.
+    pub players: usize,
+}
+
+impl Default for DiscordBenchOptions {
+    fn default() -> Self {
+        DiscordBenchOptions { threads: 100, interactions: 1_000, players: 200 }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DiscordBenchReport {
+    pub threads: usize,
+    pub interactions: usize,
+    pub ack_p50: Duration,
+    pub ack_p99: Duration,
+    pub ack_max: Duration,
+    /// From the first dispatch to the last reply.
+    pub elapsed: Duration,
+    pub turns_per_sec: f64,
+}
+
+impl std::fmt::Display for DiscordBenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        writeln!(f, "Discord front end, offline (fake Discord, instant model, SQLite file)")?;
+        writeln!(f, "  {} concurrent /soup ask across {} threads", self.interactions, self.threads)?;
+        writeln!(
+            f,
+            "  interaction ack latency: p50 {:.1} ms  p99 {:.1} ms  max {:.1} ms  (goal p99 <= 100 ms)",
+            ms(self.ack_p50),
+            ms(self.ack_p99),
+            ms(self.ack_max)
+        )?;
+        write!(
+            f,
+            "  turns: {} in {:.2} s = {:.0} turns/s sustained",
+            self.interactions,
+            self.elapsed.as_secs_f64(),
+            self.turns_per_sec
+        )
+    }
+}
+
+/// Runs the benchmark in a temporary directory and returns the figures.
+pub async fn run(opts: &DiscordBenchOptions) -> anyhow::Result<DiscordBenchReport> {
+    let dir = tempfile_dir()?;
+    let settings = DiscordSettings { turns_per_window: 0, ..DiscordSettings::default() };
+    let data = offline_data(&dir.join("bench.db"), Arc::new(InstantModel::default()), settings).await?;
+    let fake = FakeDiscord::start().await?;
+    let bot = super::spawn(data, &fake.endpoint()).await?;
+    fake.wait_ready(1, Duration::from_secs(30)).await?;
+    let threads = open_threads(&fake, opts.threads).await?;
+    let report = burst(&fake, &threads, opts).await;
+    bot.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    report
+}
+
+fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("echoes-bench-discord-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// Starts `n` games (one `/soup start` each) and returns their threads.
+async fn open_threads(fake: &FakeDiscord, n: usize) -> anyhow::Result<Vec<u64>> {
+    let host = Who::player(500, "Host");
+    for _ in 0..n {
+        fake.slash(CHANNEL, &host, "soup", &["start"], &[Opt::Text("puzzle", "en-noon-gun".into())])?;
+    }
+    let wait = Duration::from_secs(60);
+    fake.wait_for_count(|c| c.method == "POST" && c.path.ends_with("/threads"), n, wait).await?;
+    // Each start posts its intro with buttons in the new thread.
+    fake.wait_for_count(|c| c.method == "POST" && c.body.get("components").is_some(), n, wait).await?;
+    Ok(fake.threads())
+}
+
+async fn burst(fake: &FakeDiscord, threads: &[u64], opts: &DiscordBenchOptions) -> anyhow::Result<DiscordBenchReport> {
+    let players: Vec<Who> =
+        (0..opts.players.max(1)).map(|i| Who::player(10_000 + i as u64, &format!("p{i}"))).collect();
+    let started = Instant::now();
+    let mut ids = Vec::with_capacity(opts.interactions);
+    for i in 0..opts.interactions {
+        let thread = threads[i % threads.len()];
+        let who = &players[i % players.len()];
+        let question = Opt::Text("question", format!("Is clue number {i} important?"));
+        ids.push(fake.slash(thread, who, "soup", &["ask"], &[question])?);
+    }
+    let is_reply = |c: &super::fake::Call| c.method == "POST" && c.path.starts_with("/webhooks/");
+    let wait = Duration::from_secs(300);
+    let new = |c: &super::fake::Call| c.at >= started;
+    fake.wait_for_count(|c| new(c) && is_reply(c), opts.interactions, wait).await?;
+    let elapsed = started.elapsed();
+    let mut acks = fake.ack_latencies(&ids);
+    acks.sort_unstable();
+    anyhow::ensure!(
+        acks.len() == opts.interactions,
+        "only {} of {} interactions were acknowledged",
+        acks.len(),
+        ids.len()
+    );
+    let pick = |q: f64| acks[((acks.len() as f64 * q).ceil() as usize).saturating_sub(1).min(acks.len() - 1)];
+    Ok(DiscordBenchReport {
+        threads: threads.len(),
+        interactions: opts.interactions,
+        ack_p50: pick(0.50),
+        ack_p99: pick(0.99),
+        ack_max: *acks.last().unwrap_or(&Duration::ZERO),
+        elapsed,
+        turns_per_sec: opts.interactions as f64 / elapsed.as_secs_f64(),
+    })
+}

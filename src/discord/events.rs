@@ -1,0 +1,110 @@
+//! Gateway events that are not slash commands: ordinary messages in game
+//! threads (each one a turn by its author), the Hint / Status / Give up
+//! buttons, and threads archived or deleted (their games end cleanly).
+
+use poise::serenity_prelude as serenity;
+use serenity::FullEvent;
+
+use crate::core::actor::Inbound;
+use crate::core::pipeline::TurnInput;
+use crate::core::soup::Player;
+
+use super::games::player_of;
+use super::render::neutralise;
+use super::send::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, no_pings};
+use super::turns::{Origin, Turn};
+use super::types::{Data, Error};
+use super::words::{Word, say};
+
+/// The reaction put on a message that hit the rate limit.
+pub const SLOW_DOWN_EMOJI: char = '⏳';
+
+pub async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
+    let (ctx, data) = (framework.serenity_context, framework.user_data);
+    match event {
+        FullEvent::Message { new_message } => on_message(ctx, data, new_message).await,
+        FullEvent::InteractionCreate { interaction: serenity::Interaction::Component(press) } => {
+            on_button(ctx, data, press).await
+        }
+        FullEvent::ThreadUpdate { new, .. } if new.thread_metadata.as_ref().is_some_and(|m| m.archived) => {
+            thread_closed(data, new.id, "archived").await
+        }
+        FullEvent::ThreadDelete { thread, .. } => thread_closed(data, thread.id, "deleted").await,
+        FullEvent::Ready { data_about_bot } => {
+            tracing::info!(user = %data_about_bot.user.name, guilds = data_about_bot.guilds.len(), "connected to Discord");
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A message in a game thread is a turn; anything else is ignored.
+async fn on_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Message) -> Result<(), Error> {
+    if msg.author.bot || msg.guild_id.is_none() || msg.content.trim().is_empty() || !is_plain(msg) {
+        return Ok(());
+    }
+    let http = &ctx.http;
+    let Some((handle, game)) = data.game_in(http, msg.channel_id).await? else { return Ok(()) };
+    let player = player_of(&msg.author);
+    if data.limiter.check(&player.id, data.now_ms()).is_err() {
+        msg.react(http, serenity::ReactionType::Unicode(SLOW_DOWN_EMOJI.to_string())).await?;
+        return Ok(());
+    }
+    // Shown until the reply arrives (or for 10 s).
+    if let Err(e) = msg.channel_id.broadcast_typing(http).await {
+        tracing::debug!(error = %e, "typing indicator failed");
+    }
+    let input = TurnInput::Say(neutralise(&msg.content));
+    let turn =
+        Turn { thread: msg.channel_id, handle: &handle, game: &game, player, input, event_id: msg.id.to_string() };
+    data.take_turn(http, turn, Origin::Message(msg)).await?;
+    Ok(())
+}
+
+/// Ordinary and reply messages; not joins, pins, thread notices.
+fn is_plain(msg: &serenity::Message) -> bool {
+    matches!(msg.kind, serenity::MessageType::Regular | serenity::MessageType::InlineReply)
+}
+
+async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::ComponentInteraction) -> Result<(), Error> {
+    let input = match press.data.custom_id.as_str() {
+        BUTTON_HINT => TurnInput::Hint,
+        BUTTON_STATUS => TurnInput::Status,
+        BUTTON_GIVEUP => TurnInput::GiveUp,
+        _ => return Ok(()),
+    };
+    let http = &ctx.http;
+    let Some((handle, game)) = data.game_in(http, press.channel_id).await? else {
+        let lang = data.guild_language(press.guild_id).await;
+        let message = serenity::CreateInteractionResponseMessage::new()
+            .content(say(lang, &Word::NoGameHere))
+            .ephemeral(true)
+            .allowed_mentions(no_pings());
+        press.create_response(http, serenity::CreateInteractionResponse::Message(message)).await?;
+        return Ok(());
+    };
+    // "Thinking…" until the follow-up replaces it.
+    let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
+    press.create_response(http, thinking).await?;
+    let player = player_of(&press.user);
+    let turn =
+        Turn { thread: press.channel_id, handle: &handle, game: &game, player, input, event_id: press.id.to_string() };
+    data.take_turn(http, turn, Origin::Component(press)).await?;
+    Ok(())
+}
+
+/// A thread that was archived or deleted ends its game: the game is
+/// closed in the record (as revealed, without posting) and unbound.
+async fn thread_closed(data: &Data, thread: serenity::ChannelId, why: &str) -> Result<(), Error> {
+    let Some((handle, game)) = data.game_quietly(thread).await? else { return Ok(()) };
+    let system = Player { id: "discord:system".into(), name: "system".into() };
+    let event_id = Some(format!("thread-{why}:{thread}"));
+    let inbound = Inbound { event_id, player: system, input: TurnInput::Reveal, progress: None };
+    match handle.send(inbound).await {
+        Ok(delivery) => handle.delivered(&delivery).await?,
+        Err(e) => tracing::warn!(thread = %thread, error = %e, "could not close the game's record"),
+    }
+    data.close_game(thread).await?;
+    tracing::info!(thread = %thread, why, session = %game.session_id, "thread closed; game ended");
+    Ok(())
+}

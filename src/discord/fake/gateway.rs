@@ -1,0 +1,88 @@
+//! The fake's WebSocket gateway: op 10 Hello, op 2 Identify → READY and
+//! GUILD_CREATE, op 1 heartbeats answered with op 11, op 6 Resume refused
+//! with op 9 (the bot identifies again), then every dispatched event.
+
+use std::sync::Arc;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+use super::payloads::{self, Who};
+use super::{APP, CHANNEL, GUILD, Inner, lock};
+
+const HEARTBEAT_MS: u64 = 41_250;
+
+pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else { continue };
+        let inner = inner.clone();
+        tokio::spawn(async move {
+            if let Err(e) = session(stream, inner).await {
+                tracing::debug!(error = %e, "fake gateway connection ended");
+            }
+        });
+    }
+}
+
+async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Result<()> {
+    let ws = tokio_tungstenite::accept_async(stream).await?;
+    let (mut tx, mut rx) = ws.split();
+    let mut events = inner.events.subscribe();
+    tx.send(text(json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))).await?;
+    let mut identified = false;
+    let mut seq = 0u64;
+    loop {
+        tokio::select! {
+            frame = rx.next() => {
+                let Some(frame) = frame else { return Ok(()) };
+                let Message::Text(frame) = frame? else { continue };
+                let frame: Value = serde_json::from_str(&frame)?;
+                match frame["op"].as_u64() {
+                    Some(1) => tx.send(text(json!({"op": 11}))).await?,
+                    Some(2) => {
+                        for (t, d) in hello_events(&inner)? {
+                            seq += 1;
+                            tx.send(dispatch(seq, &t, &d.to_string())).await?;
+                        }
+                        identified = true;
+                        inner.ready.send_modify(|n| *n += 1);
+                    }
+                    Some(6) => tx.send(text(json!({"op": 9, "d": false}))).await?,
+                    _ => {}
+                }
+            }
+            event = events.recv(), if identified => match event {
+                Ok(event) => {
+                    seq += 1;
+                    tx.send(dispatch(seq, &event.0, &event.1)).await?;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "fake gateway dropped events for a slow bot");
+                }
+                Err(_) => return Ok(()),
+            },
+        }
+    }
+}
+
+fn text(value: Value) -> Message {
+    Message::Text(value.to_string())
+}
+
+/// An op 0 frame; `d` is already JSON.
+fn dispatch(seq: u64, event: &str, d: &str) -> Message {
+    Message::Text(format!(r#"{{"op":0,"s":{seq},"t":{},"d":{d}}}"#, Value::String(event.to_string())))
+}
+
+/// READY, then GUILD_CREATE with the guild's channels and members.
+fn hello_events(inner: &Inner) -> anyhow::Result<Vec<(String, Value)>> {
+    let ready = payloads::ready(&inner.bot, APP, GUILD, &inner.gateway)?;
+    let channels: Vec<Value> =
+        lock(&inner.channels).values().filter(|c| c["type"].as_u64() == Some(0)).cloned().collect();
+    let members = lock(&inner.members).clone();
+    let mut all: Vec<&Who> = members.iter().collect();
+    all.push(&inner.bot);
+    let guild = payloads::guild(GUILD, all.first().map_or(CHANNEL, |m| m.id), &channels, &all)?;
+    Ok(vec![("READY".into(), ready), ("GUILD_CREATE".into(), guild)])
+}

@@ -1,0 +1,333 @@
+//! A local fake of Discord for tests and benchmarks: the REST API (every
+//! call the bot makes is recorded and answered like Discord would) and the
+//! WebSocket gateway (Hello, Identify, READY, heartbeats, GUILD_CREATE,
+//! then whatever events a test dispatches). The bot reaches it through
+//! serenity's own client: `HttpBuilder::proxy` with the rate limiter off
+//! routes every REST call here, and the gateway URL comes from
+//! `GET /gateway` like in production.
+
+mod gateway;
+pub mod payloads;
+mod rest;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{Notify, broadcast, watch};
+
+pub use payloads::{Opt, Who};
+
+use super::Endpoint;
+
+pub const GUILD: u64 = 10;
+pub const CHANNEL: u64 = 20;
+pub const APP: u64 = 2;
+pub const BOT: u64 = 1;
+const TOKEN: &str = "fake-token";
+
+/// One REST call the bot made.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub at: Instant,
+    pub method: String,
+    /// The path below `/api/v10`, e.g. `/channels/20/messages`.
+    pub path: String,
+    /// The JSON body (`payload_json` for multipart requests), or null.
+    pub body: Value,
+    /// Attached files: name and contents.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The id of the message or thread the call created.
+    pub created: Option<u64>,
+}
+
+impl Call {
+    pub fn is(&self, method: &str, path_prefix: &str) -> bool {
+        self.method == method && self.path.starts_with(path_prefix)
+    }
+
+    /// Every embed description and the content, joined: what a reader sees.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(c) = self.body.get("content").and_then(Value::as_str) {
+            parts.push(c.to_string());
+        }
+        for e in self.body.get("embeds").and_then(Value::as_array).into_iter().flatten() {
+            if let Some(d) = e.get("description").and_then(Value::as_str) {
+                parts.push(d.to_string());
+            }
+        }
+        if let Some(data) = self.body.get("data") {
+            let inner = Call { body: data.clone(), ..self.clone() };
+            parts.push(inner.text());
+        }
+        parts.join("\n")
+    }
+}
+
+pub(crate) struct Inner {
+    pub base: String,
+    pub gateway: String,
+    pub bot: Who,
+    pub members: Mutex<Vec<Who>>,
+    calls: Mutex<Vec<Call>>,
+    call_added: Notify,
+    ids: AtomicU64,
+    pub events: broadcast::Sender<Arc<(String, String)>>,
+    /// How many times a bot has identified (READY sent).
+    pub ready: watch::Sender<u64>,
+    /// Channels and threads by id (Discord's JSON).
+    pub channels: Mutex<HashMap<u64, Value>>,
+    /// Interaction token → channel, for follow-ups.
+    pub tokens: Mutex<HashMap<String, u64>>,
+    /// Files served under `/files/<name>`.
+    pub files: Mutex<HashMap<String, Vec<u8>>>,
+    /// When each interaction was dispatched (for ack latency).
+    pub dispatched: Mutex<HashMap<u64, Instant>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Inner {
+    pub fn next_id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn record(&self, call: Call) {
+        lock(&self.calls).push(call);
+        self.call_added.notify_waiters();
+    }
+
+    pub fn channel(&self, id: u64) -> Option<Value> {
+        lock(&self.channels).get(&id).cloned()
+    }
+
+    pub fn set_channel(&self, id: u64, value: Value) {
+        lock(&self.channels).insert(id, value);
+    }
+
+    pub fn token_channel(&self, token: &str) -> Option<u64> {
+        lock(&self.tokens).get(token).copied()
+    }
+
+    pub fn file(&self, name: &str) -> Option<Vec<u8>> {
+        lock(&self.files).get(name).cloned()
+    }
+
+    /// Sends a dispatch (op 0) to every connected bot; each connection
+    /// numbers its own events.
+    pub fn dispatch(&self, event: &str, d: Value) {
+        let _ = self.events.send(Arc::new((event.to_string(), d.to_string())));
+    }
+}
+
+/// The fake: start it, point a bot at `endpoint()`, drive it, read `calls()`.
+pub struct FakeDiscord {
+    inner: Arc<Inner>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl FakeDiscord {
+    /// Binds the REST API and the gateway on 127.0.0.1 (random ports).
+    pub async fn start() -> anyhow::Result<FakeDiscord> {
+        let rest = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let ws = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base = format!("http://{}", rest.local_addr()?);
+        let gateway = format!("ws://{}", ws.local_addr()?);
+        let bot = Who { bot: true, ..Who::player(BOT, "Echoes") };
+        let mut channels = HashMap::new();
+        channels.insert(CHANNEL, payloads::channel(CHANNEL, GUILD, 0, "games", None, false));
+        channels.insert(CHANNEL + 1, payloads::channel(CHANNEL + 1, GUILD, 0, "other", None, false));
+        let inner = Arc::new(Inner {
+            base,
+            gateway,
+            bot,
+            members: Mutex::default(),
+            calls: Mutex::default(),
+            call_added: Notify::new(),
+            ids: AtomicU64::new(1_000_000),
+            events: broadcast::channel(65_536).0,
+            ready: watch::channel(0).0,
+            channels: Mutex::new(channels),
+            tokens: Mutex::default(),
+            files: Mutex::default(),
+            dispatched: Mutex::default(),
+        });
+        let tasks =
+            vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
+        Ok(FakeDiscord { inner, tasks })
+    }
+
+    /// How a bot reaches this fake.
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()) }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.inner.base
+    }
+
+    /// Waits until `n` bots in all have identified and received READY, and
+    /// the last one registered its commands.
+    pub async fn wait_ready(&self, n: u64, timeout: Duration) -> anyhow::Result<()> {
+        let mut rx = self.inner.ready.subscribe();
+        tokio::time::timeout(timeout, rx.wait_for(|count| *count >= n))
+            .await
+            .map_err(|_| anyhow::anyhow!("no bot identified within {timeout:?}"))??;
+        let prefix = format!("/applications/{APP}/");
+        self.wait_for_count(|c| c.is("PUT", &prefix), n as usize, timeout).await?;
+        Ok(())
+    }
+
+    /// Adds a member to the guild sent in GUILD_CREATE.
+    pub fn add_member(&self, who: &Who) {
+        lock(&self.inner.members).push(who.clone());
+    }
+
+    /// Every REST call so far, in order.
+    pub fn calls(&self) -> Vec<Call> {
+        lock(&self.inner.calls).clone()
+    }
+
+    /// Calls from index `from` on.
+    pub fn calls_since(&self, from: usize) -> Vec<Call> {
+        lock(&self.inner.calls).get(from..).map(<[Call]>::to_vec).unwrap_or_default()
+    }
+
+    pub fn call_count(&self) -> usize {
+        lock(&self.inner.calls).len()
+    }
+
+    /// Waits for the first call (from the start) that matches.
+    pub async fn wait_for(&self, matches: impl Fn(&Call) -> bool, timeout: Duration) -> anyhow::Result<Call> {
+        let found = self.wait_for_count(&matches, 1, timeout).await?;
+        Ok(found.into_iter().next().unwrap_or_else(|| unreachable!("wait_for_count returned too few")))
+    }
+
+    /// Waits until `n` calls match; returns them.
+    pub async fn wait_for_count(
+        &self,
+        matches: impl Fn(&Call) -> bool,
+        n: usize,
+        timeout: Duration,
+    ) -> anyhow::Result<Vec<Call>> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let notified = self.inner.call_added.notified();
+            let found: Vec<Call> = self.calls().into_iter().filter(|c| matches(c)).collect();
+            if found.len() >= n {
+                return Ok(found);
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let seen: Vec<String> = self.calls().iter().map(|c| format!("{} {}", c.method, c.path)).collect();
+                anyhow::bail!("{} of {n} expected calls within {timeout:?}; calls: {seen:#?}", found.len());
+            }
+        }
+    }
+
+    fn place(&self, channel: u64) -> anyhow::Result<Value> {
+        self.inner.channel(channel).ok_or_else(|| anyhow::anyhow!("the fake knows no channel {channel}"))
+    }
+
+    /// A user posts a message; returns its id.
+    pub fn say(&self, channel: u64, who: &Who, content: &str) -> anyhow::Result<u64> {
+        let id = self.inner.next_id();
+        self.inner.dispatch("MESSAGE_CREATE", payloads::message(id, channel, GUILD, who, content)?);
+        Ok(id)
+    }
+
+    /// A user runs `/name path… options…`; returns the interaction id.
+    pub fn slash(&self, channel: u64, who: &Who, name: &str, path: &[&str], options: &[Opt]) -> anyhow::Result<u64> {
+        let id = self.inner.next_id();
+        let channel_json = self.place(channel)?;
+        let place = payloads::Place { guild: GUILD, channel: &channel_json };
+        let payload = payloads::command(id, APP, &place, who, (name, path), options)?;
+        self.send_interaction(id, channel, payload);
+        Ok(id)
+    }
+
+    /// A user presses a button under one of the bot's messages.
+    pub fn press(&self, channel: u64, who: &Who, custom_id: &str) -> anyhow::Result<u64> {
+        let id = self.inner.next_id();
+        let channel_json = self.place(channel)?;
+        let place = payloads::Place { guild: GUILD, channel: &channel_json };
+        let message = payloads::message(self.inner.next_id(), channel, GUILD, &self.inner.bot, "")?;
+        let payload = payloads::button(id, APP, &place, who, custom_id, message)?;
+        self.send_interaction(id, channel, payload);
+        Ok(id)
+    }
+
+    fn send_interaction(&self, id: u64, channel: u64, payload: Value) {
+        lock(&self.inner.tokens).insert(payloads::token(id), channel);
+        lock(&self.inner.dispatched).insert(id, Instant::now());
+        self.inner.dispatch("INTERACTION_CREATE", payload);
+    }
+
+    /// Re-sends an event exactly (Discord redelivering it).
+    pub fn redeliver_message(&self, id: u64, channel: u64, who: &Who, content: &str) -> anyhow::Result<()> {
+        self.inner.dispatch("MESSAGE_CREATE", payloads::message(id, channel, GUILD, who, content)?);
+        Ok(())
+    }
+
+    /// Serves a file the bot can download (an attachment's URL).
+    pub fn host_file(&self, name: &str, bytes: Vec<u8>) -> Opt {
+        lock(&self.inner.files).insert(name.to_string(), bytes);
+        let url = format!("{}/files/{name}", self.inner.base);
+        Opt::File("file", name.to_string(), self.inner.next_id(), url)
+    }
+
+    /// A thread's parent archives it (THREAD_UPDATE with archived = true).
+    pub fn archive_thread(&self, thread: u64) -> anyhow::Result<()> {
+        let mut channel = self.place(thread)?;
+        channel["thread_metadata"]["archived"] = Value::Bool(true);
+        self.inner.set_channel(thread, channel.clone());
+        let payload = payloads::typed::<poise::serenity_prelude::GuildChannel>(channel)?;
+        self.inner.dispatch("THREAD_UPDATE", payload);
+        Ok(())
+    }
+
+    /// A thread is deleted (THREAD_DELETE).
+    pub fn delete_thread(&self, thread: u64) -> anyhow::Result<()> {
+        let channel = self.place(thread)?;
+        let d = serde_json::json!({"id": channel["id"], "guild_id": channel["guild_id"],
+            "parent_id": channel["parent_id"], "type": channel["type"]});
+        self.inner.dispatch("THREAD_DELETE", d);
+        Ok(())
+    }
+
+    /// Threads the bot created, oldest first.
+    pub fn threads(&self) -> Vec<u64> {
+        self.calls()
+            .iter()
+            .filter(|c| c.method == "POST" && c.path.ends_with("/threads"))
+            .filter_map(|c| c.created)
+            .collect()
+    }
+
+    /// How long after dispatch each of these interactions was first
+    /// acknowledged (the interaction callback), for those that were.
+    pub fn ack_latencies(&self, ids: &[u64]) -> Vec<Duration> {
+        let wanted: std::collections::HashSet<u64> = ids.iter().copied().collect();
+        let dispatched = lock(&self.inner.dispatched).clone();
+        self.calls()
+            .iter()
+            .filter(|c| c.method == "POST" && c.path.starts_with("/interactions/") && c.path.ends_with("/callback"))
+            .filter_map(|c| {
+                let id: u64 = c.path.split('/').nth(2)?.parse().ok().filter(|id| wanted.contains(id))?;
+                Some(c.at.saturating_duration_since(*dispatched.get(&id)?))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,159 @@
+//! The fake's REST API: records every call, answers the routes the bot
+//! uses the way Discord does (status codes serenity checks, JSON it can
+//! read), and 404s the rest with Discord's error shape.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::payloads::{self, sent_message};
+use super::{APP, Call, GUILD, Inner};
+
+pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
+    let app = axum::Router::new().fallback(handle).with_state(inner);
+    if let Err(e) = axum::serve(listener, app).await {
+        tracing::error!(error = %e, "fake Discord REST server stopped");
+    }
+}
+
+async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
+    let at = Instant::now();
+    let method = req.method().clone();
+    let full = req.uri().path().to_string();
+    if let Some(name) = full.strip_prefix("/files/") {
+        return match inner.file(name) {
+            Some(bytes) => (StatusCode::OK, bytes).into_response(),
+            None => not_found(),
+        };
+    }
+    let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
+    let (body, files) = read_body(req).await;
+    let mut call = Call { at, method: method.to_string(), path: path.clone(), body, files, created: None };
+    let response = answer(&inner, &method, &path, &mut call);
+    inner.record(call);
+    response
+}
+
+async fn read_body(req: Request) -> (Value, Vec<(String, Vec<u8>)>) {
+    let multipart = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    if !multipart {
+        let bytes = Bytes::from_request(req, &()).await.unwrap_or_default();
+        return (serde_json::from_slice(&bytes).unwrap_or(Value::Null), Vec::new());
+    }
+    let Ok(mut form) = Multipart::from_request(req, &()).await else { return (Value::Null, Vec::new()) };
+    let (mut body, mut files) = (Value::Null, Vec::new());
+    while let Ok(Some(field)) = form.next_field().await {
+        let name = field.name().unwrap_or_default().to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let bytes = field.bytes().await.unwrap_or_default();
+        if name == "payload_json" {
+            body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        } else {
+            files.push((file_name.unwrap_or(name), bytes.to_vec()));
+        }
+    }
+    (body, files)
+}
+
+fn json_ok(value: Value) -> Response {
+    (StatusCode::OK, axum::Json(value)).into_response()
+}
+
+fn no_content() -> Response {
+    StatusCode::NO_CONTENT.into_response()
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, axum::Json(json!({"message": "404: Not Found", "code": 0}))).into_response()
+}
+
+fn answer(inner: &Inner, method: &Method, path: &str, call: &mut Call) -> Response {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway"]) => json_ok(json!({"url": inner.gateway})),
+        ("GET", ["gateway", "bot"]) => json_ok(json!({"url": inner.gateway, "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})),
+        ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
+            json_ok(registered(inner, &call.body))
+        }
+        ("POST", ["interactions", _, _, "callback"]) => no_content(),
+        ("POST", ["webhooks", _, token]) => {
+            let channel = inner.token_channel(token).unwrap_or_default();
+            created_message(inner, channel, call)
+        }
+        ("PATCH" | "GET", ["webhooks", _, token, "messages", _]) => {
+            let channel = inner.token_channel(token).unwrap_or_default();
+            created_message(inner, channel, call)
+        }
+        ("DELETE", ["webhooks", ..]) => no_content(),
+        ("POST", ["channels", channel, "messages"]) => match channel.parse() {
+            Ok(channel) => created_message(inner, channel, call),
+            Err(_) => not_found(),
+        },
+        ("PATCH", ["channels", channel, "messages", _]) => {
+            created_message(inner, channel.parse().unwrap_or_default(), call)
+        }
+        ("DELETE", ["channels", _, "messages", _]) => no_content(),
+        ("POST", ["channels", _, "typing"]) => no_content(),
+        ("PUT" | "DELETE", ["channels", _, "messages", _, "reactions", ..]) => no_content(),
+        ("POST", ["channels", parent, "threads"] | ["channels", parent, "messages", _, "threads"]) => {
+            let Ok(parent) = parent.parse() else { return not_found() };
+            let id = inner.next_id();
+            let name = call.body.get("name").and_then(Value::as_str).unwrap_or("thread").to_string();
+            let thread = payloads::channel(id, GUILD, 11, &name, Some(parent), false);
+            inner.set_channel(id, thread.clone());
+            call.created = Some(id);
+            json_ok(thread)
+        }
+        ("GET", ["channels", channel]) => match channel.parse().ok().and_then(|c| inner.channel(c)) {
+            Some(c) => json_ok(c),
+            None => not_found(),
+        },
+        ("PATCH", ["channels", channel]) => match channel.parse().ok().and_then(|c| inner.channel(c)) {
+            Some(mut c) => {
+                if let Some(archived) = call.body.get("archived") {
+                    c["thread_metadata"]["archived"] = archived.clone();
+                }
+                json_ok(c)
+            }
+            None => not_found(),
+        },
+        _ => not_found(),
+    }
+}
+
+fn created_message(inner: &Inner, channel: u64, call: &mut Call) -> Response {
+    let id = inner.next_id();
+    call.created = Some(id);
+    json_ok(sent_message(id, channel, &inner.bot, &call.body, &call.files))
+}
+
+/// The registered commands, as Discord echoes them back with ids.
+fn registered(inner: &Inner, body: &Value) -> Value {
+    let commands = body.as_array().cloned().unwrap_or_default();
+    let out: Vec<Value> = commands
+        .into_iter()
+        .map(|mut c| {
+            c["id"] = json!(inner.next_id().to_string());
+            c["application_id"] = json!(APP.to_string());
+            c["version"] = json!("1");
+            if c.get("type").is_none() {
+                c["type"] = json!(1);
+            }
+            if c.get("description").is_none() {
+                c["description"] = json!("");
+            }
+            c
+        })
+        .collect();
+    Value::Array(out)
+}

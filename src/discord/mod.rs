@@ -1,0 +1,207 @@
+//! The Discord front end (serenity + poise): group Turtle Soup in channel
+//! threads, with moderator commands. The same engine and command catalogue
+//! as the terminal.
+//!
+//! It only translates. A slash command, thread message or button becomes
+//! an `Inbound` (event id = the message or interaction id, player
+//! `discord:<user id>`) for the thread's session actor; the `Delivery` that
+//! comes back is rendered (mentions neutralised, split at 2,000 characters
+//! or filed, verdicts colour-coded), sent, and marked delivered. Game rules
+//! live in `core`; this is the only module that names serenity or poise.
+//!
+//! - `soup.rs`, `admin.rs`: the two command groups; `events.rs`: messages,
+//!   buttons, threads archived or deleted; `errors.rs`: the one `on_error`.
+//! - `games.rs`: thread ↔ session (in memory, backed by SQL bindings);
+//!   `turns.rs`: one turn in, its reply out, the end-of-game wrap-up.
+//! - `render.rs`, `send.rs`, `words.rs`: text and its delivery.
+//! - `fake/`: a local fake of Discord's REST API and gateway for tests and
+//!   `bench.rs`.
+
+pub mod admin;
+pub mod bench;
+pub mod config;
+mod errors;
+mod events;
+pub mod fake;
+pub mod games;
+pub mod limits;
+pub mod render;
+mod send;
+pub mod soup;
+mod turns;
+pub mod types;
+pub mod words;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+
+use crate::core::catalogue::{Catalogue, Frontend};
+
+pub use config::DiscordSettings;
+pub use events::SLOW_DOWN_EMOJI;
+pub use types::{Data, Defaults, Error, ModelFactory, Parts};
+
+/// Discord caps command descriptions at 100 characters.
+const MAX_DESCRIPTION: usize = 100;
+
+/// The slash command tree, with descriptions (en, zh) from the catalogue.
+pub fn commands(catalogue: &Catalogue) -> Vec<poise::Command<Data, Error>> {
+    let mut commands = vec![soup::soup(), admin::soup_admin()];
+    for top in &mut commands {
+        let group = top.name.clone();
+        describe(&mut top.subcommands, &group, "", catalogue);
+    }
+    commands
+}
+
+fn describe(commands: &mut [poise::Command<Data, Error>], group: &str, path: &str, catalogue: &Catalogue) {
+    for command in commands {
+        let name = if path.is_empty() { command.name.to_string() } else { format!("{path} {}", command.name) };
+        if !command.subcommands.is_empty() {
+            describe(&mut command.subcommands, group, &name, catalogue);
+            continue;
+        }
+        let Some(verb) = catalogue.for_frontend(Frontend::Discord).find(|v| v.group == group && v.name == name) else {
+            continue;
+        };
+        command.description = Some(cut(&verb.help.en).into());
+        let zh = command.description_localizations.to_mut();
+        zh.push(("zh-CN".into(), cut(&verb.help.zh).into()));
+        zh.push(("zh-TW".into(), cut(&verb.help.zh).into()));
+    }
+}
+
+fn cut(text: &str) -> String {
+    text.chars().take(MAX_DESCRIPTION).collect()
+}
+
+/// A leaf verb of the command tree, named as in the catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OfferedVerb {
+    pub group: String,
+    /// "ask", or "puzzle add" for a verb below a sub-group.
+    pub name: String,
+    /// Option names and whether each is required.
+    pub options: Vec<(String, bool)>,
+}
+
+/// Every leaf verb a command tree offers.
+pub fn offered_verbs(commands: &[poise::Command<Data, Error>]) -> Vec<OfferedVerb> {
+    fn walk(commands: &[poise::Command<Data, Error>], group: &str, path: &str, out: &mut Vec<OfferedVerb>) {
+        for c in commands {
+            let name = if path.is_empty() { c.name.to_string() } else { format!("{path} {}", c.name) };
+            if c.subcommands.is_empty() {
+                let options = c.parameters.iter().map(|p| (p.name.to_string(), p.required)).collect();
+                out.push(OfferedVerb { group: group.to_string(), name, options });
+            } else {
+                walk(&c.subcommands, group, &name, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for top in commands {
+        walk(&top.subcommands, &top.name, "", &mut out);
+    }
+    out
+}
+
+/// Gateway intents: guilds (threads), guild messages, and message content
+/// when configured (privileged; slash commands work without it).
+pub fn intents(settings: &DiscordSettings) -> serenity::GatewayIntents {
+    let mut intents = serenity::GatewayIntents::GUILDS | serenity::GatewayIntents::GUILD_MESSAGES;
+    if settings.message_content {
+        intents |= serenity::GatewayIntents::MESSAGE_CONTENT;
+    }
+    intents
+}
+
+pub fn framework(data: Data) -> poise::Framework<Data, Error> {
+    let options = poise::FrameworkOptions {
+        commands: commands(&data.catalogue),
+        on_error: errors::on_error,
+        event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
+        allowed_mentions: Some(send::no_pings()),
+        ..Default::default()
+    };
+    let dev_guild = data.settings.dev_guild;
+    poise::Framework::builder()
+        .options(options)
+        .initialize_owners(false)
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                if dev_guild == 0 {
+                    poise::builtins::register_globally(ctx, commands).await?;
+                } else {
+                    poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(dev_guild)).await?;
+                }
+                Ok(data)
+            })
+        })
+        .build()
+}
+
+/// Where the bot's REST calls and gateway URL come from.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub token: String,
+    /// `None`: discord.com. `Some("http://127.0.0.1:PORT")`: every REST
+    /// call (and so the gateway URL) goes there, with the rate limiter off.
+    pub proxy: Option<String>,
+}
+
+/// A bot connected (or connecting) to the gateway.
+pub struct RunningBot {
+    pub shard_manager: Arc<serenity::ShardManager>,
+    pub http: Arc<serenity::Http>,
+    task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+}
+
+impl RunningBot {
+    /// Disconnects and waits for the client to stop.
+    pub async fn stop(self) {
+        self.shard_manager.shutdown_all().await;
+        let _ = self.task.await;
+    }
+
+    /// Waits until the client stops by itself (a fatal gateway error).
+    pub async fn join(self) -> anyhow::Result<()> {
+        self.task.await.context("the Discord client task panicked")?.context("the Discord connection failed")
+    }
+}
+
+/// Builds the client and starts it in the background.
+pub async fn spawn(data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot> {
+    let mut http = serenity::HttpBuilder::new(&endpoint.token);
+    if let Some(proxy) = &endpoint.proxy {
+        http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
+    }
+    let intents = intents(&data.settings);
+    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
+        .framework(framework(data))
+        .await
+        .context("building the Discord client")?;
+    let shard_manager = client.shard_manager.clone();
+    let http = client.http.clone();
+    let task = tokio::spawn(async move { client.start().await });
+    Ok(RunningBot { shard_manager, http, task })
+}
+
+/// Runs the bot until `shutdown` completes or the connection fails.
+pub async fn run(data: Data, endpoint: &Endpoint, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+    let bot = spawn(data, endpoint).await?;
+    let manager = bot.shard_manager.clone();
+    tokio::select! {
+        result = bot.join() => result,
+        () = shutdown => {
+            manager.shutdown_all().await;
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,82 @@
+//! Sending to Discord: every message goes out with mentions switched off
+//! (`allowed_mentions` empty, replied user not pinged) and its text already
+//! neutralised and sized by `render`.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
+};
+
+use crate::core::pipeline::Reply;
+use crate::core::puzzle::Language;
+
+use super::render::{Outgoing, plan};
+use super::words::{Word, say};
+
+pub const BUTTON_HINT: &str = "soup:hint";
+pub const BUTTON_STATUS: &str = "soup:status";
+pub const BUTTON_GIVEUP: &str = "soup:giveup";
+
+/// Allowed mentions for everything the bot sends: none at all.
+pub fn no_pings() -> CreateAllowedMentions {
+    CreateAllowedMentions::new().replied_user(false)
+}
+
+pub fn embed(o: &Outgoing) -> CreateEmbed {
+    CreateEmbed::new().description(&o.text).colour(o.colour)
+}
+
+/// The Hint / Status / Give up buttons under a game's intro.
+pub fn intro_buttons(lang: Language) -> Vec<CreateActionRow> {
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(BUTTON_HINT).label(say(lang, &Word::ButtonHint)).style(ButtonStyle::Primary),
+        CreateButton::new(BUTTON_STATUS).label(say(lang, &Word::ButtonStatus)).style(ButtonStyle::Secondary),
+        CreateButton::new(BUTTON_GIVEUP).label(say(lang, &Word::ButtonGiveUp)).style(ButtonStyle::Danger),
+    ])]
+}
+
+/// A message for one planned piece, answering `reply_to` when given.
+pub fn message(o: &Outgoing, reply_to: Option<(serenity::ChannelId, serenity::MessageId)>) -> CreateMessage {
+    let mut m = CreateMessage::new().embed(embed(o)).allowed_mentions(no_pings());
+    if let Some(reference) = reply_to {
+        m = m.reference_message(reference);
+    }
+    if let Some((name, bytes)) = &o.file {
+        m = m.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    m
+}
+
+/// Posts a reply in a channel; the first message answers `reply_to`.
+pub async fn post(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    reply: &Reply,
+    lang: Language,
+    max_messages: usize,
+    reply_to: Option<serenity::MessageId>,
+) -> serenity::Result<()> {
+    for (i, o) in plan(reply, lang, max_messages).iter().enumerate() {
+        let reference = reply_to.filter(|_| i == 0).map(|id| (channel, id));
+        channel.send_message(http, message(o, reference)).await?;
+    }
+    Ok(())
+}
+
+/// The follow-up pieces for an interaction's reply.
+pub fn followups(reply: &Reply, lang: Language, max_messages: usize) -> Vec<poise::CreateReply> {
+    plan(reply, lang, max_messages).iter().map(command_reply).collect()
+}
+
+pub fn command_reply(o: &Outgoing) -> poise::CreateReply {
+    let mut r = poise::CreateReply::default().embed(embed(o)).allowed_mentions(no_pings());
+    if let Some((name, bytes)) = &o.file {
+        r = r.attachment(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    r
+}
+
+/// A one-line private answer to an interaction.
+pub fn private(text: &str) -> poise::CreateReply {
+    poise::CreateReply::default().content(super::render::neutralise(text)).ephemeral(true).allowed_mentions(no_pings())
+}

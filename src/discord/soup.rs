@@ -1,0 +1,393 @@
+//! `/soup …`: the players' commands. Each one checks what it can without
+//! waiting (a game here? rate limit?), answers privately when refused,
+//! otherwise defers at once (Discord's 3-second limit) and plays the turn.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+use rand::seq::IndexedRandom;
+
+use crate::core::catalogue::Frontend;
+use crate::core::guild::GuildConfig;
+use crate::core::pipeline::{Reply, ReplyKind, TurnInput};
+use crate::core::puzzle::{Difficulty, Language, Puzzle};
+
+use super::games::{player_of, scope_of};
+use super::render::{neutralise, safe_name};
+use super::send::{followups, intro_buttons, private};
+use super::turns::{Origin, Turn};
+use super::types::{Context, Data, Error};
+use super::words::{Word, say};
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum DifficultyChoice {
+    #[name = "easy"]
+    Easy,
+    #[name = "medium"]
+    Medium,
+    #[name = "hard"]
+    Hard,
+}
+
+impl From<DifficultyChoice> for Difficulty {
+    fn from(d: DifficultyChoice) -> Self {
+        match d {
+            DifficultyChoice::Easy => Difficulty::Easy,
+            DifficultyChoice::Medium => Difficulty::Medium,
+            DifficultyChoice::Hard => Difficulty::Hard,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum LanguageChoice {
+    #[name = "en"]
+    En,
+    #[name = "zh"]
+    Zh,
+}
+
+impl From<LanguageChoice> for Language {
+    fn from(l: LanguageChoice) -> Self {
+        match l {
+            LanguageChoice::En => Language::En,
+            LanguageChoice::Zh => Language::Zh,
+        }
+    }
+}
+
+/// Turtle Soup.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("start", "ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help"),
+    subcommand_required
+)]
+pub async fn soup(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Start a game.
+#[poise::command(slash_command, guild_only)]
+pub async fn start(
+    ctx: Context<'_>,
+    #[description = "Puzzle id (random when empty)"]
+    #[autocomplete = "autocomplete_playable"]
+    puzzle: Option<String>,
+    #[description = "Difficulty"] difficulty: Option<DifficultyChoice>,
+    #[description = "Language"] language: Option<LanguageChoice>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let http = &ctx.serenity_context().http;
+    let guild = ctx.guild_id().context("guild only")?;
+    let scope = scope_of(guild);
+    let config = data.guilds.guild_config(&scope).await?;
+    let lang = data.language_of(&config);
+    let here = ctx.channel_id();
+    let (in_thread, parent) = where_invoked(ctx);
+    if let Some(only) = config.channel.as_deref().filter(|c| *c != parent.to_string() && *c != here.to_string()) {
+        return refuse(ctx, lang, Word::WrongChannel(only)).await;
+    }
+    if in_thread && data.game_in(http, here).await?.is_some() {
+        return refuse(ctx, lang, Word::AlreadyRunning).await;
+    }
+    let wanted = Wanted { id: puzzle, difficulty: difficulty.map(Into::into), language: language.map(Into::into) };
+    let puzzle = match choose_puzzle(data, &scope, parent, wanted, lang).await? {
+        Ok(p) => p,
+        Err(text) => return refuse_text(ctx, &text).await,
+    };
+    ctx.defer().await?;
+    let thread = if in_thread { here } else { open_thread(http, here, &puzzle).await? };
+    start_in(ctx, thread, &scope, puzzle, &config, lang).await
+}
+
+async fn start_in(
+    ctx: Context<'_>,
+    thread: serenity::ChannelId,
+    scope: &str,
+    puzzle: Arc<Puzzle>,
+    config: &GuildConfig,
+    lang: Language,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let http = &ctx.serenity_context().http;
+    let host = player_of(ctx.author());
+    let Some((handle, intro)) = data.open_game(thread, scope, puzzle.clone(), config, host).await? else {
+        ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
+        return Ok(());
+    };
+    post_intro(http, thread, &intro.reply, &puzzle).await?;
+    handle.delivered(&intro).await?;
+    let title = neutralise(&puzzle.title);
+    ctx.send(
+        poise::CreateReply::default()
+            .content(say(lang, &Word::StartedIn { thread: thread.get(), title: &title }))
+            .allowed_mentions(super::send::no_pings()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Whether the command ran in a thread, and the channel games open in.
+fn where_invoked(ctx: Context<'_>) -> (bool, serenity::ChannelId) {
+    let here = ctx.channel_id();
+    let poise::Context::Application(actx) = ctx else { return (false, here) };
+    match actx.interaction.channel.as_ref() {
+        Some(c) if is_thread(c.kind) => (true, c.parent_id.unwrap_or(here)),
+        _ => (false, here),
+    }
+}
+
+pub fn is_thread(kind: serenity::ChannelType) -> bool {
+    matches!(kind, serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread)
+}
+
+async fn open_thread(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    puzzle: &Puzzle,
+) -> Result<serenity::ChannelId, Error> {
+    let name: String = format!("🐢 {}", puzzle.title).chars().take(100).collect();
+    let thread = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneDay);
+    Ok(channel.create_thread(http, thread).await?.id)
+}
+
+async fn post_intro(
+    http: &serenity::Http,
+    thread: serenity::ChannelId,
+    intro: &Reply,
+    puzzle: &Puzzle,
+) -> Result<(), Error> {
+    let lang = puzzle.language;
+    let mut pieces = super::render::plan(intro, lang, 1);
+    let first = pieces.remove(0);
+    let embed = super::send::embed(&first).title(neutralise(&puzzle.title).chars().take(256).collect::<String>());
+    let m = serenity::CreateMessage::new()
+        .embed(embed)
+        .components(intro_buttons(lang))
+        .allowed_mentions(super::send::no_pings());
+    thread.send_message(http, m).await?;
+    Ok(())
+}
+
+/// What `/soup start` asked for.
+pub struct Wanted {
+    pub id: Option<String>,
+    pub difficulty: Option<Difficulty>,
+    pub language: Option<Language>,
+}
+
+/// The puzzle for a new game, or the refusal to show.
+async fn choose_puzzle(
+    data: &Data,
+    scope: &str,
+    channel: serenity::ChannelId,
+    wanted: Wanted,
+    lang: Language,
+) -> Result<Result<Arc<Puzzle>, String>, Error> {
+    let playable = data.playable_puzzles(scope).await?;
+    if let Some(id) = wanted.id.as_deref().map(str::trim) {
+        return Ok(playable.iter().find(|p| p.id == id).cloned().ok_or_else(|| unknown(lang, id, &playable)));
+    }
+    if let Some(next) = data.guilds.take_next_puzzle(scope, &channel.to_string()).await?
+        && let Some(p) = playable.iter().find(|p| p.id == next)
+    {
+        return Ok(Ok(p.clone()));
+    }
+    let language = wanted.language.unwrap_or(lang);
+    let fits = |p: &&Arc<Puzzle>, lang: Option<Language>| {
+        lang.is_none_or(|l| p.language == l) && wanted.difficulty.is_none_or(|d| p.difficulty == d)
+    };
+    let mut matching: Vec<&Arc<Puzzle>> = playable.iter().filter(|p| fits(p, Some(language))).collect();
+    if matching.is_empty() && wanted.language.is_none() {
+        matching = playable.iter().filter(|p| fits(p, None)).collect();
+    }
+    Ok(matching.choose(&mut rand::rng()).map(|p| Arc::clone(p)).ok_or_else(|| say(lang, &Word::NoPuzzleMatches)))
+}
+
+pub fn unknown(lang: Language, id: &str, puzzles: &[Arc<Puzzle>]) -> String {
+    let wanted = id.to_lowercase();
+    let near: Vec<String> = puzzles
+        .iter()
+        .map(|p| p.id.clone())
+        .filter(|pid| pid.contains(&wanted) || wanted.split('-').any(|part| part.len() > 2 && pid.contains(part)))
+        .take(5)
+        .collect();
+    say(lang, &Word::UnknownPuzzle { id: &neutralise(id), near: &near })
+}
+
+/// Ask a yes/no question.
+#[poise::command(slash_command, guild_only)]
+pub async fn ask(ctx: Context<'_>, #[description = "A yes/no question"] question: String) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::Ask(neutralise(&question)), true).await
+}
+
+/// Guess the story.
+#[poise::command(slash_command, guild_only)]
+pub async fn guess(ctx: Context<'_>, #[description = "What really happened"] story: String) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::Guess(neutralise(&story)), true).await
+}
+
+/// Take a hint.
+#[poise::command(slash_command, guild_only)]
+pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::Hint, false).await
+}
+
+/// Show the game's status.
+#[poise::command(slash_command, guild_only)]
+pub async fn status(ctx: Context<'_>) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::Status, false).await
+}
+
+/// Show the questions so far.
+#[poise::command(slash_command, guild_only)]
+pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::History, false).await
+}
+
+/// Give up.
+#[poise::command(slash_command, guild_only)]
+pub async fn giveup(ctx: Context<'_>) -> Result<(), Error> {
+    turn_command(ctx, TurnInput::GiveUp, false).await
+}
+
+/// A turn through a slash command in a game thread.
+async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Result<(), Error> {
+    let data = ctx.data();
+    let http = &ctx.serenity_context().http;
+    let thread = ctx.channel_id();
+    let Some((handle, game)) = data.game_in(http, thread).await? else {
+        let lang = data.guild_language(ctx.guild_id()).await;
+        return refuse(ctx, lang, Word::NoGameHere).await;
+    };
+    let player = player_of(ctx.author());
+    if limited && let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
+        return refuse(ctx, game.puzzle.language, Word::SlowDown(wait)).await;
+    }
+    ctx.defer().await?;
+    let turn = Turn { thread, handle: &handle, game: &game, player, input, event_id: super::types::event_id(ctx) };
+    data.take_turn(http, turn, Origin::Command(ctx)).await?;
+    Ok(())
+}
+
+/// Show the top scores.
+#[poise::command(slash_command, guild_only)]
+pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let lang = data.guild_language(ctx.guild_id()).await;
+    let rows = data.store.leaderboard(10).await?;
+    let mut text = format!("**{}**\n", say(lang, &Word::Leaderboard));
+    if rows.is_empty() {
+        text.push_str(&say(lang, &Word::NoScores));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        text.push_str(&format!("{}. {} · {} pts · {} solved\n", i + 1, safe_name(&r.name), r.points, r.solves));
+    }
+    send_text(ctx, ReplyKind::Status, text, lang, false).await
+}
+
+/// List the puzzles.
+#[poise::command(slash_command, guild_only)]
+pub async fn puzzles(
+    ctx: Context<'_>,
+    #[description = "Only puzzles in this language"] language: Option<LanguageChoice>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let guild = ctx.guild_id().context("guild only")?;
+    let lang = data.guild_language(Some(guild)).await;
+    let language: Option<Language> = language.map(Into::into);
+    let lines: Vec<String> = data
+        .playable_puzzles(&scope_of(guild))
+        .await?
+        .iter()
+        .filter(|p| language.is_none_or(|l| p.language == l))
+        .map(|p| format!("`{}` · {} · {} · {}", p.id, p.language.code(), p.difficulty, neutralise(&p.title)))
+        .collect();
+    let text = format!("**{}**\n{}", say(lang, &Word::Puzzles), lines.join("\n"));
+    send_text(ctx, ReplyKind::Status, text, lang, true).await
+}
+
+/// Show the commands.
+#[poise::command(slash_command, guild_only)]
+pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let lang = data.guild_language(ctx.guild_id()).await;
+    send_text(ctx, ReplyKind::Status, help_text(data, lang), lang, true).await
+}
+
+/// The command list from the catalogue, players first.
+pub fn help_text(data: &Data, lang: Language) -> String {
+    let mut players = Vec::new();
+    let mut moderators = Vec::new();
+    for verb in data.catalogue.for_frontend(Frontend::Discord) {
+        let opts: String = verb
+            .options
+            .iter()
+            .map(|o| if o.required { format!(" <{}>", o.name) } else { format!(" [{}]", o.name) })
+            .collect();
+        let line = format!("`/{} {}{opts}` {}", verb.group, verb.name, verb.help(lang));
+        match verb.who {
+            crate::core::catalogue::Who::Player => players.push(line),
+            crate::core::catalogue::Who::Moderator => moderators.push(line),
+        }
+    }
+    format!(
+        "**{}**\n{}\n\n**{}**\n{}",
+        say(lang, &Word::Players),
+        players.join("\n"),
+        say(lang, &Word::Moderators),
+        moderators.join("\n")
+    )
+}
+
+/// Sends fixed text as colour-coded embeds (or a file when long).
+pub async fn send_text(
+    ctx: Context<'_>,
+    kind: ReplyKind,
+    text: String,
+    lang: Language,
+    private: bool,
+) -> Result<(), Error> {
+    let reply = Reply { kind, text, verdict: None };
+    for piece in followups(&reply, lang, ctx.data().settings.max_reply_messages) {
+        ctx.send(piece.ephemeral(private)).await?;
+    }
+    Ok(())
+}
+
+/// Refuses privately, in the server's language.
+pub async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
+    refuse_text(ctx, &say(lang, &word)).await
+}
+
+async fn refuse_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
+    ctx.send(private(text)).await?;
+    Ok(())
+}
+
+/// Autocomplete: puzzles a new game here may use.
+pub async fn autocomplete_playable(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let puzzles = match ctx.guild_id() {
+        Some(guild) => ctx.data().playable_puzzles(&scope_of(guild)).await.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    puzzle_choices(&puzzles, partial)
+}
+
+pub fn puzzle_choices(puzzles: &[Arc<Puzzle>], partial: &str) -> serenity::CreateAutocompleteResponse {
+    let partial = partial.to_lowercase();
+    let choices = puzzles
+        .iter()
+        .filter(|p| p.id.contains(&partial) || p.title.to_lowercase().contains(&partial))
+        .take(25)
+        .map(|p| {
+            let label: String = format!("{} · {}", p.title, p.id).chars().take(100).collect();
+            serenity::AutocompleteChoice::new(label, p.id.clone())
+        })
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}

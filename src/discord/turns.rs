@@ -1,0 +1,120 @@
+//! One turn from any Discord source (thread message, slash command,
+//! button) into the session actor and its reply back the same way; and
+//! the end of a game: summary, scores and the transcript file.
+
+use poise::serenity_prelude as serenity;
+use serenity::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
+
+use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
+use crate::core::pipeline::{Reply, TurnInput};
+use crate::core::soup::Player;
+
+use super::games::LiveGame;
+use super::render::{Outgoing, plan, summary, transcript};
+use super::send::{command_reply, embed, message, no_pings, post};
+use super::types::{Context, Data, Error};
+
+/// Where a turn came from, so its reply goes back the same way.
+pub enum Origin<'a> {
+    /// A message in the thread: the reply answers it.
+    Message(&'a serenity::Message),
+    /// A slash command, already deferred: the reply is its follow-up.
+    Command(Context<'a>),
+    /// A button, already deferred: the reply is its follow-up.
+    Component(&'a serenity::ComponentInteraction),
+    /// A moderator verb: the reply is posted in the thread.
+    Thread,
+}
+
+/// A turn for a thread's live game.
+pub struct Turn<'a> {
+    pub thread: serenity::ChannelId,
+    pub handle: &'a SessionHandle,
+    pub game: &'a LiveGame,
+    pub player: Player,
+    pub input: TurnInput,
+    /// The message or interaction id: a redelivered event is answered once.
+    pub event_id: String,
+}
+
+impl Data {
+    /// Plays a turn, shows its reply through `origin`, marks it delivered,
+    /// and wraps the game up when it ended.
+    pub async fn take_turn(
+        &self,
+        http: &serenity::Http,
+        turn: Turn<'_>,
+        origin: Origin<'_>,
+    ) -> Result<Delivery, Error> {
+        let inbound = Inbound { event_id: Some(turn.event_id), player: turn.player, input: turn.input, progress: None };
+        let delivery = turn.handle.send(inbound).await?;
+        // A message Discord delivered twice was answered the first time.
+        let already_shown = delivery.duplicate && matches!(origin, Origin::Message(_));
+        if !already_shown {
+            let lang = turn.game.puzzle.language;
+            self.show(http, turn.thread, &delivery.reply, lang, origin).await?;
+        }
+        turn.handle.delivered(&delivery).await?;
+        if is_final(delivery.reply.kind) && !delivery.duplicate {
+            self.finish(http, turn.thread, turn.game).await?;
+        } else if delivery.phase.is_over() {
+            self.close_game(turn.thread).await?;
+        }
+        Ok(delivery)
+    }
+
+    async fn show(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        reply: &Reply,
+        lang: crate::core::puzzle::Language,
+        origin: Origin<'_>,
+    ) -> Result<(), Error> {
+        let max = self.settings.max_reply_messages;
+        match origin {
+            Origin::Message(msg) => post(http, thread, reply, lang, max, Some(msg.id)).await?,
+            Origin::Thread => post(http, thread, reply, lang, max, None).await?,
+            Origin::Command(ctx) => {
+                for piece in plan(reply, lang, max) {
+                    ctx.send(command_reply(&piece)).await?;
+                }
+            }
+            Origin::Component(interaction) => {
+                for piece in plan(reply, lang, max) {
+                    interaction.create_followup(http, followup(&piece)).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of a game: who found what, the scores, the transcript as a
+    /// Markdown file; then the thread is unbound.
+    pub async fn finish(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        game: &LiveGame,
+    ) -> Result<(), Error> {
+        let loaded = self.store.load_session(&game.session_id).await?;
+        self.close_game(thread).await?;
+        let Some(loaded) = loaded else { return Ok(()) };
+        let lang = game.puzzle.language;
+        let text = summary(&game.puzzle, &loaded.game, lang);
+        let file = transcript(&game.puzzle, &loaded);
+        let piece = Outgoing { text, colour: 0xF1_C40F, file: None };
+        let name = format!("transcript-{}.md", game.puzzle.id);
+        let m: CreateMessage = message(&piece, None).add_file(CreateAttachment::bytes(file.into_bytes(), name));
+        thread.send_message(http, m).await?;
+        Ok(())
+    }
+}
+
+fn followup(o: &Outgoing) -> CreateInteractionResponseFollowup {
+    let mut f = CreateInteractionResponseFollowup::new().embed(embed(o)).allowed_mentions(no_pings());
+    if let Some((name, bytes)) = &o.file {
+        f = f.add_file(CreateAttachment::bytes(bytes.clone(), name.clone()));
+    }
+    f
+}

@@ -1,0 +1,164 @@
+//! `LanceKnowledge`: puzzle documents in the LanceDB `knowledge` table.
+//!
+//! LanceDB is the durable store; one puzzle's documents (a few dozen) are
+//! the hot set a game queries, so they are cached in memory after first use
+//! and scored there, which is far faster than a filtered table query.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use async_trait::async_trait;
+use lancedb::{Connection, Table};
+use tokio::sync::RwLock;
+
+use super::lance::{Col, Val, in_list, lit, open_table, scan, schema, text_col, upsert, vector_at};
+use super::{content_hash, cosine};
+use crate::core::embed::Embedder;
+use crate::core::knowledge::{Doc, DocKind, Hit, Knowledge, KnowledgeError, Role, SyncReport, Visibility, puzzle_docs};
+use crate::core::puzzle::Puzzle;
+
+const TABLE: &str = "knowledge";
+const COLS: [Col; 7] = [
+    Col::Text("doc_id"),
+    Col::Text("puzzle_id"),
+    Col::Text("kind"),
+    Col::Text("visibility"),
+    Col::Text("language"),
+    Col::Text("text"),
+    Col::Text("content_hash"),
+];
+/// Texts embedded per call while syncing.
+const EMBED_BATCH: usize = 32;
+
+type PuzzleDocs = Arc<Vec<(Doc, Vec<f32>)>>;
+
+pub struct LanceKnowledge {
+    table: Table,
+    schema: SchemaRef,
+    embedder: Arc<dyn Embedder>,
+    /// Names the embedding model; part of each content hash so a new model
+    /// re-embeds everything.
+    embedder_id: String,
+    cache: RwLock<HashMap<String, PuzzleDocs>>,
+}
+
+fn store_err(e: impl std::fmt::Display) -> KnowledgeError {
+    KnowledgeError::Store(e.to_string())
+}
+
+impl LanceKnowledge {
+    pub async fn open(db: &Connection, embedder: Arc<dyn Embedder>) -> Result<Self, KnowledgeError> {
+        let embedder_id = embedder.describe();
+        let schema = schema(&COLS, embedder.dimensions());
+        let (table, _) = open_table(db, TABLE, schema.clone()).await.map_err(store_err)?;
+        Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache: RwLock::default() })
+    }
+
+    pub async fn row_count(&self) -> Result<usize, KnowledgeError> {
+        self.table.count_rows(None).await.map_err(store_err)
+    }
+
+    fn hash(&self, doc: &Doc) -> String {
+        content_hash(&[&self.embedder_id, doc.kind.as_str(), doc.visibility.as_str(), &doc.language, &doc.text])
+    }
+
+    async fn existing_hashes(&self) -> Result<HashMap<String, String>, KnowledgeError> {
+        let batches = scan(&self.table, None).await.map_err(store_err)?;
+        let mut out = HashMap::new();
+        for b in &batches {
+            let (Some(ids), Some(hashes)) = (text_col(b, "doc_id"), text_col(b, "content_hash")) else { continue };
+            for i in 0..b.num_rows() {
+                out.insert(ids.value(i).to_string(), hashes.value(i).to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    async fn embed_rows(&self, docs: &[&Doc]) -> Result<Vec<(Vec<Val>, Vec<f32>)>, KnowledgeError> {
+        let mut rows = Vec::with_capacity(docs.len());
+        for chunk in docs.chunks(EMBED_BATCH) {
+            let texts: Vec<String> = chunk.iter().map(|d| d.text.clone()).collect();
+            let vectors = self.embedder.embed(&texts).await.map_err(|e| KnowledgeError::Embed(e.to_string()))?;
+            for (doc, vector) in chunk.iter().zip(vectors) {
+                rows.push((row(doc, &self.hash(doc)), vector));
+            }
+        }
+        Ok(rows)
+    }
+
+    async fn puzzle(&self, puzzle_id: &str) -> Result<PuzzleDocs, KnowledgeError> {
+        if let Some(docs) = self.cache.read().await.get(puzzle_id) {
+            return Ok(docs.clone());
+        }
+        let filter = format!("puzzle_id = {}", lit(puzzle_id));
+        let batches = scan(&self.table, Some(&filter)).await.map_err(store_err)?;
+        let docs: PuzzleDocs = Arc::new(batches.iter().flat_map(docs_from_batch).collect());
+        self.cache.write().await.insert(puzzle_id.to_string(), docs.clone());
+        Ok(docs)
+    }
+}
+
+fn row(doc: &Doc, hash: &str) -> Vec<Val> {
+    [&doc.id, &doc.puzzle_id, doc.kind.as_str(), doc.visibility.as_str(), &doc.language, &doc.text, hash]
+        .into_iter()
+        .map(|s| Val::Text(s.to_string()))
+        .collect()
+}
+
+fn docs_from_batch(b: &RecordBatch) -> Vec<(Doc, Vec<f32>)> {
+    let cols = ["doc_id", "puzzle_id", "kind", "visibility", "language", "text"].map(|c| text_col(b, c));
+    let [Some(id), Some(puzzle), Some(kind), Some(vis), Some(lang), Some(text)] = cols else { return Vec::new() };
+    (0..b.num_rows())
+        .filter_map(|i| {
+            let doc = Doc {
+                id: id.value(i).to_string(),
+                puzzle_id: puzzle.value(i).to_string(),
+                kind: DocKind::parse(kind.value(i))?,
+                // An unknown visibility is treated as the most secret.
+                visibility: Visibility::parse(vis.value(i)).unwrap_or(Visibility::Judge),
+                language: lang.value(i).to_string(),
+                text: text.value(i).to_string(),
+            };
+            Some((doc, vector_at(b, i)?))
+        })
+        .collect()
+}
+
+#[async_trait]
+impl Knowledge for LanceKnowledge {
+    async fn sync(&self, puzzles: &[&Puzzle]) -> Result<SyncReport, KnowledgeError> {
+        let docs: Vec<Doc> = puzzles.iter().flat_map(|p| puzzle_docs(p)).collect();
+        let existing = self.existing_hashes().await?;
+        let changed: Vec<&Doc> = docs.iter().filter(|d| existing.get(&d.id) != Some(&self.hash(d))).collect();
+        let rows = self.embed_rows(&changed).await?;
+        upsert(&self.table, &self.schema, "doc_id", &rows).await.map_err(store_err)?;
+        let keep: HashSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+        let removed: Vec<&str> = existing.keys().map(String::as_str).filter(|id| !keep.contains(id)).collect();
+        for chunk in removed.chunks(200) {
+            self.table.delete(in_list("doc_id", chunk).as_str()).await.map_err(store_err)?;
+        }
+        self.cache.write().await.clear();
+        Ok(SyncReport { documents: docs.len(), embedded: changed.len(), removed: removed.len() })
+    }
+
+    async fn retrieve(&self, role: Role, puzzle_id: &str, query: &str, k: usize) -> Result<Vec<Hit>, KnowledgeError> {
+        let docs = self.puzzle(puzzle_id).await?;
+        let allowed = role.may_see();
+        let vector =
+            self.embedder.embed(&[query.to_string()]).await.map_err(|e| KnowledgeError::Embed(e.to_string()))?;
+        let Some(q) = vector.first() else { return Ok(Vec::new()) };
+        let mut hits: Vec<Hit> = docs
+            .iter()
+            .filter(|(d, _)| allowed.contains(&d.visibility))
+            .map(|(d, v)| Hit { doc: d.clone(), score: cosine(q, v) })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        hits.truncate(k);
+        Ok(hits)
+    }
+}
+
+#[cfg(test)]
+mod tests;

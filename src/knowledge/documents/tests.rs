@@ -1,0 +1,87 @@
+use super::*;
+use crate::knowledge::{HashingEmbedder, open_db};
+use crate::puzzles::PuzzleLibrary;
+
+async fn open(dir: &std::path::Path) -> LanceKnowledge {
+    let db = open_db(dir).await.unwrap();
+    LanceKnowledge::open(&db, Arc::new(HashingEmbedder::new(64))).await.unwrap()
+}
+
+fn library() -> PuzzleLibrary {
+    PuzzleLibrary::load(None).0
+}
+
+#[tokio::test]
+async fn unchanged_documents_are_not_embedded_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let kb = open(dir.path()).await;
+    let lib = library();
+    let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
+    let first = kb.sync(&puzzles).await.unwrap();
+    assert_eq!(first.embedded, first.documents);
+    assert_eq!(kb.row_count().await.unwrap(), first.documents);
+    let again = kb.sync(&puzzles).await.unwrap();
+    assert_eq!((again.embedded, again.removed), (0, 0));
+
+    let mut edited = (*lib.all()[0]).clone();
+    edited.surface = format!("{} (edited)", edited.surface);
+    let mut changed: Vec<&Puzzle> = puzzles[1..].to_vec();
+    changed.push(&edited);
+    assert_eq!(kb.sync(&changed).await.unwrap().embedded, 1);
+
+    let fewer = kb.sync(&puzzles[..2]).await.unwrap();
+    assert!(fewer.removed > 0);
+    assert_eq!(kb.row_count().await.unwrap(), fewer.documents);
+}
+
+#[tokio::test]
+async fn no_role_but_the_judge_retrieves_judge_documents_on_any_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let kb = open(dir.path()).await;
+    let lib = library();
+    let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
+    kb.sync(&puzzles).await.unwrap();
+    for p in lib.all() {
+        // The worst query: the secret itself.
+        for role in [Role::Narrator, Role::PlayerAgent, Role::HintMaster] {
+            let hits = kb.retrieve(role, &p.id, &p.bottom, 50).await.unwrap();
+            assert!(!hits.is_empty(), "{role:?} sees the surface of {}", p.id);
+            for hit in hits {
+                assert!(role.may_see().contains(&hit.doc.visibility), "{role:?} got {:?}", hit.doc.id);
+                assert_ne!(hit.doc.text, p.bottom.trim());
+            }
+        }
+        let judge = kb.retrieve(Role::Judge, &p.id, &p.bottom, 1).await.unwrap();
+        assert_eq!(judge[0].doc.kind, DocKind::Bottom, "the judge finds the bottom by its own text");
+    }
+}
+
+#[tokio::test]
+async fn knowledge_survives_a_restart_and_a_deleted_directory_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = library();
+    let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
+    let count = {
+        let kb = open(dir.path()).await;
+        kb.sync(&puzzles).await.unwrap().documents
+    };
+    let reopened = open(dir.path()).await;
+    assert_eq!(reopened.row_count().await.unwrap(), count);
+    assert_eq!(reopened.sync(&puzzles).await.unwrap().embedded, 0);
+    drop(reopened);
+
+    std::fs::remove_dir_all(dir.path()).unwrap();
+    let rebuilt = open(dir.path()).await;
+    assert_eq!(rebuilt.row_count().await.unwrap(), 0);
+    assert_eq!(rebuilt.sync(&puzzles).await.unwrap().embedded, count);
+    let hits = rebuilt.retrieve(Role::Narrator, &lib.all()[0].id, "anything", 3).await.unwrap();
+    assert_eq!(hits.len(), 1, "only the surface is public");
+}
+
+#[tokio::test]
+async fn ids_with_quotes_cannot_break_the_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let kb = open(dir.path()).await;
+    let hits = kb.retrieve(Role::Judge, "x' OR '1'='1", "q", 5).await.unwrap();
+    assert!(hits.is_empty());
+}

@@ -1,0 +1,212 @@
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::*;
+use crate::core::llm::ChatMessage;
+use crate::models::testing;
+
+/// The small model, loaded once for all tests here.
+fn engine() -> Option<Arc<Engine>> {
+    static ENGINE: std::sync::OnceLock<Option<Arc<Engine>>> = std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| testing::small_chat().map(|path| Arc::new(Engine::load(&path).expect("the small model loads"))))
+        .clone()
+}
+
+fn request(question: &str) -> ChatRequest {
+    let mut request =
+        ChatRequest::new(vec![ChatMessage::system("You answer in one short sentence."), ChatMessage::user(question)]);
+    request.temperature = 0.0;
+    request.max_tokens = 24;
+    request
+}
+
+fn never() -> AtomicBool {
+    AtomicBool::new(false)
+}
+
+/// Ids from llama.cpp's tokenizer for the same GGUF file.
+#[test]
+fn tokenizer_matches_the_reference_and_round_trips() {
+    let Some(engine) = engine() else { return };
+    let tokenizer = engine.tokenizer();
+    let reference: [(&str, &[u32]); 3] = [
+        ("Hello world", &[19556, 905]),
+        ("Was the man related to Ana? 12345", &[29477, 260, 555, 2484, 288, 27699, 47, 216, 33, 34, 35, 36, 37]),
+        ("<|im_start|>user\nHi<|im_end|>\n", &[1, 4093, 198, 26843, 2, 198]),
+    ];
+    for (text, ids) in reference {
+        assert_eq!(tokenizer.encode(text).unwrap(), ids, "{text:?}");
+    }
+    for text in ["Ana's café — 你好!", "{\"kind\": \"question\", \"verdict\": \"YES_AND_NO\"}", "  two  spaces\n\ttab"]
+    {
+        let ids = tokenizer.encode(text).unwrap();
+        assert_eq!(tokenizer.decode(&ids).unwrap(), text);
+    }
+    for special in ["<|im_start|>", "<|im_end|>", "<|endoftext|>"] {
+        assert_eq!(tokenizer.encode(special).unwrap().len(), 1, "{special} is one token");
+    }
+}
+
+#[test]
+fn greedy_generation_is_repeatable_bounded_and_stops_cleanly() {
+    let Some(engine) = engine() else { return };
+    let first = engine.generate(&request("What colour is the sky?"), &never()).unwrap();
+    let again = engine.generate(&request("What colour is the sky?"), &never()).unwrap();
+
+    assert_eq!(first.text, again.text);
+    assert!(!first.text.trim().is_empty());
+    assert!(first.completion_tokens <= 24, "{}", first.completion_tokens);
+    assert!(!first.text.contains("<|im_end|>") && !first.text.contains("<|im_start|>"), "{}", first.text);
+    assert!(first.prompt_tokens > 10);
+
+    let mut short = request("Tell me a long story about a dragon.");
+    short.max_tokens = 5;
+    assert!(engine.generate(&short, &never()).unwrap().completion_tokens <= 5);
+}
+
+#[test]
+fn a_seed_makes_sampling_repeatable() {
+    let Some(engine) = engine() else { return };
+    let mut sampled = request("Name an animal.");
+    sampled.temperature = 0.9;
+    sampled.seed = Some(42);
+    let a = engine.generate(&sampled, &never()).unwrap();
+    let b = engine.generate(&sampled, &never()).unwrap();
+    assert_eq!(a.text, b.text);
+}
+
+#[test]
+fn a_schema_gives_json_of_that_shape() {
+    let Some(engine) = engine() else { return };
+    let mut judged = request("Is water wet?");
+    judged.max_tokens = 64;
+    judged.json_schema = Some(crate::core::verdict::judgement_schema(None));
+    let reply = engine.generate(&judged, &never()).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&reply.text).expect("valid JSON");
+    assert!(["question", "guess", "chatter"].contains(&value["kind"].as_str().unwrap()), "{value}");
+    assert!(crate::core::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(), "{value}");
+    assert!(value["facts"].is_array(), "{value}");
+}
+
+#[test]
+fn a_cancelled_generation_stops() {
+    let Some(engine) = engine() else { return };
+    let cancelled = AtomicBool::new(true);
+    let mut long = request("Count to one hundred.");
+    long.max_tokens = 200;
+    assert_eq!(engine.generate(&long, &cancelled).unwrap_err(), GenerateError::Cancelled);
+}
+
+/// Generation runs on the blocking pool: a single-threaded runtime keeps
+/// ticking while the model works.
+#[tokio::test(flavor = "current_thread")]
+async fn generation_does_not_block_the_runtime() {
+    let Some(engine) = engine() else { return };
+    let client = LocalClient::from_engine(engine, Duration::from_secs(120));
+    let mut long = request("Write a poem about the sea.");
+    long.max_tokens = 48;
+    let ticks = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let counter = Arc::clone(&ticks);
+    let ticker = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let started = std::time::Instant::now();
+    client.chat(long).await.expect("generates");
+    let took = started.elapsed();
+    ticker.abort();
+    let ticked = ticks.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(took < Duration::from_millis(50) || ticked >= 3, "{ticked} ticks in {took:?}: the runtime was blocked");
+}
+
+#[tokio::test]
+async fn a_deadline_gives_a_timeout_error() {
+    let Some(engine) = engine() else { return };
+    let client = LocalClient::from_engine(engine, Duration::from_millis(1));
+    let mut long = request("Count to one hundred.");
+    long.max_tokens = 200;
+    assert_eq!(client.chat(long).await.unwrap_err(), LlmError::Timeout);
+}
+
+#[tokio::test]
+async fn a_missing_file_is_a_clear_config_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = LocalClient::for_file(&dir.path().join("absent.gguf"), Duration::from_secs(5));
+    let error = client.health().await.unwrap_err();
+    assert!(
+        matches!(&error, LlmError::Config(m) if m.contains("absent.gguf") && m.contains("echoes models fetch")),
+        "{error}"
+    );
+}
+
+#[test]
+fn random_bytes_are_not_a_gguf_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("random.gguf");
+    let bytes: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let why = Engine::load(&path).err().expect("refused");
+    assert!(why.contains("not a valid GGUF"), "{why}");
+    // Random bytes after a valid magic and version.
+    let mut bytes = b"GGUF\x03\0\0\0".to_vec();
+    bytes.extend((0..4096u32).map(|i| (i.wrapping_mul(40_503) >> 7) as u8));
+    std::fs::write(&path, bytes).unwrap();
+    assert!(Engine::load(&path).is_err());
+    assert!(verify_gguf(&path).is_err());
+}
+
+#[test]
+fn a_truncated_gguf_file_is_refused() {
+    let Some(source) = testing::small_chat() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("truncated.gguf");
+    let bytes = std::fs::read(&source).unwrap();
+    for cut in [bytes.len() / 2, 3_000_000, 1000] {
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let why = Engine::load(&path).err().expect("refused");
+        assert!(why.contains("truncated") || why.contains("not a valid GGUF"), "{cut}: {why}");
+        assert!(verify_gguf(&path).is_err());
+    }
+}
+
+#[test]
+fn chatml_is_rendered_with_the_reply_opened() {
+    let messages = [ChatMessage::system("Rules."), ChatMessage::user("Hi?")];
+    assert_eq!(
+        template::ChatTemplate::ChatMl.render(&messages),
+        "<|im_start|>system\nRules.<|im_end|>\n<|im_start|>user\nHi?<|im_end|>\n<|im_start|>assistant\n"
+    );
+    assert!(template::ChatTemplate::from_gguf(Some("{{ '<|start_header_id|>' }}")).is_err());
+}
+
+#[test]
+fn sampling_is_greedy_at_zero_and_seeded_otherwise() {
+    let logits = [0.1, 2.0, 1.9, -1.0];
+    assert_eq!(sampler::Sampler::new(0.0, None).sample(&logits), 1);
+    let draw = |seed| (0..20).map(|_| 0).scan(sampler::Sampler::new(1.0, Some(seed)), |s, _| Some(s.sample(&logits)));
+    assert_eq!(draw(3).collect::<Vec<_>>(), draw(3).collect::<Vec<_>>());
+    assert!((sampler::log_prob(&[0.0, 0.0], 1) - 0.5f32.ln()).abs() < 1e-6);
+}
+
+#[test]
+fn schemas_become_shapes_in_required_order() {
+    let shape = structured::Shape::of(&crate::core::verdict::judgement_schema(None)).expect("flat object");
+    let names: Vec<&str> = shape.fields.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["kind", "verdict", "facts"]);
+    assert!(matches!(&shape.fields[1].1, structured::Field::Enum(v) if v.len() == 5));
+    assert_eq!(shape.fields[2].1, structured::Field::List(None));
+    assert!(structured::Shape::of(&serde_json::json!({"type": "array"})).is_none());
+    let nested = serde_json::json!({"type": "object", "properties": {"a": {"type": "object"}}});
+    assert!(structured::Shape::of(&nested).is_none());
+}
+
+#[test]
+fn lists_keep_quoted_allowed_items_once() {
+    let allowed = ["f1".to_owned(), "f2".to_owned()];
+    assert_eq!(structured::list(r#""f1", "f3", "f1", "f2"] junk"#, Some(&allowed)), r#"["f1", "f2"]"#);
+    assert_eq!(structured::list("]", None), "[]");
+}

