@@ -7,14 +7,14 @@
 //! keeps documents whose visibility is in `Role::may_see()`.
 
 pub mod bench;
-mod hashing;
 mod documents;
+mod hashing;
 mod lance;
 pub mod ledger_bench;
 mod memory;
 
-pub use hashing::HashingEmbedder;
 pub use documents::LanceKnowledge;
+pub use hashing::HashingEmbedder;
 pub use lance::open_db;
 pub use memory::LanceMemory;
 
