@@ -4,10 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "cargo is missing: install Rust 1.95 (rustup toolchain install 1.95) and re-run." >&2
-  exit 1
-fi
+. scripts/require.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
 cargo build --locked --quiet --bin echoes
 # With no Ollama running, the game plays on the in-process model: fetch its

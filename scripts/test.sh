@@ -4,10 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "cargo is missing: install Rust 1.95 (rustup toolchain install 1.95) and re-run." >&2
-  exit 1
-fi
+. scripts/require.sh
 
 # A build cache outside the clone keeps fresh clones fast after the first run.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
@@ -19,7 +16,10 @@ cargo fmt --all -- --check
 cargo clippy --locked --all-targets -- -D warnings
 # Setup, not a test: the local-model tests read the small chat model and the
 # embedder from the model cache (`echoes models path`); fetch them once.
-cargo build --locked --quiet --bin echoes
+# `cargo test --no-run` builds the binary with the tests' feature set; a
+# plain `cargo build` would resolve features differently and rebuild half
+# the dependency graph (LanceDB included) a second time.
+cargo test --locked --no-run --quiet
 ECHOES__LLM__LOCAL__CHAT_MODEL=small "$CARGO_TARGET_DIR/debug/echoes" models fetch --if-missing
 cargo test --locked
 echo "scripts/test.sh: fmt, clippy and tests passed in $(( $(date +%s) - start ))s"

@@ -339,7 +339,13 @@ async fn bench_ledger(settings: &Settings) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{e} (run `echoes models fetch embedder`)"))?;
     let scored = crate::knowledge::ledger_bench::scored_pairs(&embedder).await?;
     let rows = crate::knowledge::ledger_bench::sweep(&scored);
-    println!("{}", crate::knowledge::ledger_bench::render(&rows, settings.game.ledger_threshold));
+    let threshold = settings.game.ledger_threshold;
+    println!("{}", crate::knowledge::ledger_bench::render(&rows, threshold));
+    let wrong = crate::knowledge::ledger_bench::false_matches(&scored, threshold);
+    println!("\nnear-misses that would share a verdict at {threshold:.2}: {}", wrong.len());
+    for line in wrong {
+        println!("  {line}");
+    }
     Ok(())
 }
 

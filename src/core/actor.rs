@@ -246,6 +246,16 @@ impl Engine {
         } else {
             self.pipeline.run(&view, &inbound.player, &input, progress).await
         };
+        if let Some(blocked) = &outcome.withheld {
+            tracing::warn!(
+                target: "security",
+                session = %state.id,
+                player = %inbound.player.id,
+                reason = ?blocked.reason,
+                canary = blocked.canary,
+                "secrecy gate withheld an outbound reply"
+            );
+        }
         if !outcome.commit {
             return Ok(Delivery { reply: outcome.reply, outbox_id: None, duplicate: false, phase: state.game.phase });
         }
@@ -341,7 +351,7 @@ impl Engine {
 /// A per-game random marker for the Judge prompt; seeing it in output
 /// proves a leak.
 fn new_canary() -> String {
-    format!("CANARY-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+    crate::core::secrecy::Canary::from_seed(uuid::Uuid::new_v4().as_u64_pair().0).to_string()
 }
 
 /// Live sessions by id, for front ends that host many (bots).

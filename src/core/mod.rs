@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod prompts;
 pub mod puzzle;
 pub mod remember;
+pub mod secrecy;
 pub mod soup;
 pub mod store;
 pub mod text;

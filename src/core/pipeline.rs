@@ -15,6 +15,7 @@ use super::llm::{ChatMessage, ChatRequest, LlmClient, LlmError, RoleModels};
 use super::memory::Memory;
 use super::prompts::{JudgeMode, JudgeView, Prompts, PublicTurn, PublicView};
 use super::puzzle::{Language, Puzzle};
+use super::secrecy::{Blocked, is_meta_question};
 use super::soup::{Phase, Player, Rejection, SoupEvent, SoupGame};
 use super::text::{InputProblem, clean_input, normalize_question, truncate_chars};
 use super::verdict::{Intent, Judgement, Parsed, Verdict, judgement_schema, parse_judgement};
@@ -186,6 +187,8 @@ pub struct TurnOutcome {
     pub public: Option<PublicTurn>,
     /// A newly judged question's embedding, for the semantic ledger.
     pub ledger_vector: Option<LedgerVector>,
+    /// Set when the secrecy gate replaced the reply (a security event).
+    pub withheld: Option<Blocked>,
 }
 
 impl TurnOutcome {
@@ -199,6 +202,7 @@ impl TurnOutcome {
             commit: true,
             public: None,
             ledger_vector: None,
+            withheld: None,
         }
     }
 }
@@ -229,8 +233,20 @@ pub enum Progress {
 pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Send + Sync);
 
 impl Pipeline {
-    /// Runs one turn against the session as it is now.
+    /// Runs one turn against the session as it is now. While the game is
+    /// on, the reply passes the secrecy gate (`guard`) before it is returned.
     pub async fn run(
+        &self,
+        session: &SessionView<'_>,
+        player: &Player,
+        input: &TurnInput,
+        progress: ProgressFn<'_>,
+    ) -> TurnOutcome {
+        let outcome = self.turn(session, player, input, progress).await;
+        guard::guard(session, input, outcome)
+    }
+
+    async fn turn(
         &self,
         session: &SessionView<'_>,
         player: &Player,
@@ -317,6 +333,12 @@ impl Pipeline {
             return chatter(lang);
         }
         let key = normalize_question(&text);
+        if is_meta_question(&text) {
+            // About the answer's wording, or an attempt to take over the
+            // host: answered without any model seeing it.
+            let asked = Asked::repeat(&text, key, Verdict::Meta, "meta");
+            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+        }
         if mode != JudgeMode::Guess
             && let Some(verdict) = session.game.ledger_verdict(&key)
         {
@@ -327,7 +349,7 @@ impl Pipeline {
             true => self.question_vector(&key).await,
             false => None,
         };
-        if let Some(verdict) = vector.as_deref().and_then(|v| self.semantic_match(session.ledger, v)) {
+        if let Some(verdict) = vector.as_deref().and_then(|v| self.semantic_match(session.ledger, &key, v)) {
             let asked = Asked::repeat(&text, key, verdict, "semantic");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
@@ -372,10 +394,10 @@ impl Pipeline {
             Ok(next) => next,
             Err(r) => return rejected(lang, r),
         };
-        let remark = if repeat.is_some() {
-            say(lang, &Msg::Repeat)
-        } else {
-            self.remark(session, text, verdict, usage, progress).await
+        let remark = match repeat {
+            Some("meta") => say(lang, &Msg::NoRemark(verdict, session.game.questions as usize)),
+            Some(_) => say(lang, &Msg::Repeat),
+            None => self.remark(session, text, verdict, usage, progress).await,
         };
         let label = verdict_label(lang, verdict);
         let mut out = TurnOutcome::reply(ReplyKind::Verdict, format!("{label}: {remark}"));
@@ -486,6 +508,7 @@ pub fn ends_game(before: Phase, after: Phase) -> bool {
 }
 
 mod agents;
+mod guard;
 mod views;
 
 use views::{history_text, status_text};

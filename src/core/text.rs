@@ -77,6 +77,90 @@ pub fn normalize_question(text: &str) -> String {
     words.join(" ")
 }
 
+/// Words and characters whose swap can flip a yes/no answer while barely
+/// moving a sentence embedding: negation, polarity particles, gender, life
+/// and death, time order. ("t" is what is left of "wasn't".)
+const CONTRAST_TOKENS: &[&str] = &[
+    "not",
+    "no",
+    "t",
+    "never",
+    "nobody",
+    "nothing",
+    "none",
+    "nor",
+    "without",
+    "with",
+    "on",
+    "off",
+    "in",
+    "out",
+    "up",
+    "down",
+    "open",
+    "closed",
+    "before",
+    "after",
+    "afterwards",
+    "earlier",
+    "later",
+    "first",
+    "last",
+    "he",
+    "she",
+    "him",
+    "her",
+    "his",
+    "hers",
+    "man",
+    "woman",
+    "men",
+    "women",
+    "boy",
+    "girl",
+    "male",
+    "female",
+    "dead",
+    "alive",
+    "more",
+    "less",
+    "same",
+    "different",
+    "old",
+    "young",
+    "day",
+    "night",
+    "morning",
+    "evening",
+    "不",
+    "没",
+    "未",
+    "非",
+    "无",
+    "别",
+    "男",
+    "女",
+    "他",
+    "她",
+    "前",
+    "后",
+    "生",
+    "死",
+    "开",
+    "关",
+    "多",
+    "少",
+];
+
+/// Whether two ledger keys (`normalize_question`) differ by a contrast
+/// token: such questions are never treated as paraphrases, however close
+/// their embeddings ("was the lamp switched off" / "... on").
+pub fn differ_by_contrast(a: &str, b: &str) -> bool {
+    let (ta, tb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    let only_one = |x: &[&str], y: &[&str]| x.iter().any(|t| !y.contains(t) && CONTRAST_TOKENS.contains(t));
+    only_one(&ta, &tb) || only_one(&tb, &ta)
+}
+
 fn flush(current: &mut String, words: &mut Vec<String>) {
     if !current.is_empty() {
         words.push(std::mem::take(current));

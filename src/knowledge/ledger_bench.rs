@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use crate::core::embed::{Embedder, cosine};
-use crate::core::text::normalize_question;
+use crate::core::text::{differ_by_contrast, is_cjk, normalize_question};
 
 const PAIRS: &str = include_str!("../../tests/data/question_pairs.toml");
 
@@ -31,24 +31,56 @@ pub struct Row {
     pub false_match_rate: f32,
 }
 
+/// One labelled pair with its cosine similarity.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub a: String,
+    pub b: String,
+    pub cosine: f32,
+    pub same: bool,
+}
+
 /// Cosine similarity of each pair, with its label.
-pub async fn scored_pairs(embedder: &dyn Embedder) -> anyhow::Result<Vec<(f32, bool)>> {
+pub async fn scored_pairs(embedder: &dyn Embedder) -> anyhow::Result<Vec<Scored>> {
     let pairs: Pairs = toml::from_str(PAIRS)?;
     let texts: Vec<String> =
         pairs.pairs.iter().flat_map(|p| [normalize_question(&p.a), normalize_question(&p.b)]).collect();
     let vectors = embedder.embed(&texts).await?;
-    Ok(pairs.pairs.iter().zip(vectors.chunks(2)).map(|(p, v)| (cosine(&v[0], &v[1]), p.same)).collect())
+    Ok(pairs
+        .pairs
+        .into_iter()
+        .zip(vectors.chunks(2))
+        .map(|(p, v)| Scored { cosine: cosine(&v[0], &v[1]), a: p.a, b: p.b, same: p.same })
+        .collect())
+}
+
+/// Whether the ledger would reuse a verdict across this pair.
+fn matches(s: &Scored, threshold: f32) -> bool {
+    let (a, b) = (normalize_question(&s.a), normalize_question(&s.b));
+    let english = !a.chars().chain(b.chars()).any(is_cjk);
+    english && s.cosine >= threshold && !differ_by_contrast(&a, &b)
+}
+
+/// The near-miss pairs that would wrongly share a verdict at `threshold`.
+pub fn false_matches(scored: &[Scored], threshold: f32) -> Vec<String> {
+    scored
+        .iter()
+        .filter(|s| !s.same && matches(s, threshold))
+        .map(|s| format!("{:.3}  {:?} ~ {:?}", s.cosine, s.a, s.b))
+        .collect()
 }
 
 /// Reuse and false-match rates for thresholds from 0.80 to 0.99.
-pub fn sweep(scored: &[(f32, bool)]) -> Vec<Row> {
-    let same = scored.iter().filter(|(_, s)| *s).count().max(1) as f32;
-    let different = scored.iter().filter(|(_, s)| !*s).count().max(1) as f32;
+/// Pairs are scored as the ledger scores them: a pair that differs by a
+/// contrast word never matches, and Chinese pairs use the exact ledger only.
+pub fn sweep(scored: &[Scored]) -> Vec<Row> {
+    let same = scored.iter().filter(|s| s.same).count().max(1) as f32;
+    let different = scored.iter().filter(|s| !s.same).count().max(1) as f32;
     (80..100)
         .map(|t| {
             let threshold = t as f32 / 100.0;
-            let reused = scored.iter().filter(|(c, s)| *s && *c >= threshold).count() as f32;
-            let wrong = scored.iter().filter(|(c, s)| !*s && *c >= threshold).count() as f32;
+            let hits = |same: bool| scored.iter().filter(|s| s.same == same && matches(s, threshold)).count() as f32;
+            let (reused, wrong) = (hits(true), hits(false));
             Row { threshold, reuse_rate: reused / same, false_match_rate: wrong / different }
         })
         .collect()
@@ -81,9 +113,16 @@ mod tests {
 
     #[test]
     fn the_sweep_counts_each_side() {
-        let rows = sweep(&[(0.95, true), (0.85, true), (0.90, false), (0.5, false)]);
+        let pair = |cosine: f32, same: bool| Scored { a: "is it red".into(), b: "is it blue".into(), cosine, same };
+        let rows = sweep(&[pair(0.95, true), pair(0.85, true), pair(0.90, false), pair(0.5, false)]);
         let at = |t: f32| rows.iter().find(|r| (r.threshold - t).abs() < 0.001).unwrap().clone();
         assert_eq!((at(0.85).reuse_rate, at(0.85).false_match_rate), (1.0, 0.5));
         assert_eq!((at(0.93).reuse_rate, at(0.93).false_match_rate), (0.5, 0.0));
+    }
+
+    #[test]
+    fn a_contrast_word_never_matches() {
+        let pair = Scored { a: "Was the lamp off?".into(), b: "Was the lamp on?".into(), cosine: 0.99, same: false };
+        assert!(false_matches(&[pair], 0.8).is_empty());
     }
 }

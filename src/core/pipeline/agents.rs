@@ -156,7 +156,13 @@ impl Pipeline {
     }
 
     /// The embedding of a normalised question, if an embedder is set.
+    /// Chinese questions get none: the bundled sentence model is English
+    /// only (its vocabulary has no CJK, so different Chinese questions embed
+    /// alike) and they use the exact ledger.
     pub(super) async fn question_vector(&self, key: &str) -> Option<Vec<f32>> {
+        if key.chars().any(crate::core::text::is_cjk) {
+            return None;
+        }
         let embedder = self.embedder.as_ref()?;
         match embedder.embed(&[key.to_string()]).await {
             Ok(mut v) => v.pop(),
@@ -168,9 +174,10 @@ impl Pipeline {
     }
 
     /// The verdict of the closest earlier question, when it is close enough.
-    pub(super) fn semantic_match(&self, ledger: &[LedgerVector], vector: &[f32]) -> Option<Verdict> {
+    pub(super) fn semantic_match(&self, ledger: &[LedgerVector], key: &str, vector: &[f32]) -> Option<Verdict> {
         ledger
             .iter()
+            .filter(|l| !crate::core::text::differ_by_contrast(&l.key, key))
             .map(|l| (crate::core::embed::cosine(&l.vector, vector), l.verdict))
             .filter(|(score, _)| *score >= self.settings.ledger_threshold)
             .max_by(|a, b| a.0.total_cmp(&b.0))

@@ -47,3 +47,14 @@ fn truncation_keeps_short_text_and_marks_cuts() {
     let cut = truncate_chars("one two three four five six", 12);
     assert!(cut.ends_with('…') && cut.chars().count() <= 12, "{cut}");
 }
+
+#[test]
+fn contrast_words_separate_near_misses_from_paraphrases() {
+    let key = |s: &str| normalize_question(s);
+    assert!(differ_by_contrast(&key("Was the lamp switched off?"), &key("Was the lamp switched on?")));
+    assert!(differ_by_contrast(&key("Was he alone?"), &key("Was he with someone?")));
+    assert!(differ_by_contrast(&key("Did she die?"), &key("Didn't she die?")));
+    assert!(differ_by_contrast(&key("他死了吗"), &key("他没死吗")));
+    assert!(!differ_by_contrast(&key("Was she afraid?"), &key("Was she scared?")));
+    assert!(!differ_by_contrast(&key("Is the ship important?"), &key("Does the ship matter?")));
+}
