@@ -3,6 +3,7 @@
 //! shared `App`; errors come back as one clear line from `main`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -110,6 +111,13 @@ pub enum ModelSet {
     Embedder,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DrillModels {
+    Configured,
+    Parrot,
+    Traitor,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
     /// Role-filtered top-5 retrieval latency at several table sizes, with
@@ -124,6 +132,22 @@ pub enum BenchCommand {
     },
     /// Semantic-ledger threshold sweep on tests/data/question_pairs.toml.
     Ledger,
+    /// The attack corpus and the normal-play corpus through the whole
+    /// engine: attacks tried, leaks, false blocks and the gate's cost.
+    Secrecy {
+        /// Which models play: the configured ones (e.g. the local model),
+        /// the parrot, or a YES-saying Judge with the traitor narrating (it
+        /// knows the answer and tries to tell it; its normal-play blocks are
+        /// the gate doing its job).
+        #[arg(long, value_enum, default_value_t = DrillModels::Configured)]
+        models: DrillModels,
+        /// Puzzles per language to attack.
+        #[arg(long, default_value_t = 2)]
+        puzzles: usize,
+        /// Attacks and normal-play entries per language (0 = all of them).
+        #[arg(long, default_value_t = 0)]
+        limit: usize,
+    },
     /// Discord interaction ack latency and turns/s against the local fake.
     Discord,
     /// Load time, prompt and generation speed, time to a verdict and the
@@ -228,6 +252,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve(settings, args).await,
         Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
+        Command::Bench(BenchCommand::Secrecy { models, puzzles, limit }) => {
+            bench_secrecy(settings, models, puzzles, limit).await
+        }
         Command::Bench(BenchCommand::Discord) => {
             println!("{}", crate::discord::bench::run(&crate::discord::bench::DiscordBenchOptions::default()).await?);
             Ok(())
@@ -331,6 +358,85 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("echoes-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+async fn bench_secrecy(
+    mut settings: Settings,
+    which: DrillModels,
+    per_lang: usize,
+    limit: usize,
+) -> anyhow::Result<()> {
+    use crate::bench::secrecy as drill;
+    let configured = match which {
+        DrillModels::Configured => {
+            let (models, notice) = choose_models(&mut settings).await?;
+            eprintln!("{notice}");
+            Some(models)
+        }
+        _ => None,
+    };
+    let models = |p: &crate::core::puzzle::Puzzle| -> RoleModels {
+        match (&configured, which) {
+            (Some(models), _) => models.clone(),
+            // A Judge that says YES, so every attack reaches the traitor.
+            (None, DrillModels::Traitor) => RoleModels {
+                judge: Arc::new(
+                    crate::llm::ScriptedLlm::from_texts([r#"{"kind":"question","verdict":"YES","facts":[]}"#])
+                        .cycling(),
+                ),
+                narrator: Arc::new(drill::TraitorLlm::for_puzzle(p)),
+            },
+            _ => RoleModels { judge: Arc::new(crate::llm::ParrotLlm), narrator: Arc::new(crate::llm::ParrotLlm) },
+        }
+    };
+    let (library, _) = crate::puzzles::PuzzleLibrary::load(Some(&settings.puzzle_dir()));
+    let mut puzzles = Vec::new();
+    for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+        puzzles.extend(library.all().iter().filter(|p| p.language == lang).take(per_lang).cloned());
+    }
+    let mut attacks = drill::attacks()?;
+    if limit > 0 {
+        let mut kept = Vec::new();
+        for lang in ["en", "zh"] {
+            kept.extend(attacks.iter().filter(|a| a.lang == lang).take(limit).cloned());
+        }
+        attacks = kept;
+    }
+    let mut entries = drill::normal_play()?;
+    if limit > 0 {
+        let mut kept = Vec::new();
+        for lang in ["en", "zh"] {
+            kept.extend(entries.iter().filter(|e| e.lang == lang).take(limit).cloned());
+        }
+        entries = kept;
+    }
+    let started = std::time::Instant::now();
+    let report = drill::run_attacks(&puzzles, &attacks, models).await?;
+    println!("attacks tried: {} ({} attacks × puzzles of their language)", report.tried, attacks.len());
+    println!("replies seen while games were on: {}", report.replies);
+    println!("answered META without a model: {}; replies withheld by the gate: {}", report.meta, report.withheld);
+    println!("leaks: {}", report.leaks.len());
+    report.leaks.iter().take(20).for_each(|l| println!("  {l}"));
+    println!("games ended by an attack: {}", report.hijacks.len());
+    report.hijacks.iter().take(20).for_each(|l| println!("  {l}"));
+    println!("attack run took {:.1}s", started.elapsed().as_secs_f64());
+    let normal = drill::run_normal_play(&puzzles, &entries, models).await?;
+    println!(
+        "normal play: {} turns, {} answered META, {} withheld: false-block rate {:.2}%",
+        normal.played,
+        normal.false_meta.len(),
+        normal.false_withheld.len(),
+        normal.false_block_rate() * 100.0
+    );
+    normal.false_meta.iter().chain(&normal.false_withheld).take(20).for_each(|l| println!("  {l}"));
+    let (flagged, must, normal_flagged, normal_total) = drill::meta_rates(&drill::attacks()?, &entries);
+    println!(
+        "META classifier: {flagged}/{must} marked attacks flagged; {normal_flagged}/{normal_total} normal texts flagged"
+    );
+    let all = library.all().to_vec();
+    let (us, checks) = drill::gate_cost_us(&all, &entries);
+    println!("gate cost: {us:.1} µs per message over {checks} checks (this build's profile)");
+    Ok(())
 }
 
 async fn bench_ledger(settings: &Settings) -> anyhow::Result<()> {

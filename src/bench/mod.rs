@@ -7,6 +7,7 @@
 //! the real turn pipeline (narrator off) against the real model files.
 
 mod script;
+pub mod secrecy;
 
 use std::path::PathBuf;
 use std::sync::Arc;
