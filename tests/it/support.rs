@@ -167,28 +167,5 @@ impl From<Output> for Run {
     }
 }
 
-/// Word 4-grams (en) or character 6-grams (zh) of the puzzle's secret
-/// text that do not occur in its surface: the "distinctive phrases".
-pub fn distinctive_phrases(p: &echoes::core::puzzle::Puzzle) -> std::collections::HashSet<String> {
-    use echoes::core::puzzle::Language;
-    use echoes::core::text::distinct_runs;
-    let n = match p.language {
-        Language::En => 4,
-        Language::Zh => 6,
-    };
-    let surface = distinct_runs(&p.surface, p.language, n);
-    let mut secret = distinct_runs(&p.bottom, p.language, n);
-    for f in &p.facts {
-        secret.extend(distinct_runs(&f.text, p.language, n));
-    }
-    secret.retain(|r| !surface.contains(r));
-    secret
-}
-
-/// The first distinctive phrase found in `text`, if any.
-pub fn leaked(p: &echoes::core::puzzle::Puzzle, text: &str) -> Option<String> {
-    use echoes::core::puzzle::Language;
-    let n = if p.language == Language::En { 4 } else { 6 };
-    let seen = echoes::core::text::distinct_runs(text, p.language, n);
-    distinctive_phrases(p).into_iter().find(|phrase| seen.contains(phrase))
-}
+/// The answer-leak detector shared with `echoes bench secrecy`.
+pub use echoes::bench::secrecy::leaked;
