@@ -191,14 +191,17 @@ async fn open_threads(fake: &FakeDiscord, n: usize) -> anyhow::Result<Vec<u64>> 
 async fn burst(fake: &FakeDiscord, threads: &[u64], opts: &DiscordBenchOptions) -> anyhow::Result<DiscordBenchReport> {
     let players: Vec<Who> =
         (0..opts.players.max(1)).map(|i| Who::player(10_000 + i as u64, &format!("p{i}"))).collect();
-    let started = Instant::now();
-    let mut ids = Vec::with_capacity(opts.interactions);
+    let mut burst = Vec::with_capacity(opts.interactions);
     for i in 0..opts.interactions {
         let thread = threads[i % threads.len()];
         let who = &players[i % players.len()];
         let question = Opt::Text("question", format!("Is clue number {i} important?"));
-        ids.push(fake.slash(thread, who, "soup", &["ask"], &[question])?);
+        burst.push(fake.prepare_slash(thread, who, "soup", &["ask"], &[question])?);
     }
+    // All built first, then dispatched at once: the latency measured is
+    // the bot's, not the time this loop takes to build payloads.
+    let started = Instant::now();
+    let ids: Vec<u64> = burst.into_iter().map(|p| fake.send_prepared(p)).collect();
     let is_reply = |c: &super::fake::Call| c.method == "POST" && c.path.starts_with("/webhooks/");
     let wait = Duration::from_secs(300);
     let new = |c: &super::fake::Call| c.at >= started;

@@ -7,13 +7,10 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use super::SqliteStore;
+use super::sqlite::{custom_puzzle, db};
 use crate::core::guild::{GuildConfig, GuildStore, NewCustomPuzzle, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::store::{CustomPuzzle, StoreError};
-
-fn db(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Database(e.to_string())
-}
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
@@ -173,16 +170,7 @@ impl GuildStore for SqliteStore {
             .fetch_all(writer)
             .await
             .map_err(db)?;
-        rows.iter()
-            .map(|r| {
-                Ok(CustomPuzzle {
-                    scope: r.try_get("scope").map_err(db)?,
-                    id: r.try_get("id").map_err(db)?,
-                    source: r.try_get("source").map_err(db)?,
-                    enabled: r.try_get::<i64, _>("enabled").map_err(db)? != 0,
-                })
-            })
-            .collect()
+        rows.iter().map(custom_puzzle).collect()
     }
 
     async fn set_puzzle_enabled(&self, scope: &str, id: &str, enabled: bool) -> Result<(), StoreError> {

@@ -76,8 +76,18 @@ fn median(values: &mut [i64]) -> Option<f32> {
     Some(if values.len().is_multiple_of(2) { (values[mid - 1] + values[mid]) as f32 / 2.0 } else { values[mid] as f32 })
 }
 
-fn db(e: impl std::fmt::Display) -> StoreError {
+pub(super) fn db(e: impl std::fmt::Display) -> StoreError {
     StoreError::Database(e.to_string())
+}
+
+/// A `custom_puzzles` row (columns scope, id, source, enabled).
+pub(super) fn custom_puzzle(r: &SqliteRow) -> Result<CustomPuzzle, StoreError> {
+    Ok(CustomPuzzle {
+        scope: r.try_get("scope").map_err(db)?,
+        id: r.try_get("id").map_err(db)?,
+        source: r.try_get("source").map_err(db)?,
+        enabled: r.try_get::<i64, _>("enabled").map_err(db)? != 0,
+    })
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
@@ -546,16 +556,7 @@ impl Store for SqliteStore {
             .fetch_all(&self.reader)
             .await
             .map_err(db)?;
-        rows.iter()
-            .map(|r| {
-                Ok(CustomPuzzle {
-                    scope: r.try_get("scope").map_err(db)?,
-                    id: r.try_get("id").map_err(db)?,
-                    source: r.try_get("source").map_err(db)?,
-                    enabled: r.try_get::<i64, _>("enabled").map_err(db)? != 0,
-                })
-            })
-            .collect()
+        rows.iter().map(custom_puzzle).collect()
     }
 }
 

@@ -125,6 +125,13 @@ impl Inner {
     }
 }
 
+/// An interaction ready to dispatch (JSON already serialised).
+pub struct Prepared {
+    id: u64,
+    channel: u64,
+    payload: String,
+}
+
 /// The fake: start it, point a bot at `endpoint()`, drive it, read `calls()`.
 pub struct FakeDiscord {
     inner: Arc<Inner>,
@@ -224,9 +231,18 @@ impl FakeDiscord {
         timeout: Duration,
     ) -> anyhow::Result<Vec<Call>> {
         let deadline = tokio::time::Instant::now() + timeout;
+        // Only calls added since the last look are scanned, and only
+        // matches are cloned: a benchmark waiting for thousands of calls
+        // must not spend the CPU it measures on re-reading the record.
+        let mut found = Vec::new();
+        let mut scanned = 0;
         loop {
             let notified = self.inner.call_added.notified();
-            let found: Vec<Call> = self.calls().into_iter().filter(|c| matches(c)).collect();
+            {
+                let calls = lock(&self.inner.calls);
+                found.extend(calls[scanned..].iter().filter(|c| matches(c)).cloned());
+                scanned = calls.len();
+            }
             if found.len() >= n {
                 return Ok(found);
             }
@@ -250,12 +266,34 @@ impl FakeDiscord {
 
     /// A user runs `/name path… options…`; returns the interaction id.
     pub fn slash(&self, channel: u64, who: &Who, name: &str, path: &[&str], options: &[Opt]) -> anyhow::Result<u64> {
+        let prepared = self.prepare_slash(channel, who, name, path, options)?;
+        Ok(self.send_prepared(prepared))
+    }
+
+    /// A slash command built but not sent yet, so a burst can be built
+    /// first and then dispatched at once.
+    pub fn prepare_slash(
+        &self,
+        channel: u64,
+        who: &Who,
+        name: &str,
+        path: &[&str],
+        options: &[Opt],
+    ) -> anyhow::Result<Prepared> {
         let id = self.inner.next_id();
         let channel_json = self.place(channel)?;
         let place = payloads::Place { guild: GUILD, channel: &channel_json };
-        let payload = payloads::command(id, APP, &place, who, (name, path), options)?;
-        self.send_interaction(id, channel, payload);
-        Ok(id)
+        let payload = payloads::command(id, APP, &place, who, (name, path), options)?.to_string();
+        Ok(Prepared { id, channel, payload })
+    }
+
+    /// Dispatches a prepared interaction; returns its id.
+    pub fn send_prepared(&self, prepared: Prepared) -> u64 {
+        let Prepared { id, channel, payload } = prepared;
+        lock(&self.inner.tokens).insert(payloads::token(id), channel);
+        lock(&self.inner.dispatched).insert(id, Instant::now());
+        let _ = self.inner.events.send(Arc::new(("INTERACTION_CREATE".to_string(), payload)));
+        id
     }
 
     /// A user presses a button under one of the bot's messages.
@@ -270,9 +308,7 @@ impl FakeDiscord {
     }
 
     fn send_interaction(&self, id: u64, channel: u64, payload: Value) {
-        lock(&self.inner.tokens).insert(payloads::token(id), channel);
-        lock(&self.inner.dispatched).insert(id, Instant::now());
-        self.inner.dispatch("INTERACTION_CREATE", payload);
+        self.send_prepared(Prepared { id, channel, payload: payload.to_string() });
     }
 
     /// Re-sends an event exactly (Discord redelivering it).
