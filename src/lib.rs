@@ -18,6 +18,8 @@
 //!   puzzles, default config) and their on-disk overrides.
 //! - [`config`]: layered configuration (defaults, file, `ECHOES__…` env).
 //! - [`console`]: the terminal front end (`echoes play`).
+//! - [`bot`]: what the chat-bot front ends share: live games by thread,
+//!   puzzle choice, rate limits, the offline rig for their tests.
 //! - [`discord`]: the Discord front end (serenity + poise) and a local fake
 //!   of Discord's REST API and gateway for its tests and benchmark.
 //! - [`serve`]: `echoes serve`, running the bot front ends.
@@ -30,6 +32,7 @@
 pub mod app;
 pub mod assets;
 pub mod bench;
+pub mod bot;
 pub mod cli;
 pub mod config;
 pub mod console;
