@@ -22,6 +22,8 @@
 //!   puzzle choice, rate limits, the offline rig for their tests.
 //! - [`discord`]: the Discord front end (serenity + poise) and a local fake
 //!   of Discord's REST API and gateway for its tests and benchmark.
+//! - [`slack`]: the Slack front end (slack-morphism; Socket Mode and the
+//!   Events API) and a local fake of Slack's Web API and Socket Mode.
 //! - [`serve`]: `echoes serve`, running the bot front ends.
 //! - [`cli`]: the `echoes` command line.
 //!
@@ -45,4 +47,5 @@ pub mod models;
 pub mod ops;
 pub mod puzzles;
 pub mod serve;
+pub mod slack;
 pub mod store;
