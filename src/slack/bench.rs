@@ -284,7 +284,7 @@ async fn ack_latencies(rig: &Rig, opts: &SlackBenchOptions) -> anyhow::Result<Ve
                 .send()
                 .await?;
             anyhow::ensure!(response.status().is_success(), "ack status {}", response.status());
-            Ok(started.elapsed())
+            Ok::<Duration, anyhow::Error>(started.elapsed())
         });
     }
     let mut acks = Vec::with_capacity(opts.events);

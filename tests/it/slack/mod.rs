@@ -13,7 +13,6 @@ use echoes::core::llm::LlmClient;
 use echoes::slack::SlackSettings;
 use echoes::slack::bench::Rig;
 use echoes::slack::fake::{Call, payloads};
-use serde_json::Value;
 
 pub use echoes::slack::fake::CHANNEL;
 
@@ -92,8 +91,4 @@ impl Game {
         let calls = self.rig.fake.calls_to("chat.postMessage");
         calls.iter().filter(|c| c.thread_ts() == Some(self.thread.as_str()) && c.text().contains("thinking")).count()
     }
-}
-
-pub fn text_of(v: &Value) -> String {
-    v.to_string()
 }
