@@ -55,7 +55,7 @@ pub enum Command {
     /// Show or erase what the bot remembers about a player.
     #[command(subcommand)]
     Memory(MemoryCommand),
-    /// Run the bot for Discord (and later Slack).
+    /// Run the bot for Discord or Slack.
     Serve(ServeArgs),
     /// Fetch, list or locate the local model files.
     #[command(subcommand)]
@@ -84,6 +84,11 @@ pub struct ServeArgs {
     /// Connect to Discord (token from DISCORD_TOKEN).
     #[arg(long)]
     pub discord: bool,
+    /// Connect to Slack: Socket Mode (SLACK_BOT_TOKEN, SLACK_APP_TOKEN) or,
+    /// with `[slack] mode = "events"`, the Events API (SLACK_BOT_TOKEN,
+    /// SLACK_SIGNING_SECRET).
+    #[arg(long, conflicts_with = "discord")]
+    pub slack: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -150,6 +155,9 @@ pub enum BenchCommand {
     },
     /// Discord interaction ack latency and turns/s against the local fake.
     Discord,
+    /// Slack: Events API ack latency with a 30 s model, Socket Mode turns/s,
+    /// against the local fake.
+    Slack,
     /// Load time, prompt and generation speed, time to a verdict and the
     /// Judge's clean-parse rate over a scripted 50-question session.
     LocalModel {
@@ -254,6 +262,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
         Command::Bench(BenchCommand::Secrecy { models, puzzles, limit }) => {
             bench_secrecy(settings, models, puzzles, limit).await
+        }
+        Command::Bench(BenchCommand::Slack) => {
+            println!("{}", crate::slack::bench::run(&crate::slack::bench::SlackBenchOptions::default()).await?);
+            Ok(())
         }
         Command::Bench(BenchCommand::Discord) => {
             println!("{}", crate::discord::bench::run(&crate::discord::bench::DiscordBenchOptions::default()).await?);
@@ -456,11 +468,19 @@ async fn bench_ledger(settings: &Settings) -> anyhow::Result<()> {
 }
 
 async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(args.discord, "say which platform to serve: `echoes serve --discord`");
+    anyhow::ensure!(
+        args.discord || args.slack,
+        "say which platform to serve: `echoes serve --discord` or `echoes serve --slack`"
+    );
+    // Missing tokens are reported before any model is loaded.
+    let slack_tokens = if args.slack { Some(crate::serve::slack_tokens(settings.slack.mode)?) } else { None };
     let (models, notice) = choose_models(&mut settings).await?;
     eprintln!("{notice}");
     let app = App::open(settings, models).await?;
-    crate::serve::serve_discord(&app, crate::discord::config::DiscordSettings::default()).await
+    match slack_tokens {
+        Some(tokens) => crate::serve::serve_slack(&app, tokens).await,
+        None => crate::serve::serve_discord(&app, crate::discord::config::DiscordSettings::default()).await,
+    }
 }
 
 /// Opens the app for commands that never call a model.

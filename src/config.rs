@@ -25,6 +25,9 @@ pub struct Settings {
     pub prompts: PromptSettings,
     pub knowledge: KnowledgeSettings,
     pub llm: LlmSettings,
+    /// `[slack]`: the Slack front end (tokens come from the environment).
+    #[serde(default)]
+    pub slack: crate::slack::SlackSettings,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -18,8 +18,12 @@
 //!   puzzles, default config) and their on-disk overrides.
 //! - [`config`]: layered configuration (defaults, file, `ECHOES__…` env).
 //! - [`console`]: the terminal front end (`echoes play`).
+//! - [`bot`]: what the chat-bot front ends share: live games by thread,
+//!   puzzle choice, rate limits, the offline rig for their tests.
 //! - [`discord`]: the Discord front end (serenity + poise) and a local fake
 //!   of Discord's REST API and gateway for its tests and benchmark.
+//! - [`slack`]: the Slack front end (slack-morphism; Socket Mode and the
+//!   Events API) and a local fake of Slack's Web API and Socket Mode.
 //! - [`serve`]: `echoes serve`, running the bot front ends.
 //! - [`cli`]: the `echoes` command line.
 //!
@@ -30,6 +34,7 @@
 pub mod app;
 pub mod assets;
 pub mod bench;
+pub mod bot;
 pub mod cli;
 pub mod config;
 pub mod console;
@@ -42,4 +47,5 @@ pub mod models;
 pub mod ops;
 pub mod puzzles;
 pub mod serve;
+pub mod slack;
 pub mod store;

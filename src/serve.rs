@@ -1,15 +1,18 @@
-//! `echoes serve`: runs the bot front ends over the shared `App`. Discord
-//! is the first: the token comes from the `DISCORD_TOKEN` environment
-//! variable only (never from config files), and its absence is one clear
-//! line before anything connects.
+//! `echoes serve`: runs the bot front ends over the shared `App`. Tokens
+//! come from the environment only (never from config files): Discord's
+//! `DISCORD_TOKEN`; Slack's `SLACK_BOT_TOKEN` plus `SLACK_APP_TOKEN`
+//! (Socket Mode) or `SLACK_SIGNING_SECRET` (Events API). A missing one is
+//! one clear line before anything connects.
 
 use std::sync::Arc;
 
 use anyhow::Context;
 
 use crate::app::App;
+use crate::bot::{BotParts, Defaults, ModelFactory};
 use crate::core::guild::GuildStore;
-use crate::discord::{self, Data, Defaults, DiscordSettings, Endpoint, ModelFactory, Parts};
+use crate::discord::{self, Data, DiscordSettings, Endpoint};
+use crate::slack::Mode;
 use crate::store::SqliteStore;
 
 /// The environment variable holding the bot token.
@@ -47,6 +50,12 @@ pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Resu
 /// The bot's shared state from the app. Server settings and bindings live
 /// in the same database as the games.
 pub async fn discord_data(app: &App, settings: DiscordSettings) -> anyhow::Result<Data> {
+    Ok(Data::from_bot(bot_parts(app).await?, settings))
+}
+
+/// The platform-neutral parts of a bot from the app: the engine, scopes
+/// and bindings in the games' database, and engines per configured model.
+pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
     let database = &app.settings.storage.database;
     let guilds: Arc<dyn GuildStore> = Arc::new(
         SqliteStore::open(database).await.with_context(|| format!("opening the database {}", database.display()))?,
@@ -57,15 +66,89 @@ pub async fn discord_data(app: &App, settings: DiscordSettings) -> anyhow::Resul
         llm.model = model.to_string();
         Ok(crate::llm::build_roles(&llm)?)
     });
-    Ok(Data::new(Parts {
+    Ok(BotParts {
         engine: app.engine.clone(),
         guilds,
         library: app.library.clone(),
         catalogue: app.catalogue.clone(),
-        settings,
         defaults: Defaults { language: app.settings.language(), hint_limit: app.settings.game.hint_limit },
         models: Some(models),
-    }))
+    })
+}
+
+pub const SLACK_BOT_TOKEN_VAR: &str = "SLACK_BOT_TOKEN";
+pub const SLACK_APP_TOKEN_VAR: &str = "SLACK_APP_TOKEN";
+pub const SLACK_SIGNING_SECRET_VAR: &str = "SLACK_SIGNING_SECRET";
+
+/// Slack's secrets for one connection mode.
+#[derive(Debug, Clone)]
+pub struct SlackTokens {
+    pub mode: Mode,
+    pub bot: String,
+    /// The app-level token (Socket Mode) or the signing secret (Events API).
+    pub second: String,
+}
+
+/// Slack's tokens from the environment, or one line naming what is missing.
+pub fn slack_tokens(mode: Mode) -> anyhow::Result<SlackTokens> {
+    slack_tokens_from(mode, |name| std::env::var(name).ok())
+}
+
+fn slack_tokens_from(mode: Mode, get: impl Fn(&str) -> Option<String>) -> anyhow::Result<SlackTokens> {
+    let second_var = match mode {
+        Mode::Socket => SLACK_APP_TOKEN_VAR,
+        Mode::Events => SLACK_SIGNING_SECRET_VAR,
+    };
+    let read = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let (bot, second) = (read(SLACK_BOT_TOKEN_VAR), read(second_var));
+    let missing: Vec<&str> = [(SLACK_BOT_TOKEN_VAR, bot.is_none()), (second_var, second.is_none())]
+        .into_iter()
+        .filter(|m| m.1)
+        .map(|m| m.0)
+        .collect();
+    match (bot, second) {
+        (Some(bot), Some(second)) => Ok(SlackTokens { mode, bot, second }),
+        _ => anyhow::bail!(
+            "{} not set: export the bot token (xoxb-…, OAuth & Permissions) and {} from your Slack app's settings, \
+             then run `echoes serve --slack` again",
+            missing.join(" and "),
+            match mode {
+                Mode::Socket =>
+                    "the app-level token (xapp-…, Basic Information → App-Level Tokens, scope connections:write)",
+                Mode::Events => "the signing secret (Basic Information → App Credentials)",
+            }
+        ),
+    }
+}
+
+/// Runs the Slack bot until Ctrl-C.
+pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
+    let settings = app.settings.slack.clone();
+    let endpoint = crate::slack::Endpoint { bot_token: tokens.bot, api_url: None };
+    let bot = crate::slack::SlackBot::connect(bot_parts(app).await?, settings.clone(), &endpoint).await?;
+    match tokens.mode {
+        Mode::Socket => {
+            let socket = crate::slack::socket::start(bot, &tokens.second, crate::slack::socket::config(2)).await?;
+            let _ = tokio::signal::ctrl_c().await;
+            socket.stop().await;
+        }
+        Mode::Events => {
+            let listener = tokio::net::TcpListener::bind(&settings.bind)
+                .await
+                .with_context(|| format!("listening on {}", settings.bind))?;
+            tracing::info!(bind = %settings.bind, "Slack Events API endpoint: POST /slack/events, /slack/commands, /slack/interactions");
+            let app_router = crate::slack::events_router(bot, &tokens.second);
+            axum::serve(listener, app_router)
+                .with_graceful_shutdown(async {
+                    let _ = tokio::signal::ctrl_c().await;
+                })
+                .await
+                .context("the Slack Events API endpoint failed")?;
+        }
+    }
+    tracing::info!("stopping the Slack bot");
+    app.engine.settle().await;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -80,5 +163,19 @@ mod tests {
             assert!(!err.contains('\n'), "{err}");
         }
         assert_eq!(token_from(Some(" abc ".into())).unwrap(), "abc");
+    }
+
+    #[test]
+    fn missing_slack_tokens_are_named_in_one_line() {
+        let none = |_: &str| None;
+        let err = slack_tokens_from(Mode::Socket, none).unwrap_err().to_string();
+        assert!(err.starts_with("SLACK_BOT_TOKEN and SLACK_APP_TOKEN not set"), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+        let bot_only = |n: &str| (n == SLACK_BOT_TOKEN_VAR).then(|| "xoxb-1".to_string());
+        let err = slack_tokens_from(Mode::Events, bot_only).unwrap_err().to_string();
+        assert!(err.starts_with("SLACK_SIGNING_SECRET not set"), "{err}");
+        let all = |_: &str| Some(" t ".to_string());
+        let tokens = slack_tokens_from(Mode::Socket, all).unwrap();
+        assert_eq!((tokens.bot.as_str(), tokens.second.as_str()), ("t", "t"));
     }
 }

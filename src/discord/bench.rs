@@ -5,79 +5,19 @@
 //! dispatched → the defer callback received) with many `/soup ask` at once
 //! across many threads, and turns per second sustained.
 //!
-//! The rig (`offline_data`, `InstantModel`) is shared with the tests.
+//! The rig (`offline_data`; `InstantModel` from `crate::bot`) is shared
+//! with the tests.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use async_trait::async_trait;
-use serde_json::json;
+use crate::core::llm::LlmClient;
 
-use crate::core::actor::Engine;
-use crate::core::guild::GuildStore;
-use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{Pipeline, PipelineSettings};
-use crate::core::puzzle::Language;
-use crate::core::store::{Store, SystemClock};
-use crate::puzzles::PuzzleLibrary;
-use crate::store::SqliteStore;
+pub use crate::bot::instant::{InstantModel, offline_parts};
 
 use super::fake::{CHANNEL, FakeDiscord, Opt, Who};
-use super::{Data, Defaults, DiscordSettings, Parts};
-
-/// An instant model: the Judge's reply is chosen by the first rule whose
-/// key the player's text contains (else a YES question verdict); the
-/// Narrator always says the same short remark.
-#[derive(Debug, Clone, Default)]
-pub struct InstantModel {
-    rules: Vec<(String, String)>,
-}
-
-impl InstantModel {
-    pub fn new(rules: &[(&str, String)]) -> Self {
-        InstantModel { rules: rules.iter().map(|(k, v)| (k.to_string(), v.clone())).collect() }
-    }
-
-    /// A Judge reply for a question.
-    pub fn question(verdict: &str) -> String {
-        json!({"kind": "question", "verdict": verdict, "facts": []}).to_string()
-    }
-
-    /// A Judge reply for a guess stating these key facts.
-    pub fn guess(facts: &[&str]) -> String {
-        json!({"kind": "guess", "verdict": "IRRELEVANT", "facts": facts}).to_string()
-    }
-
-    fn reply(&self, request: &ChatRequest) -> String {
-        let system = request.messages.first().map(|m| m.content.as_str()).unwrap_or_default();
-        if !system.contains("You are the JUDGE") {
-            return "Keep digging.".into();
-        }
-        let user = request.messages.get(1).map(|m| m.content.as_str()).unwrap_or_default();
-        let said = user.split("<<<").nth(1).and_then(|s| s.split(">>>").next()).unwrap_or(user);
-        self.rules
-            .iter()
-            .find(|(key, _)| said.contains(key.as_str()))
-            .map_or_else(|| Self::question("YES"), |(_, reply)| reply.clone())
-    }
-}
-
-#[async_trait]
-impl LlmClient for InstantModel {
-    fn describe(&self) -> String {
-        "instant".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        Ok(ChatResponse { text: self.reply(&request), prompt_tokens: 100, completion_tokens: 10 })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
+use super::{Data, DiscordSettings};
 
 /// The bot's state over a SQLite file, the built-in puzzles and `model`.
 pub async fn offline_data(
@@ -85,23 +25,7 @@ pub async fn offline_data(
     model: Arc<dyn LlmClient>,
     settings: DiscordSettings,
 ) -> anyhow::Result<Data> {
-    let store = Arc::new(SqliteStore::open(database).await.context("opening the database")?);
-    let prompts = Arc::new(crate::assets::load_prompts(None)?);
-    let models = RoleModels { judge: model.clone(), narrator: model };
-    let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    let store_port: Arc<dyn Store> = store.clone();
-    let engine = Arc::new(Engine::new(pipeline, store_port, Arc::new(SystemClock), 0));
-    let guilds: Arc<dyn GuildStore> = store;
-    let (library, _) = PuzzleLibrary::load(None);
-    Ok(Data::new(Parts {
-        engine,
-        guilds,
-        library,
-        catalogue: crate::assets::catalogue(),
-        settings,
-        defaults: Defaults { language: Language::En, hint_limit: 3 },
-        models: None,
-    }))
+    Ok(Data::from_bot(offline_parts(database, model).await?, settings))
 }
 
 #[derive(Debug, Clone)]

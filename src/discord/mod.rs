@@ -11,7 +11,8 @@
 //!
 //! - `soup.rs`, `admin.rs`: the two command groups; `events.rs`: messages,
 //!   buttons, threads archived or deleted; `errors.rs`: the one `on_error`.
-//! - `games.rs`: thread ↔ session (in memory, backed by SQL bindings);
+//! - `games.rs`: thread ↔ session (over `crate::bot`, which holds the
+//!   live games, the puzzle choice and the rate limiter);
 //!   `turns.rs`: one turn in, its reply out, the end-of-game wrap-up.
 //! - `render.rs`, `send.rs`, `words.rs`: text and its delivery.
 //! - `fake/`: a local fake of Discord's REST API and gateway for tests and
@@ -24,7 +25,6 @@ mod errors;
 mod events;
 pub mod fake;
 pub mod games;
-pub mod limits;
 pub mod render;
 mod send;
 pub mod soup;

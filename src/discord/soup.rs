@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
-use rand::seq::IndexedRandom;
 
+use crate::bot::{NoPuzzle, Wanted};
 use crate::core::catalogue::Frontend;
 use crate::core::guild::GuildConfig;
 use crate::core::pipeline::{Reply, ReplyKind, TurnInput};
@@ -173,13 +173,6 @@ async fn post_intro(
     Ok(())
 }
 
-/// What `/soup start` asked for.
-pub struct Wanted {
-    pub id: Option<String>,
-    pub difficulty: Option<Difficulty>,
-    pub language: Option<Language>,
-}
-
 /// The puzzle for a new game, or the refusal to show.
 async fn choose_puzzle(
     data: &Data,
@@ -188,35 +181,14 @@ async fn choose_puzzle(
     wanted: Wanted,
     lang: Language,
 ) -> Result<Result<Arc<Puzzle>, String>, Error> {
-    let playable = data.playable_puzzles(scope).await?;
-    if let Some(id) = wanted.id.as_deref().map(str::trim) {
-        return Ok(playable.iter().find(|p| p.id == id).cloned().ok_or_else(|| unknown(lang, id, &playable)));
-    }
-    if let Some(next) = data.guilds.take_next_puzzle(scope, &channel.to_string()).await?
-        && let Some(p) = playable.iter().find(|p| p.id == next)
-    {
-        return Ok(Ok(p.clone()));
-    }
-    let language = wanted.language.unwrap_or(lang);
-    let fits = |p: &&Arc<Puzzle>, lang: Option<Language>| {
-        lang.is_none_or(|l| p.language == l) && wanted.difficulty.is_none_or(|d| p.difficulty == d)
-    };
-    let mut matching: Vec<&Arc<Puzzle>> = playable.iter().filter(|p| fits(p, Some(language))).collect();
-    if matching.is_empty() && wanted.language.is_none() {
-        matching = playable.iter().filter(|p| fits(p, None)).collect();
-    }
-    Ok(matching.choose(&mut rand::rng()).map(|p| Arc::clone(p)).ok_or_else(|| say(lang, &Word::NoPuzzleMatches)))
+    Ok(data.bot.choose_puzzle(scope, &channel.to_string(), wanted, lang).await?.map_err(|no| match no {
+        NoPuzzle::Unknown { id, near } => say(lang, &Word::UnknownPuzzle { id: &neutralise(&id), near: &near }),
+        NoPuzzle::NoMatch => say(lang, &Word::NoPuzzleMatches),
+    }))
 }
 
 pub fn unknown(lang: Language, id: &str, puzzles: &[Arc<Puzzle>]) -> String {
-    let wanted = id.to_lowercase();
-    let near: Vec<String> = puzzles
-        .iter()
-        .map(|p| p.id.clone())
-        .filter(|pid| pid.contains(&wanted) || wanted.split('-').any(|part| part.len() > 2 && pid.contains(part)))
-        .take(5)
-        .collect();
-    say(lang, &Word::UnknownPuzzle { id: &neutralise(id), near: &near })
+    say(lang, &Word::UnknownPuzzle { id: &neutralise(id), near: &crate::bot::puzzles::near_ids(id, puzzles) })
 }
 
 /// Ask a yes/no question.

@@ -12,4 +12,5 @@ mod local_model;
 mod memory;
 mod parrot;
 mod resume;
+mod slack;
 mod support;

@@ -1,0 +1,184 @@
+//! Live games by thread key. A thread's game is found in memory, or resumed
+//! from its SQL binding (after a restart), so bound threads keep working.
+//! Starting binds a thread; ending unbinds it. One actor per session:
+//! resumes are serialised. Replies committed before a restart but never
+//! shown are handed back to the front end to post.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use anyhow::Context as _;
+
+use crate::core::actor::{Delivery, SessionHandle};
+use crate::core::guild::{GuildConfig, ThreadBinding};
+use crate::core::puzzle::Puzzle;
+use crate::core::soup::Player;
+use crate::core::store::{OutboxItem, StoreError};
+
+use super::Bot;
+
+/// What a front end remembers about a thread's game.
+#[derive(Debug, Clone)]
+pub struct LiveGame {
+    pub session_id: String,
+    pub puzzle: Arc<Puzzle>,
+    pub scope: String,
+}
+
+/// A thread's live game, and the replies a restart left unshown (empty
+/// unless the game was just resumed).
+pub struct Found {
+    pub handle: SessionHandle,
+    pub game: LiveGame,
+    pub unsent: Vec<OutboxItem>,
+}
+
+/// Past this many remembered unbound channels, the memory is cleared.
+const MAX_UNBOUND: usize = 100_000;
+
+#[derive(Default)]
+pub struct Games {
+    threads: Mutex<HashMap<String, LiveGame>>,
+    /// Thread keys known to play nothing, so chatter elsewhere costs no
+    /// database read. Only this process binds threads, and it forgets a
+    /// key here when it binds it.
+    unbound: Mutex<HashSet<String>>,
+    /// Held while a thread's session is resumed, so two messages arriving
+    /// together never start two actors for one session.
+    resume: tokio::sync::Mutex<()>,
+}
+
+impl Games {
+    fn get(&self, thread: &str) -> Option<LiveGame> {
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner).get(thread).cloned()
+    }
+
+    fn insert(&self, thread: &str, game: LiveGame) {
+        self.unbound.lock().unwrap_or_else(PoisonError::into_inner).remove(thread);
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner).insert(thread.to_string(), game);
+    }
+
+    fn known_unbound(&self, thread: &str) -> bool {
+        self.unbound.lock().unwrap_or_else(PoisonError::into_inner).contains(thread)
+    }
+
+    fn mark_unbound(&self, thread: &str) {
+        let mut unbound = self.unbound.lock().unwrap_or_else(PoisonError::into_inner);
+        if unbound.len() >= MAX_UNBOUND {
+            unbound.clear();
+        }
+        unbound.insert(thread.to_string());
+    }
+
+    fn remove(&self, thread: &str) -> Option<LiveGame> {
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner).remove(thread)
+    }
+
+    /// How many games are live in memory.
+    pub fn len(&self) -> usize {
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Bot {
+    /// The live game in a thread, resuming it from SQL when this process
+    /// has not seen it yet; `None` when the thread plays nothing.
+    pub async fn find_game(&self, thread: &str) -> anyhow::Result<Option<Found>> {
+        if let Some(found) = self.cached(thread).await {
+            return Ok(Some(found));
+        }
+        if self.games.known_unbound(thread) {
+            return Ok(None);
+        }
+        let binding = self.guilds.thread_binding(thread).await?;
+        let Some(binding) = binding.filter(ThreadBinding::is_active) else {
+            self.games.mark_unbound(thread);
+            return Ok(None);
+        };
+        let _one_at_a_time = self.games.resume.lock().await;
+        if let Some(found) = self.cached(thread).await {
+            return Ok(Some(found));
+        }
+        match self.resume(thread, &binding).await {
+            Ok(found) => Ok(Some(found)),
+            Err(e) => {
+                tracing::error!(thread, session = %binding.session_id, error = %format!("{e:#}"),
+                    "cannot resume the thread's game; unbinding it");
+                self.guilds.end_binding(&binding.thread, self.now_ms()).await?;
+                self.games.mark_unbound(thread);
+                Ok(None)
+            }
+        }
+    }
+
+    async fn cached(&self, thread: &str) -> Option<Found> {
+        let game = self.games.get(thread)?;
+        let handle = self.sessions.get(&game.session_id).await?;
+        Some(Found { handle, game, unsent: Vec::new() })
+    }
+
+    async fn resume(&self, thread: &str, binding: &ThreadBinding) -> anyhow::Result<Found> {
+        let customs = self.custom_puzzles(&binding.scope, true).await?;
+        let config = self.guilds.guild_config(&binding.scope).await?;
+        let engine = self.engine_for(config.model.as_deref());
+        let library = &self.library;
+        let find = |id: &str| library.get(id).or_else(|| customs.iter().find(|p| p.id == id).cloned());
+        let (handle, loaded) = engine.resume_session(&binding.session_id, find).await?;
+        let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
+        let unsent = self.store.unsent(&handle.id).await?;
+        let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: binding.scope.clone() };
+        self.remember(thread, handle.clone(), game.clone()).await;
+        tracing::info!(thread, session = %handle.id, "resumed a bound thread");
+        Ok(Found { handle, game, unsent })
+    }
+
+    async fn remember(&self, thread: &str, handle: SessionHandle, game: LiveGame) {
+        self.sessions.insert(handle).await;
+        self.games.insert(thread, game);
+    }
+
+    /// Starts a game in `thread` and binds it. `Ok(None)` when the thread
+    /// already has an active game.
+    pub async fn bind_new_game(
+        &self,
+        thread: &str,
+        scope: &str,
+        puzzle: Arc<Puzzle>,
+        config: &GuildConfig,
+        host: Player,
+    ) -> anyhow::Result<Option<(SessionHandle, Delivery)>> {
+        let engine = self.engine_for(config.model.as_deref());
+        let hint_limit = config.hint_limit.unwrap_or(self.defaults.hint_limit);
+        let (handle, intro) = engine.start_session(puzzle.clone(), thread, hint_limit, host.clone()).await?;
+        let binding = ThreadBinding {
+            thread: thread.to_string(),
+            scope: scope.to_string(),
+            session_id: handle.id.clone(),
+            started_by: host.id,
+            created_ms: self.now_ms(),
+            ended_ms: None,
+        };
+        match self.guilds.bind_thread(&binding).await {
+            Ok(()) => {}
+            Err(StoreError::Duplicate(_)) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        }
+        let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: scope.to_string() };
+        self.remember(thread, handle.clone(), game).await;
+        Ok(Some((handle, intro)))
+    }
+
+    /// Forgets a thread's game and ends its binding.
+    pub async fn end_game(&self, thread: &str) -> anyhow::Result<()> {
+        if let Some(game) = self.games.remove(thread) {
+            self.sessions.remove(&game.session_id).await;
+        }
+        self.games.mark_unbound(thread);
+        self.guilds.end_binding(thread, self.now_ms()).await?;
+        Ok(())
+    }
+}

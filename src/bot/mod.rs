@@ -1,0 +1,135 @@
+//! What every chat-bot front end (Discord, Slack) shares and none of them
+//! names a platform for: the live games by thread key (resumed from their
+//! SQL bindings), the engine per configured model, the puzzles a scope may
+//! play and the choice of one for a new game, the per-user turn limit, and
+//! the instant rule-based model the offline tests and benchmarks use.
+//!
+//! Scopes and thread keys are the platform-qualified strings of
+//! `core::guild` (`discord:<guild>`, `slack:<team>`; `discord:<thread>`,
+//! `slack:<channel>:<thread ts>`). This module sends nothing: a front end
+//! shows what it returns.
+//!
+//! - `games.rs`: thread key ↔ session actor; `puzzles.rs`: playable puzzles
+//!   and the choice for `start`; `limits.rs`: the rate limiter;
+//!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies.
+
+pub mod games;
+pub mod instant;
+pub mod limits;
+pub mod puzzles;
+pub mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::core::actor::{Engine, Sessions};
+use crate::core::catalogue::Catalogue;
+use crate::core::guild::{GuildConfig, GuildStore};
+use crate::core::llm::RoleModels;
+use crate::core::puzzle::Language;
+use crate::core::store::{Clock, Store};
+use crate::puzzles::PuzzleLibrary;
+
+pub use games::{Found, Games, LiveGame};
+pub use puzzles::{NoPuzzle, Wanted};
+
+/// Builds the models for a model name a moderator chose (`config model`).
+pub type ModelFactory = Arc<dyn Fn(&str) -> anyhow::Result<RoleModels> + Send + Sync>;
+
+/// Game settings the bot falls back to where a scope set nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defaults {
+    pub language: Language,
+    pub hint_limit: u32,
+}
+
+/// The parts a `Bot` is built from.
+pub struct BotParts {
+    pub engine: Arc<Engine>,
+    pub guilds: Arc<dyn GuildStore>,
+    pub library: PuzzleLibrary,
+    pub catalogue: Catalogue,
+    pub defaults: Defaults,
+    pub models: Option<ModelFactory>,
+}
+
+/// The platform-neutral state a bot front end's handlers share.
+pub struct Bot {
+    /// The engine for scopes that chose no model of their own.
+    pub engine: Arc<Engine>,
+    pub store: Arc<dyn Store>,
+    pub guilds: Arc<dyn GuildStore>,
+    pub library: PuzzleLibrary,
+    pub catalogue: Catalogue,
+    pub defaults: Defaults,
+    pub clock: Arc<dyn Clock>,
+    /// Live games by thread key, and their session actors.
+    pub games: Games,
+    pub sessions: Sessions,
+    pub models: Option<ModelFactory>,
+    /// Engines for scopes that chose a model, by model name.
+    pub engines: Mutex<HashMap<String, Arc<Engine>>>,
+}
+
+impl Bot {
+    pub fn new(parts: BotParts) -> Bot {
+        Bot {
+            store: parts.engine.store.clone(),
+            clock: parts.engine.clock.clone(),
+            engine: parts.engine,
+            guilds: parts.guilds,
+            library: parts.library,
+            catalogue: parts.catalogue,
+            defaults: parts.defaults,
+            games: Games::default(),
+            sessions: Sessions::default(),
+            models: parts.models,
+            engines: Mutex::default(),
+        }
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// The engine for a scope's chosen model; the default engine when it
+    /// chose none, or when that model cannot be built (logged).
+    pub fn engine_for(&self, model: Option<&str>) -> Arc<Engine> {
+        let (Some(model), Some(factory)) = (model, &self.models) else { return self.engine.clone() };
+        let mut engines = self.engines.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(engine) = engines.get(model) {
+            return engine.clone();
+        }
+        match factory(model) {
+            Ok(models) => {
+                let base = &self.engine;
+                let mut pipeline = base.pipeline.clone();
+                pipeline.models = models;
+                let engine =
+                    Arc::new(Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms));
+                engines.insert(model.to_string(), engine.clone());
+                engine
+            }
+            Err(e) => {
+                tracing::warn!(model, error = %format!("{e:#}"), "cannot build the server's model; using the default");
+                self.engine.clone()
+            }
+        }
+    }
+
+    /// The language the bot speaks in a scope.
+    pub fn language_of(&self, config: &GuildConfig) -> Language {
+        config.language.unwrap_or(self.defaults.language)
+    }
+
+    /// A scope's language, looked up; the default when it cannot be read.
+    pub async fn scope_language(&self, scope: &str) -> Language {
+        match self.guilds.guild_config(scope).await {
+            Ok(config) => self.language_of(&config),
+            Err(e) => {
+                tracing::warn!(error = %e, scope, "cannot read the scope's settings");
+                self.defaults.language
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The puzzles a scope may play (built-ins it did not disable, its enabled
+//! custom puzzles) and the choice of one for a new game: the id asked for,
+//! else the one a moderator queued for the channel, else a random one
+//! matching the difficulty and language.
+
+use std::sync::Arc;
+
+use rand::seq::IndexedRandom;
+
+use crate::core::puzzle::{Difficulty, Language, Puzzle};
+
+use super::Bot;
+
+/// What `start` asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    pub id: Option<String>,
+    pub difficulty: Option<Difficulty>,
+    pub language: Option<Language>,
+}
+
+/// Why no puzzle was chosen; the front end words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoPuzzle {
+    /// No playable puzzle has that id; `near` are ids that look like it.
+    Unknown { id: String, near: Vec<String> },
+    /// Nothing matches the difficulty and language.
+    NoMatch,
+}
+
+/// Up to five playable ids that look like `id`.
+pub fn near_ids(id: &str, puzzles: &[Arc<Puzzle>]) -> Vec<String> {
+    let wanted = id.to_lowercase();
+    puzzles
+        .iter()
+        .map(|p| p.id.clone())
+        .filter(|pid| pid.contains(&wanted) || wanted.split('-').any(|part| part.len() > 2 && pid.contains(part)))
+        .take(5)
+        .collect()
+}
+
+impl Bot {
+    /// The scope's custom puzzles that parse, disabled ones too when asked.
+    pub async fn custom_puzzles(&self, scope: &str, include_disabled: bool) -> anyhow::Result<Vec<Arc<Puzzle>>> {
+        let mut out = Vec::new();
+        for custom in self.guilds.scoped_puzzles(scope).await? {
+            if !custom.enabled && !include_disabled {
+                continue;
+            }
+            match Puzzle::from_toml(&custom.source, None, None) {
+                Ok(p) => out.push(Arc::new(p)),
+                Err(problems) => tracing::warn!(id = %custom.id, scope, ?problems, "stored custom puzzle skipped"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Puzzles a new game in this scope may use: built-ins it did not
+    /// disable, and its enabled custom puzzles.
+    pub async fn playable_puzzles(&self, scope: &str) -> anyhow::Result<Vec<Arc<Puzzle>>> {
+        let disabled = self.guilds.disabled_puzzles(scope).await?;
+        let mut out: Vec<Arc<Puzzle>> =
+            self.library.all().iter().filter(|p| !disabled.contains(&p.id)).cloned().collect();
+        out.extend(self.custom_puzzles(scope, false).await?);
+        Ok(out)
+    }
+
+    /// Any puzzle this scope can see, enabled or not.
+    pub async fn find_puzzle(&self, scope: &str, id: &str) -> anyhow::Result<Option<Arc<Puzzle>>> {
+        if let Some(p) = self.library.get(id) {
+            return Ok(Some(p));
+        }
+        Ok(self.custom_puzzles(scope, true).await?.into_iter().find(|p| p.id == id))
+    }
+
+    /// The puzzle for a new game in `channel`, or why there is none.
+    /// `lang` is the scope's language, preferred when `wanted` names none.
+    pub async fn choose_puzzle(
+        &self,
+        scope: &str,
+        channel: &str,
+        wanted: Wanted,
+        lang: Language,
+    ) -> anyhow::Result<Result<Arc<Puzzle>, NoPuzzle>> {
+        let playable = self.playable_puzzles(scope).await?;
+        if let Some(id) = wanted.id.as_deref().map(str::trim) {
+            let found = playable.iter().find(|p| p.id == id).cloned();
+            return Ok(found.ok_or_else(|| NoPuzzle::Unknown { id: id.to_string(), near: near_ids(id, &playable) }));
+        }
+        if let Some(next) = self.guilds.take_next_puzzle(scope, channel).await?
+            && let Some(p) = playable.iter().find(|p| p.id == next)
+        {
+            return Ok(Ok(p.clone()));
+        }
+        let language = wanted.language.unwrap_or(lang);
+        let fits = |p: &&Arc<Puzzle>, lang: Option<Language>| {
+            lang.is_none_or(|l| p.language == l) && wanted.difficulty.is_none_or(|d| p.difficulty == d)
+        };
+        let mut matching: Vec<&Arc<Puzzle>> = playable.iter().filter(|p| fits(p, Some(language))).collect();
+        if matching.is_empty() && wanted.language.is_none() {
+            matching = playable.iter().filter(|p| fits(p, None)).collect();
+        }
+        Ok(matching.choose(&mut rand::rng()).map(|p| Arc::clone(p)).ok_or(NoPuzzle::NoMatch))
+    }
+}

@@ -1,0 +1,181 @@
+//! `/soup <verb> …` text, parsed once into a closed enum. Verbs are those
+//! the catalogue lists for Slack (`soup` group; `admin …` for the
+//! `soup-admin` group); anything else is `Unknown`, answered with a help
+//! line. Parsing is pure: no lookups, no permissions.
+
+use crate::bot::Wanted;
+use crate::core::catalogue::{Catalogue, Frontend};
+use crate::core::pipeline::TurnInput;
+use crate::core::puzzle::{Difficulty, Language};
+
+/// A player verb.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SoupCommand {
+    Start(WantedArgs),
+    /// A turn for the channel's game; `limited` turns count toward the rate limit.
+    Turn {
+        input: TurnInput,
+        limited: bool,
+    },
+    Leaderboard,
+    Puzzles(Option<Language>),
+    Help,
+    Admin(AdminCommand),
+    /// Not a verb here, or a verb missing what it needs: the help line.
+    Unknown(String),
+}
+
+/// `start` options: puzzle id, difficulty and language, in any order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WantedArgs {
+    pub id: Option<String>,
+    pub difficulty: Option<Difficulty>,
+    pub language: Option<Language>,
+}
+
+impl From<WantedArgs> for Wanted {
+    fn from(w: WantedArgs) -> Wanted {
+        Wanted { id: w.id, difficulty: w.difficulty, language: w.language }
+    }
+}
+
+/// A moderator verb (`/soup admin …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminCommand {
+    PuzzleList,
+    /// The puzzle's TOML text, pasted (a code block's fences are removed).
+    PuzzleAdd(String),
+    PuzzleRemove(String),
+    PuzzleEnable(String),
+    PuzzleDisable(String),
+    PuzzleNext(String),
+    Reveal,
+    End,
+    Language(Language),
+    HintLimit(u32),
+    /// A channel id (`C…`), from `<#C…|name>` or bare.
+    Channel(String),
+    Model(String),
+    /// A user group id (`S…`) whose members become moderators here.
+    ModRole(String),
+}
+
+/// Parses the text after `/soup`.
+pub fn parse(text: &str, catalogue: &Catalogue) -> SoupCommand {
+    let text = text.trim();
+    let (verb, rest) = split_word(text);
+    let verb = verb.to_lowercase();
+    if verb == "admin" {
+        return parse_admin(rest, catalogue);
+    }
+    if !offered(catalogue, "soup", &verb) {
+        return SoupCommand::Unknown(verb);
+    }
+    let text_turn = |make: fn(String) -> TurnInput| match rest.trim() {
+        "" => SoupCommand::Unknown(verb.clone()),
+        said => SoupCommand::Turn { input: make(said.to_string()), limited: true },
+    };
+    let plain = |input| SoupCommand::Turn { input, limited: false };
+    match verb.as_str() {
+        "start" => SoupCommand::Start(wanted(rest)),
+        "ask" => text_turn(TurnInput::Ask),
+        "guess" => text_turn(TurnInput::Guess),
+        "hint" => plain(TurnInput::Hint),
+        "status" => plain(TurnInput::Status),
+        "history" => plain(TurnInput::History),
+        "giveup" => plain(TurnInput::GiveUp),
+        "leaderboard" => SoupCommand::Leaderboard,
+        "puzzles" => SoupCommand::Puzzles(Language::parse(rest.trim())),
+        "help" => SoupCommand::Help,
+        other => SoupCommand::Unknown(other.to_string()),
+    }
+}
+
+fn parse_admin(text: &str, catalogue: &Catalogue) -> SoupCommand {
+    let (first, rest) = split_word(text.trim());
+    let (second, arg) = split_word(rest);
+    let first = first.to_lowercase();
+    let second = second.to_lowercase();
+    let two = format!("{first} {second}");
+    let (name, arg) = if offered(catalogue, "soup-admin", &two) { (two, arg.trim()) } else { (first, rest.trim()) };
+    let unknown = || SoupCommand::Unknown(format!("admin {name}"));
+    if !offered(catalogue, "soup-admin", &name) {
+        return unknown();
+    }
+    let id = || if arg.is_empty() { None } else { Some(arg.split_whitespace().next().unwrap_or(arg).to_string()) };
+    let command = match name.as_str() {
+        "puzzle list" => Some(AdminCommand::PuzzleList),
+        "puzzle add" => Some(AdminCommand::PuzzleAdd(unfence(arg))).filter(|_| !arg.is_empty()),
+        "puzzle remove" => id().map(AdminCommand::PuzzleRemove),
+        "puzzle enable" => id().map(AdminCommand::PuzzleEnable),
+        "puzzle disable" => id().map(AdminCommand::PuzzleDisable),
+        "puzzle next" => id().map(AdminCommand::PuzzleNext),
+        "reveal" => Some(AdminCommand::Reveal),
+        "end" => Some(AdminCommand::End),
+        "config language" => Language::parse(arg).map(AdminCommand::Language),
+        "config hint-limit" => arg.parse::<u32>().ok().filter(|n| *n <= 20).map(AdminCommand::HintLimit),
+        "config channel" => slack_id(arg, '#').map(AdminCommand::Channel),
+        "config model" => id().map(AdminCommand::Model),
+        "config mod-role" => slack_id(arg, '!').map(AdminCommand::ModRole),
+        _ => None,
+    };
+    command.map_or_else(unknown, SoupCommand::Admin)
+}
+
+/// Whether the catalogue offers `group name` on Slack.
+fn offered(catalogue: &Catalogue, group: &str, name: &str) -> bool {
+    catalogue.for_frontend(Frontend::Slack).any(|v| v.group == group && v.name == name)
+}
+
+fn split_word(text: &str) -> (&str, &str) {
+    match text.find(char::is_whitespace) {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    }
+}
+
+fn wanted(rest: &str) -> WantedArgs {
+    let mut out = WantedArgs::default();
+    for word in rest.split_whitespace() {
+        let lower = word.to_lowercase();
+        if let Some(d) = difficulty(&lower) {
+            out.difficulty = Some(d);
+        } else if let Some(l) = Language::parse(&lower) {
+            out.language = Some(l);
+        } else if out.id.is_none() {
+            out.id = Some(word.to_string());
+        }
+    }
+    out
+}
+
+fn difficulty(word: &str) -> Option<Difficulty> {
+    match word {
+        "easy" => Some(Difficulty::Easy),
+        "medium" => Some(Difficulty::Medium),
+        "hard" => Some(Difficulty::Hard),
+        _ => None,
+    }
+}
+
+/// `<#C123|general>`, `<!subteam^S123|team>` or a bare id → the id.
+fn slack_id(arg: &str, sigil: char) -> Option<String> {
+    let arg = arg.trim();
+    let inner = arg.strip_prefix('<').and_then(|a| a.strip_suffix('>')).unwrap_or(arg);
+    let inner = inner.strip_prefix(sigil).unwrap_or(inner);
+    let inner = inner.strip_prefix("subteam^").unwrap_or(inner);
+    let id = inner.split('|').next().unwrap_or_default();
+    let valid = !id.is_empty() && id.len() <= 32 && id.chars().all(|c| c.is_ascii_alphanumeric());
+    valid.then(|| id.to_string())
+}
+
+/// Removes a Markdown code fence around pasted text.
+fn unfence(text: &str) -> String {
+    let t = text.trim();
+    let t = t.strip_prefix("```").and_then(|t| t.strip_suffix("```")).unwrap_or(t);
+    let t = t.strip_prefix("toml").unwrap_or(t);
+    t.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,37 @@
+use super::*;
+
+fn check(text: &str, expected: SoupCommand) {
+    assert_eq!(parse(text, &crate::assets::catalogue()), expected, "{text:?}");
+}
+
+#[test]
+fn player_verbs_parse_from_the_catalogue() {
+    let start = WantedArgs { id: Some("en-noon-gun".into()), difficulty: Some(Difficulty::Hard), language: None };
+    check("start en-noon-gun hard", SoupCommand::Start(start));
+    check("  ask Was he alone? ", SoupCommand::Turn { input: TurnInput::Ask("Was he alone?".into()), limited: true });
+    check("guess he drowned", SoupCommand::Turn { input: TurnInput::Guess("he drowned".into()), limited: true });
+    check("HINT", SoupCommand::Turn { input: TurnInput::Hint, limited: false });
+    check("giveup", SoupCommand::Turn { input: TurnInput::GiveUp, limited: false });
+    check("puzzles zh", SoupCommand::Puzzles(Some(Language::Zh)));
+    check("help", SoupCommand::Help);
+    check("", SoupCommand::Unknown(String::new()));
+}
+
+#[test]
+fn unknown_verbs_and_missing_text_are_unknown() {
+    check("quit", SoupCommand::Unknown("quit".into()));
+    check("dance now", SoupCommand::Unknown("dance".into()));
+    check("ask", SoupCommand::Unknown("ask".into()));
+    check("admin fly", SoupCommand::Unknown("admin fly".into()));
+    check("admin config hint-limit 99", SoupCommand::Unknown("admin config hint-limit".into()));
+}
+
+#[test]
+fn admin_verbs_take_their_arguments() {
+    check("admin reveal", SoupCommand::Admin(AdminCommand::Reveal));
+    check("admin puzzle next en-noon-gun", SoupCommand::Admin(AdminCommand::PuzzleNext("en-noon-gun".into())));
+    check("admin config channel <#C42|games>", SoupCommand::Admin(AdminCommand::Channel("C42".into())));
+    check("admin config mod-role <!subteam^S9|mods>", SoupCommand::Admin(AdminCommand::ModRole("S9".into())));
+    check("admin config language zh", SoupCommand::Admin(AdminCommand::Language(Language::Zh)));
+    check("admin puzzle add ```toml\nid = 'x'\n```", SoupCommand::Admin(AdminCommand::PuzzleAdd("id = 'x'".into())));
+}

@@ -1,0 +1,61 @@
+//! The fake's Web API: `/api/<method>`, JSON or query bodies, answered
+//! with the fields slack-morphism reads; every call recorded.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::response::Json;
+use serde_json::{Value, json};
+
+use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, lock};
+
+pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
+    let app = axum::Router::new().route("/api/{method}", axum::routing::any(handle)).with_state(inner);
+    if let Err(e) = axum::serve(listener, app).await {
+        tracing::warn!(error = %e, "fake Slack Web API stopped");
+    }
+}
+
+async fn handle(
+    State(inner): State<Arc<Inner>>,
+    Path(method): Path<String>,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Json<Value> {
+    let body: Value = serde_json::from_slice(&body).unwrap_or_else(|_| {
+        let pairs: Vec<(String, String)> =
+            serde_urlencoded::from_str(query.as_deref().unwrap_or_default()).unwrap_or_default();
+        Value::Object(pairs.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
+    });
+    let channel = body.get("channel").cloned().unwrap_or(Value::Null);
+    let (reply, ts) = match method.as_str() {
+        "auth.test" => (
+            json!({"ok": true, "user_id": BOT_USER, "team_id": TEAM, "team": "Fake", "bot_id": BOT_ID,
+                   "url": "https://fake.slack.com/", "user": "echoes"}),
+            None,
+        ),
+        "chat.postMessage" => {
+            let ts = inner.next_ts();
+            let message = json!({"ts": ts, "text": body.get("text"), "bot_id": BOT_ID, "user": BOT_USER});
+            (json!({"ok": true, "channel": channel, "ts": ts, "message": message}), Some(ts))
+        }
+        "chat.update" => {
+            let ts = body.get("ts").and_then(Value::as_str).unwrap_or_default().to_string();
+            (json!({"ok": true, "channel": channel, "ts": ts, "message": {"text": body.get("text")}}), Some(ts))
+        }
+        "chat.postEphemeral" => (json!({"ok": true, "message_ts": inner.next_ts()}), None),
+        "usergroups.users.list" => {
+            let group = body.get("usergroup").and_then(Value::as_str).unwrap_or_default();
+            let users = lock(&inner.groups).get(group).cloned();
+            match users {
+                Some(users) => (json!({"ok": true, "users": users}), None),
+                None => (json!({"ok": false, "error": "no_such_subteam"}), None),
+            }
+        }
+        "apps.connections.open" => (json!({"ok": true, "url": inner.ws_url}), None),
+        _ => (json!({"ok": false, "error": "unknown_method"}), None),
+    };
+    inner.record(Call { at: std::time::Instant::now(), method, body, ts });
+    Json(reply)
+}

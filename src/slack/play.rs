@@ -1,0 +1,274 @@
+//! Playing: `/soup start` (surface posted, thread bound), a turn from any
+//! source (thread reply, `/soup <verb>`, button) through the session actor
+//! with a "thinking…" message updated in place by the reply, and the end of
+//! a game (the story, key facts, scores and a transcript snippet). Errors
+//! become one private line to the user; the cause is logged.
+
+use std::sync::Arc;
+
+use slack_morphism::prelude::*;
+
+use crate::bot::{Found, LiveGame, NoPuzzle};
+use crate::core::actor::{Inbound, is_final};
+use crate::core::catalogue::Frontend;
+use crate::core::pipeline::TurnInput;
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+
+use super::command::{SoupCommand, WantedArgs, parse};
+use super::ingress::{ButtonIn, CommandIn, Incoming, MessageIn};
+use super::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, intro_blocks, neutralise, plan, safe_name, summary};
+use super::words::{Word, say};
+use super::{SlackBot, scope_of, thread_key, thread_ts_of};
+
+/// A turn for a thread's live game.
+pub struct Turn<'a> {
+    pub channel: &'a str,
+    pub thread: &'a str,
+    pub found: Found,
+    pub player: Player,
+    pub input: TurnInput,
+    pub event_id: String,
+}
+
+/// `slack:<user id>`; Slack ids are the names shown (no lookups).
+pub fn player_of(user: &str) -> Player {
+    Player { id: format!("slack:{user}"), name: safe_name(user) }
+}
+
+/// Undoes Slack's escaping of `&`, `<`, `>` in what a user typed.
+pub fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+}
+
+impl SlackBot {
+    /// Handles one accepted event; a failure is told to its user.
+    pub(super) async fn play(self: Arc<Self>, incoming: Incoming) {
+        let result = match &incoming {
+            Incoming::Command(c) => self.on_command(c).await,
+            Incoming::Message(m) => self.on_message(m).await,
+            Incoming::Button(b) => self.on_button(b).await,
+        };
+        let Err(e) = result else { return };
+        tracing::error!(id = incoming.id(), error = %format!("{e:#}"), "Slack event failed");
+        let (team, channel, user) = match &incoming {
+            Incoming::Command(c) => (&c.team, &c.channel, &c.user),
+            Incoming::Message(m) => (&m.team, &m.channel, &m.user),
+            Incoming::Button(b) => (&b.team, &b.channel, &b.user),
+        };
+        let lang = self.scope_language(&scope_of(team)).await;
+        if let Err(e) = self.tell(channel, user, None, &say(lang, &Word::Oops)).await {
+            tracing::warn!(error = %e, "could not tell the user about the failure");
+        }
+    }
+
+    /// A reply in a game thread is a turn; anything else is ignored.
+    async fn on_message(&self, m: &MessageIn) -> anyhow::Result<()> {
+        let Some(thread_ts) = &m.thread_ts else { return Ok(()) };
+        let key = thread_key(&m.channel, thread_ts);
+        let Some(found) = self.game(&m.channel, &key).await? else { return Ok(()) };
+        let player = player_of(&m.user);
+        if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
+            let lang = found.game.puzzle.language;
+            return self.tell(&m.channel, &m.user, Some(thread_ts), &say(lang, &Word::SlowDown(wait))).await;
+        }
+        let input = TurnInput::Say(unescape(&m.text));
+        let turn = Turn { channel: &m.channel, thread: &key, found, player, input, event_id: m.event_id.clone() };
+        self.take_turn(turn).await
+    }
+
+    async fn on_button(&self, b: &ButtonIn) -> anyhow::Result<()> {
+        let input = match b.action_id.as_str() {
+            BUTTON_HINT => TurnInput::Hint,
+            BUTTON_STATUS => TurnInput::Status,
+            BUTTON_GIVEUP => TurnInput::GiveUp,
+            _ => return Ok(()),
+        };
+        let key = thread_key(&b.channel, &b.message_ts);
+        let Some(found) = self.game(&b.channel, &key).await? else {
+            let lang = self.scope_language(&scope_of(&b.team)).await;
+            return self.tell(&b.channel, &b.user, None, &say(lang, &Word::NoGameHere)).await;
+        };
+        let player = player_of(&b.user);
+        let turn = Turn { channel: &b.channel, thread: &key, found, player, input, event_id: b.trigger_id.clone() };
+        self.take_turn(turn).await
+    }
+
+    async fn on_command(&self, c: &CommandIn) -> anyhow::Result<()> {
+        let scope = scope_of(&c.team);
+        let lang = self.scope_language(&scope).await;
+        match parse(&c.text, &self.catalogue) {
+            SoupCommand::Start(wanted) => self.start(c, wanted).await,
+            SoupCommand::Turn { input, limited } => self.command_turn(c, input, limited, lang).await,
+            SoupCommand::Leaderboard => self.post(&c.channel, None, &self.leaderboard(lang).await?).await.map(drop),
+            SoupCommand::Puzzles(only) => {
+                let text = self.puzzle_list(&scope, only, lang).await?;
+                self.tell(&c.channel, &c.user, None, &text).await
+            }
+            SoupCommand::Help => self.tell(&c.channel, &c.user, None, &self.help_text(lang)).await,
+            SoupCommand::Admin(command) => self.admin(c, command).await,
+            SoupCommand::Unknown(verb) => {
+                self.tell(&c.channel, &c.user, None, &say(lang, &Word::UnknownVerb(&neutralise(&verb)))).await
+            }
+        }
+    }
+
+    async fn command_turn(&self, c: &CommandIn, input: TurnInput, limited: bool, lang: Language) -> anyhow::Result<()> {
+        let Some((key, found)) = self.channel_game(&c.channel).await? else {
+            return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NoGameHere)).await;
+        };
+        let player = player_of(&c.user);
+        if limited && let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
+            return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
+        }
+        let input = match input {
+            TurnInput::Ask(q) => TurnInput::Ask(unescape(&q)),
+            TurnInput::Guess(g) => TurnInput::Guess(unescape(&g)),
+            other => other,
+        };
+        let turn = Turn { channel: &c.channel, thread: &key, found, player, input, event_id: c.trigger_id.clone() };
+        self.take_turn(turn).await
+    }
+
+    /// The thread's live game; replies a restart left unsent are posted.
+    pub(super) async fn game(&self, channel: &str, key: &str) -> anyhow::Result<Option<Found>> {
+        let Some(mut found) = self.find_game(key).await? else { return Ok(None) };
+        let lang = found.game.puzzle.language;
+        for item in std::mem::take(&mut found.unsent) {
+            let reply = crate::core::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
+            for piece in plan(&reply, lang, self.settings.max_reply_messages) {
+                self.post(channel, thread_ts_of(key), &piece).await?;
+            }
+            self.store.mark_sent(item.id).await?;
+        }
+        self.remember_channel(channel, key);
+        Ok(Some(found))
+    }
+
+    /// The channel's running game and its thread key.
+    pub(super) async fn channel_game(&self, channel: &str) -> anyhow::Result<Option<(String, Found)>> {
+        let Some(key) = self.channel_thread(channel).await? else { return Ok(None) };
+        Ok(self.game(channel, &key).await?.map(|found| (key, found)))
+    }
+
+    async fn start(&self, c: &CommandIn, wanted: WantedArgs) -> anyhow::Result<()> {
+        let scope = scope_of(&c.team);
+        let config = self.guilds.guild_config(&scope).await?;
+        let lang = self.language_of(&config);
+        let refuse = |word: Word<'_>| say(lang, &word);
+        if let Some(only) = config.channel.as_deref().filter(|only| *only != c.channel) {
+            return self.tell(&c.channel, &c.user, None, &refuse(Word::WrongChannel(only))).await;
+        }
+        if self.channel_game(&c.channel).await?.is_some() {
+            return self.tell(&c.channel, &c.user, None, &refuse(Word::AlreadyRunning)).await;
+        }
+        let puzzle = match self.choose_puzzle(&scope, &c.channel, wanted.into(), lang).await? {
+            Ok(p) => p,
+            Err(NoPuzzle::Unknown { id, near }) => {
+                let text = refuse(Word::UnknownPuzzle { id: &neutralise(&id), near: &near });
+                return self.tell(&c.channel, &c.user, None, &text).await;
+            }
+            Err(NoPuzzle::NoMatch) => {
+                return self.tell(&c.channel, &c.user, None, &refuse(Word::NoPuzzleMatches)).await;
+            }
+        };
+        // The thread's parent comes first: its ts is the game's key.
+        let title = format!("🐢 *{}*  {}", neutralise(&puzzle.title), say(puzzle.language, &Word::Thinking));
+        let ts = self.post(&c.channel, None, &title).await?;
+        let key = thread_key(&c.channel, &ts);
+        let opened = self.bind_new_game(&key, &scope, puzzle.clone(), &config, player_of(&c.user)).await?;
+        let Some((handle, intro)) = opened else {
+            return self.update_text(&c.channel, &ts, &refuse(Word::AlreadyRunning)).await;
+        };
+        let fallback = format!("🐢 {}", neutralise(&puzzle.title));
+        let content = SlackMessageContent::new().with_text(fallback).with_blocks(intro_blocks(&puzzle, &intro.reply));
+        self.update(&c.channel, &ts, content).await?;
+        handle.delivered(&intro).await?;
+        self.remember_channel(&c.channel, &key);
+        Ok(())
+    }
+
+    /// Plays a turn: "thinking…" in the thread, the reply in its place,
+    /// marked delivered; the game is wrapped up when it ended.
+    pub async fn take_turn(&self, turn: Turn<'_>) -> anyhow::Result<()> {
+        let Turn { channel, thread, found, player, input, event_id } = turn;
+        let lang = found.game.puzzle.language;
+        let thread_ts = thread_ts_of(thread);
+        let thinking = self.post(channel, thread_ts, &say(lang, &Word::Thinking)).await?;
+        let inbound = Inbound { event_id: Some(event_id), player, input, progress: None };
+        let delivery = found.handle.send(inbound).await?;
+        let mut pieces = plan(&delivery.reply, lang, self.settings.max_reply_messages).into_iter();
+        self.update_text(channel, &thinking, &pieces.next().unwrap_or_default()).await?;
+        for piece in pieces {
+            self.post(channel, thread_ts, &piece).await?;
+        }
+        found.handle.delivered(&delivery).await?;
+        if is_final(delivery.reply.kind) && !delivery.duplicate {
+            self.finish(channel, thread, &found.game).await?;
+        } else if delivery.phase.is_over() {
+            self.close(thread).await?;
+        }
+        Ok(())
+    }
+
+    /// The end of a game: key facts, scores and the last turns in the
+    /// thread; then the thread is unbound.
+    pub async fn finish(&self, channel: &str, thread: &str, game: &LiveGame) -> anyhow::Result<()> {
+        let loaded = self.store.load_session(&game.session_id).await?;
+        self.close(thread).await?;
+        let Some(loaded) = loaded else { return Ok(()) };
+        let text = summary(&game.puzzle, &loaded, game.puzzle.language);
+        for piece in crate::bot::text::chunks(&text, super::render::MAX_MESSAGE_CHARS) {
+            self.post(channel, thread_ts_of(thread), &piece).await?;
+        }
+        Ok(())
+    }
+
+    /// Forgets a thread's game and ends its binding.
+    pub async fn close(&self, thread: &str) -> anyhow::Result<()> {
+        self.forget_channel(thread);
+        self.end_game(thread).await
+    }
+
+    async fn leaderboard(&self, lang: Language) -> anyhow::Result<String> {
+        let rows = self.store.leaderboard(10).await?;
+        let mut text = format!("*{}*\n", say(lang, &Word::Leaderboard));
+        if rows.is_empty() {
+            text.push_str(&say(lang, &Word::NoScores));
+        }
+        for (i, r) in rows.iter().enumerate() {
+            text.push_str(&format!("{}. {} · {} pts · {} solved\n", i + 1, safe_name(&r.name), r.points, r.solves));
+        }
+        Ok(text)
+    }
+
+    async fn puzzle_list(&self, scope: &str, only: Option<Language>, lang: Language) -> anyhow::Result<String> {
+        let lines: Vec<String> = self
+            .playable_puzzles(scope)
+            .await?
+            .iter()
+            .filter(|p| only.is_none_or(|l| p.language == l))
+            .map(|p| format!("`{}` · {} · {} · {}", p.id, p.language.code(), p.difficulty, neutralise(&p.title)))
+            .collect();
+        Ok(format!("*{}*\n{}", say(lang, &Word::Puzzles), lines.join("\n")))
+    }
+
+    /// The commands from the catalogue, players first.
+    pub fn help_text(&self, lang: Language) -> String {
+        let players = self.catalogue.help_text(Frontend::Slack, lang, "/soup ");
+        let (players, admins): (Vec<&str>, Vec<&str>) = players.lines().partition(|line| {
+            let verb = line.trim_start_matches("/soup ");
+            self.catalogue
+                .for_frontend(Frontend::Slack)
+                .any(|v| v.group == "soup" && verb.starts_with(&format!("{} ", v.name)))
+        });
+        let admins: Vec<String> = admins.iter().map(|l| l.replacen("/soup ", "/soup admin ", 1)).collect();
+        format!(
+            "*{}*\n{}\n\n*{}*\n{}",
+            say(lang, &Word::Players),
+            players.join("\n"),
+            say(lang, &Word::Moderators),
+            admins.join("\n")
+        )
+    }
+}

@@ -1,0 +1,69 @@
+//! The Web API calls the bot makes: post (in a thread or not), update a
+//! message in place, answer one user privately. Text reaching here is
+//! already neutralised (`render.rs`); links and names are never expanded.
+
+use slack_morphism::prelude::*;
+
+use super::SlackBot;
+
+fn content(text: &str) -> SlackMessageContent {
+    SlackMessageContent::new().with_text(text.to_string())
+}
+
+fn failed(what: &str, e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("Slack {what} failed: {e}")
+}
+
+impl SlackBot {
+    /// Posts text in a channel, or in a thread under `thread_ts`; the new
+    /// message's ts.
+    pub async fn post(&self, channel: &str, thread_ts: Option<&str>, text: &str) -> anyhow::Result<String> {
+        self.post_content(channel, thread_ts, content(text)).await
+    }
+
+    pub async fn post_content(
+        &self,
+        channel: &str,
+        thread_ts: Option<&str>,
+        content: SlackMessageContent,
+    ) -> anyhow::Result<String> {
+        let mut request = SlackApiChatPostMessageRequest::new(channel.into(), content)
+            .with_link_names(false)
+            .with_unfurl_links(false)
+            .with_unfurl_media(false);
+        if let Some(ts) = thread_ts {
+            request = request.with_thread_ts(ts.into());
+        }
+        let posted = self.session().chat_post_message(&request).await.map_err(|e| failed("chat.postMessage", e))?;
+        Ok(posted.ts.to_string())
+    }
+
+    /// Replaces a message's text (and blocks) in place.
+    pub async fn update(&self, channel: &str, ts: &str, content: SlackMessageContent) -> anyhow::Result<()> {
+        let request = SlackApiChatUpdateRequest::new(channel.into(), content, ts.into()).with_link_names(false);
+        self.session().chat_update(&request).await.map_err(|e| failed("chat.update", e))?;
+        Ok(())
+    }
+
+    pub async fn update_text(&self, channel: &str, ts: &str, text: &str) -> anyhow::Result<()> {
+        self.update(channel, ts, content(text)).await
+    }
+
+    /// A message only `user` sees.
+    pub async fn tell(&self, channel: &str, user: &str, thread_ts: Option<&str>, text: &str) -> anyhow::Result<()> {
+        let mut request = SlackApiChatPostEphemeralRequest::new(channel.into(), user.into(), content(text));
+        if let Some(ts) = thread_ts {
+            request = request.with_thread_ts(ts.into());
+        }
+        self.session().chat_post_ephemeral(&request).await.map_err(|e| failed("chat.postEphemeral", e))?;
+        Ok(())
+    }
+
+    /// Members of a user group (`usergroups.users.list`).
+    pub async fn group_members(&self, group: &str) -> anyhow::Result<Vec<String>> {
+        let request = SlackApiUserGroupsUsersListRequest::new(group.into());
+        let members =
+            self.session().usergroups_users_list(&request).await.map_err(|e| failed("usergroups.users.list", e))?;
+        Ok(members.users.into_iter().map(|u| u.to_string()).collect())
+    }
+}

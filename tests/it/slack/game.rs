@@ -1,0 +1,95 @@
+//! Whole games through both connection modes: start, three users asking
+//! in one thread, a button, a guess, the reveal and the transcript snippet.
+
+use std::time::Duration;
+
+use echoes::slack::fake::Call;
+use echoes::slack::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS};
+
+use super::{WAIT, game};
+
+async fn whole_game(socket: bool) {
+    let g = game(socket).await;
+    let intro = g.rig.fake.calls_to("chat.update");
+    let blocks = intro[0].body["blocks"].to_string();
+    for id in [BUTTON_HINT, BUTTON_STATUS, BUTTON_GIVEUP] {
+        assert!(blocks.contains(id), "intro without {id}: {blocks}");
+    }
+    g.say("Ev1", "UALICE", "Was he alone?").await;
+    g.say("Ev2", "UBOB", "Was there a watch?").await;
+    g.say("Ev3", "UCAROL", "Did the weather matter?").await;
+    let answers = g.answers(3).await;
+    assert!(answers.iter().any(|a| a.contains("🔴")), "a NO verdict: {answers:?}");
+    assert!(answers.iter().any(|a| a.contains("🟢")), "a YES verdict: {answers:?}");
+    assert_eq!(g.thinking_posts(), 3, "each turn posts one thinking message, updated in place");
+    g.press("trig-hint", "UBOB", BUTTON_HINT).await;
+    g.answers(4).await;
+    g.command("trig-guess", "UCAROL", "guess FULL the whole story").await;
+    let over = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Game over");
+    let calls = g.rig.fake.wait_for_count("the reveal", 1, WAIT, over).await.unwrap();
+    let summary = calls.iter().find(|c| over(c)).unwrap();
+    assert_eq!(summary.thread_ts(), Some(g.thread.as_str()), "the wrap-up is in the thread");
+    let text = summary.text();
+    assert!(text.contains("```") && text.contains("UALICE"), "a transcript snippet: {text}");
+    assert!(
+        g.rig
+            .fake
+            .calls_to("chat.update")
+            .iter()
+            .any(|c| c.text().contains("🎉") || c.text().to_lowercase().contains("solved"))
+    );
+    // The thread plays nothing once the game is over.
+    g.say("Ev9", "UALICE", "Is it over?").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(g.thinking_posts(), 5);
+    g.rig.stop().await;
+}
+
+#[tokio::test]
+async fn a_whole_game_over_socket_mode() {
+    whole_game(true).await;
+}
+
+#[tokio::test]
+async fn a_whole_game_over_the_events_api() {
+    whole_game(false).await;
+}
+
+#[tokio::test]
+async fn socket_mode_acks_every_envelope_before_the_turn_is_played() {
+    let g = game(true).await;
+    g.say("EvAck", "UALICE", "Was he alone?").await;
+    let latency = g.rig.fake.wait_ack("EvAck", WAIT).await.unwrap();
+    assert!(latency < Duration::from_secs(1), "{latency:?}");
+    assert!(g.rig.fake.ack_latency("trig-start").is_some(), "the slash command was acknowledged");
+    g.answers(1).await;
+    g.rig.stop().await;
+}
+
+#[tokio::test]
+async fn a_disconnect_envelope_mid_game_reconnects_and_the_game_goes_on() {
+    let g = game(true).await;
+    g.say("EvD1", "UALICE", "Was he alone?").await;
+    g.answers(1).await;
+    let before = g.rig.fake.connections_opened();
+    g.rig.fake.send_frame(&echoes::slack::fake::payloads::disconnect("refresh_requested")).unwrap();
+    g.rig.fake.wait_connections(before + 1, WAIT).await.unwrap();
+    let opens = g.rig.fake.calls_to("apps.connections.open").len();
+    assert!(opens >= 2, "the bot asked for a new URL: {opens}");
+    g.say("EvD2", "UBOB", "Was there a watch?").await;
+    g.answers(2).await;
+    g.rig.stop().await;
+}
+
+#[tokio::test]
+async fn help_lists_every_slack_verb_and_unknown_verbs_get_a_help_line() {
+    let g = game(true).await;
+    g.command("trig-help", "UALICE", "help").await;
+    let help = g.told("UALICE", "/soup ask").await;
+    for verb in ["start", "guess", "hint", "giveup", "leaderboard", "admin reveal", "admin config model"] {
+        assert!(help.contains(verb), "{verb} missing: {help}");
+    }
+    g.command("trig-dance", "UALICE", "dance").await;
+    g.told("UALICE", "/soup help").await;
+    g.rig.stop().await;
+}
