@@ -11,12 +11,14 @@
 //!
 //! - `games.rs`: thread key ↔ session actor; `puzzles.rs`: playable puzzles
 //!   and the choice for `start`; `limits.rs`: the rate limiter;
-//!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies.
+//!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
+//!   `runtime.rs`: the lower-priority runtime turns run on.
 
 pub mod games;
 pub mod instant;
 pub mod limits;
 pub mod puzzles;
+pub mod runtime;
 pub mod text;
 
 use std::collections::HashMap;
@@ -73,6 +75,12 @@ pub struct Bot {
 
 impl Bot {
     pub fn new(parts: BotParts) -> Bot {
+        // Acknowledgements first: turns run on their own, lower-priority
+        // threads.
+        match runtime::games() {
+            Ok(games) => parts.engine.run_games_on(games),
+            Err(e) => tracing::warn!(error = %e, "no separate game runtime; turns share the bot's threads"),
+        }
         Bot {
             store: parts.engine.store.clone(),
             clock: parts.engine.clock.clone(),
@@ -107,6 +115,9 @@ impl Bot {
                 pipeline.models = models;
                 let engine =
                     Arc::new(Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms));
+                if let Some(games) = base.games_runtime() {
+                    engine.run_games_on(games);
+                }
                 engines.insert(model.to_string(), engine.clone());
                 engine
             }

@@ -32,6 +32,10 @@ pub struct Engine {
     pub expire_after_ms: i64,
     /// Post-game work (memory) still running; `settle` waits for it.
     pub background: std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// Where session actors and post-game work run: the caller's runtime
+    /// unless a bot front end gave them their own (`run_games_on`), so
+    /// game work never delays a platform's acknowledgements.
+    games: std::sync::OnceLock<tokio::runtime::Handle>,
 }
 
 /// One input for a session, as a front end delivers it.
@@ -114,7 +118,36 @@ impl SessionHandle {
 
 impl Engine {
     pub fn new(pipeline: Pipeline, store: Arc<dyn Store>, clock: Arc<dyn Clock>, expire_after_ms: i64) -> Self {
-        Engine { pipeline, store, clock, expire_after_ms, background: std::sync::Mutex::default() }
+        Engine {
+            pipeline,
+            store,
+            clock,
+            expire_after_ms,
+            background: std::sync::Mutex::default(),
+            games: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Runs session actors (and so every turn's work) on `runtime` from now
+    /// on. The first runtime set stays.
+    pub fn run_games_on(&self, runtime: tokio::runtime::Handle) {
+        let _ = self.games.set(runtime);
+    }
+
+    /// The runtime set by `run_games_on`, if any.
+    pub fn games_runtime(&self) -> Option<tokio::runtime::Handle> {
+        self.games.get().cloned()
+    }
+
+    fn spawn_work<F>(&self, work: F) -> tokio::task::JoinHandle<F::Output>
+    where
+        F: std::future::Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        match self.games.get() {
+            Some(runtime) => runtime.spawn(work),
+            None => tokio::spawn(work),
+        }
     }
 
     /// Creates a session, starts its actor and plays the Start turn.
@@ -204,7 +237,7 @@ impl Engine {
     fn spawn(self: &Arc<Self>, state: SessionState) -> SessionHandle {
         let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
         let handle = SessionHandle { id: state.id.clone(), tx, store: self.store.clone() };
-        tokio::spawn(run_actor(self.clone(), state, rx));
+        self.spawn_work(run_actor(self.clone(), state, rx));
         handle
     }
 }
@@ -334,7 +367,7 @@ impl Engine {
         let engine = self.clone();
         let (id, puzzle, game, history) =
             (state.id.clone(), state.puzzle.clone(), state.game.clone(), state.history.clone());
-        let task = tokio::spawn(async move {
+        let task = self.spawn_work(async move {
             let Some(memory) = engine.pipeline.memory.clone() else { return };
             let ended = EndedGame { session_id: &id, puzzle: &puzzle, game: &game, history: &history, now_ms: now };
             if let Err(e) = remember_game(&engine.pipeline, engine.store.as_ref(), memory.as_ref(), &ended).await {

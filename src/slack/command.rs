@@ -128,6 +128,7 @@ fn offered(catalogue: &Catalogue, group: &str, name: &str) -> bool {
 }
 
 fn split_word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
     match text.find(char::is_whitespace) {
         Some(i) => (&text[..i], &text[i..]),
         None => (text, ""),

@@ -15,6 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use slack_morphism::prelude::*;
+use slack_morphism::signature_verifier::SlackEventSignatureVerifier;
 
 use super::SlackBot;
 
