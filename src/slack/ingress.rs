@@ -137,16 +137,16 @@ pub fn events_router(bot: Arc<SlackBot>, signing_secret: &str) -> Router {
 }
 
 /// The body, when its signature and timestamp are good.
-fn verified<'a>(endpoint: &Endpoint, headers: &HeaderMap, body: &'a Bytes) -> Result<&'a str, Response> {
+fn verified<'a>(endpoint: &Endpoint, headers: &HeaderMap, body: &'a Bytes) -> Result<&'a str, StatusCode> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    let body = std::str::from_utf8(body).map_err(|_| StatusCode::BAD_REQUEST.into_response())?;
+    let body = std::str::from_utf8(body).map_err(|_| StatusCode::BAD_REQUEST)?;
     let hash = header(SlackEventSignatureVerifier::SLACK_SIGNED_HASH_HEADER);
     let ts = header(SlackEventSignatureVerifier::SLACK_SIGNED_TIMESTAMP);
     match endpoint.verifier.verify(hash, body, ts) {
         Ok(()) => Ok(body),
         Err(e) => {
             tracing::warn!(target: "security", error = %e, "Slack request refused: bad signature or timestamp");
-            Err(StatusCode::UNAUTHORIZED.into_response())
+            Err(StatusCode::UNAUTHORIZED)
         }
     }
 }
@@ -154,7 +154,7 @@ fn verified<'a>(endpoint: &Endpoint, headers: &HeaderMap, body: &'a Bytes) -> Re
 async fn on_events(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
     let body = match verified(&endpoint, &headers, &body) {
         Ok(body) => body,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let event: SlackPushEvent = match serde_json::from_str(body) {
         Ok(event) => event,
@@ -183,7 +183,7 @@ async fn on_events(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, bo
 async fn on_command(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
     let body = match verified(&endpoint, &headers, &body) {
         Ok(body) => body,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match serde_urlencoded::from_str::<SlackCommandEvent>(body) {
         Ok(command) => {
@@ -205,7 +205,7 @@ struct InteractionForm {
 async fn on_interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
     let body = match verified(&endpoint, &headers, &body) {
         Ok(body) => body,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let parsed = serde_urlencoded::from_str::<InteractionForm>(body)
         .ok()
