@@ -29,7 +29,7 @@ use crate::core::catalogue::Catalogue;
 use crate::core::guild::{GuildConfig, GuildStore};
 use crate::core::llm::RoleModels;
 use crate::core::puzzle::Language;
-use crate::core::store::{Clock, Store};
+use crate::core::store::{Clock, LeaderRow, Store};
 use crate::puzzles::PuzzleLibrary;
 
 pub use games::{Found, Games, LiveGame};
@@ -144,3 +144,14 @@ impl Bot {
         }
     }
 }
+
+/// The leaderboard's rows, one line each, names made safe by the front end.
+pub fn leaderboard_lines(rows: &[LeaderRow], safe_name: impl Fn(&str) -> String) -> String {
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| format!("{}. {} · {} pts · {} solved\n", i + 1, safe_name(&r.name), r.points, r.solves))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

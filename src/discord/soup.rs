@@ -256,9 +256,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     if rows.is_empty() {
         text.push_str(&say(lang, &Word::NoScores));
     }
-    for (i, r) in rows.iter().enumerate() {
-        text.push_str(&format!("{}. {} · {} pts · {} solved\n", i + 1, safe_name(&r.name), r.points, r.solves));
-    }
+    text.push_str(&crate::bot::leaderboard_lines(&rows, safe_name));
     send_text(ctx, ReplyKind::Status, text, lang, false).await
 }
 
