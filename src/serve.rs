@@ -37,7 +37,7 @@ fn token_from(value: Option<String>) -> anyhow::Result<String> {
 pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Result<()> {
     let token = discord_token()?;
     let data = discord_data(app, settings).await?;
-    let endpoint = Endpoint { token, proxy: None };
+    let endpoint = Endpoint { token, proxy: None, http2: false };
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("stopping the Discord bot");
@@ -138,7 +138,7 @@ pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
                 .with_context(|| format!("listening on {}", settings.bind))?;
             tracing::info!(bind = %settings.bind, "Slack Events API endpoint: POST /slack/events, /slack/commands, /slack/interactions");
             let app_router = crate::slack::events_router(bot, &tokens.second);
-            axum::serve(listener, app_router)
+            axum::serve(crate::bot::net::no_delay(listener), app_router)
                 .with_graceful_shutdown(async {
                     let _ = tokio::signal::ctrl_c().await;
                 })

@@ -18,7 +18,7 @@ use async_trait::async_trait;
 
 use crate::config::Settings;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{Pipeline, PipelineSettings, SessionView, TurnInput};
+use crate::core::pipeline::{GameGate, Pipeline, PipelineSettings, SessionView, TurnInput};
 use crate::core::puzzle::Puzzle;
 use crate::core::soup::{Player, SoupEvent, SoupGame};
 use crate::core::verdict::Verdict;
@@ -140,10 +140,13 @@ pub async fn session(judge: Arc<dyn LlmClient>, count: usize) -> anyhow::Result<
     let mut history = Vec::new();
     let player = Player { id: "bench:player".to_owned(), name: "Bench".to_owned() };
     let mut figures = SessionFigures::default();
+    let canary = "CANARY-bench";
+    let mut gate = GameGate::new(&puzzle, canary);
     let started = Instant::now();
     for (question, expected) in QUESTIONS.iter().take(count) {
         let asked = Instant::now();
-        let view = SessionView { puzzle: &puzzle, game: &game, history: &history, canary: "CANARY-bench", ledger: &[] };
+        gate.catch_up(&puzzle, &game, &history);
+        let view = SessionView { puzzle: &puzzle, game: &game, history: &history, canary, gate: &gate, ledger: &[] };
         let outcome = pipeline.run(&view, &player, &TurnInput::Ask((*question).to_owned()), &|_| {}).await;
         if figures.asked == 0 {
             figures.first_verdict = asked.elapsed();

@@ -88,7 +88,7 @@ impl Bot {
     /// The live game in a thread, resuming it from SQL when this process
     /// has not seen it yet; `None` when the thread plays nothing.
     pub async fn find_game(&self, thread: &str) -> anyhow::Result<Option<Found>> {
-        if let Some(found) = self.cached(thread).await {
+        if let Some(found) = self.cached(thread) {
             return Ok(Some(found));
         }
         if self.games.known_unbound(thread) {
@@ -100,7 +100,7 @@ impl Bot {
             return Ok(None);
         };
         let _one_at_a_time = self.games.resume.lock().await;
-        if let Some(found) = self.cached(thread).await {
+        if let Some(found) = self.cached(thread) {
             return Ok(Some(found));
         }
         match self.resume(thread, &binding).await {
@@ -115,9 +115,9 @@ impl Bot {
         }
     }
 
-    async fn cached(&self, thread: &str) -> Option<Found> {
+    fn cached(&self, thread: &str) -> Option<Found> {
         let game = self.games.get(thread)?;
-        let handle = self.sessions.get(&game.session_id).await?;
+        let handle = self.sessions.get(&game.session_id)?;
         Some(Found { handle, game, unsent: Vec::new() })
     }
 
@@ -131,13 +131,13 @@ impl Bot {
         let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
         let unsent = self.store.unsent(&handle.id).await?;
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: binding.scope.clone() };
-        self.remember(thread, handle.clone(), game.clone()).await;
+        self.remember(thread, handle.clone(), game.clone());
         tracing::info!(thread, session = %handle.id, "resumed a bound thread");
         Ok(Found { handle, game, unsent })
     }
 
-    async fn remember(&self, thread: &str, handle: SessionHandle, game: LiveGame) {
-        self.sessions.insert(handle).await;
+    fn remember(&self, thread: &str, handle: SessionHandle, game: LiveGame) {
+        self.sessions.insert(handle);
         self.games.insert(thread, game);
     }
 
@@ -168,14 +168,14 @@ impl Bot {
             Err(e) => return Err(e.into()),
         }
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: scope.to_string() };
-        self.remember(thread, handle.clone(), game).await;
+        self.remember(thread, handle.clone(), game);
         Ok(Some((handle, intro)))
     }
 
     /// Forgets a thread's game and ends its binding.
     pub async fn end_game(&self, thread: &str) -> anyhow::Result<()> {
         if let Some(game) = self.games.remove(thread) {
-            self.sessions.remove(&game.session_id).await;
+            self.sessions.remove(&game.session_id);
         }
         self.games.mark_unbound(thread);
         self.guilds.end_binding(thread, self.now_ms()).await?;

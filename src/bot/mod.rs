@@ -12,11 +12,13 @@
 //! - `games.rs`: thread key ↔ session actor; `puzzles.rs`: playable puzzles
 //!   and the choice for `start`; `limits.rs`: the rate limiter;
 //!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
-//!   `runtime.rs`: the lower-priority runtime turns run on.
+//!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
+//!   TCP_NODELAY for the servers around the bots.
 
 pub mod games;
 pub mod instant;
 pub mod limits;
+pub mod net;
 pub mod puzzles;
 pub mod runtime;
 pub mod text;

@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 
 use super::pipeline::{
-    LedgerVector, Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game,
+    GameGate, LedgerVector, Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game,
 };
 use super::prompts::PublicTurn;
 use super::puzzle::Puzzle;
@@ -81,6 +81,8 @@ struct SessionState {
     game: SoupGame,
     history: Vec<PublicTurn>,
     canary: String,
+    /// The secrecy gate, cut from the puzzle once per game.
+    gate: GameGate,
     last_activity_ms: i64,
     /// Question embeddings for the semantic ledger.
     ledger: Vec<LedgerVector>,
@@ -172,6 +174,7 @@ impl Engine {
         self.store.create_session(&new).await?;
         let state = SessionState {
             id: new.id,
+            gate: GameGate::new(&puzzle, &new.canary),
             puzzle,
             game,
             history: Vec::new(),
@@ -196,6 +199,7 @@ impl Engine {
             find_puzzle(&loaded.puzzle_id).ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
         let state = SessionState {
             id: loaded.id.clone(),
+            gate: GameGate::new(&puzzle, &loaded.canary),
             puzzle,
             game: loaded.game.clone(),
             history: loaded.turns.iter().filter_map(|t| t.public.clone()).collect(),
@@ -267,11 +271,13 @@ impl Engine {
             Some(p) => p.as_ref(),
             None => &noop,
         };
+        state.gate.catch_up(&state.puzzle, &state.game, &state.history);
         let view = SessionView {
             puzzle: &state.puzzle,
             game: &state.game,
             history: &state.history,
             canary: &state.canary,
+            gate: &state.gate,
             ledger: &state.ledger,
         };
         let outcome = if self.is_idle(state, now) {
@@ -390,20 +396,26 @@ fn new_canary() -> String {
 /// Live sessions by id, for front ends that host many (bots).
 #[derive(Default)]
 pub struct Sessions {
-    live: Mutex<HashMap<String, SessionHandle>>,
+    /// A plain mutex: it is held for one map operation, never across an
+    /// await, and every incoming event looks a session up here.
+    live: std::sync::Mutex<HashMap<String, SessionHandle>>,
 }
 
 impl Sessions {
-    pub async fn insert(&self, handle: SessionHandle) {
-        self.live.lock().await.insert(handle.id.clone(), handle);
+    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionHandle>> {
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub async fn get(&self, id: &str) -> Option<SessionHandle> {
-        self.live.lock().await.get(id).cloned()
+    pub fn insert(&self, handle: SessionHandle) {
+        self.live().insert(handle.id.clone(), handle);
     }
 
-    pub async fn remove(&self, id: &str) -> Option<SessionHandle> {
-        self.live.lock().await.remove(id)
+    pub fn get(&self, id: &str) -> Option<SessionHandle> {
+        self.live().get(id).cloned()
+    }
+
+    pub fn remove(&self, id: &str) -> Option<SessionHandle> {
+        self.live().remove(id)
     }
 }
 

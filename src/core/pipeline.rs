@@ -134,6 +134,8 @@ pub struct SessionView<'a> {
     pub game: &'a SoupGame,
     pub history: &'a [PublicTurn],
     pub canary: &'a str,
+    /// The secrecy gate for this game, kept across turns by the actor.
+    pub gate: &'a GameGate,
     /// Embeddings of the questions in the ledger (empty without an embedder).
     pub ledger: &'a [LedgerVector],
 }
@@ -509,6 +511,7 @@ pub fn ends_game(before: Phase, after: Phase) -> bool {
 
 mod agents;
 mod guard;
+pub use guard::GameGate;
 mod views;
 
 use views::{history_text, status_text};

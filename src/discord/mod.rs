@@ -151,6 +151,10 @@ pub struct Endpoint {
     /// `None`: discord.com. `Some("http://127.0.0.1:PORT")`: every REST
     /// call (and so the gateway URL) goes there, with the rate limiter off.
     pub proxy: Option<String>,
+    /// Speak HTTP/2 to the proxy over plain TCP (prior knowledge). The bot
+    /// reaches discord.com over HTTP/2 (negotiated in TLS), one connection
+    /// for every call; a local fake that speaks it too sees the same traffic.
+    pub http2: bool,
 }
 
 /// A bot connected (or connecting) to the gateway.
@@ -178,6 +182,11 @@ pub async fn spawn(data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot
     let mut http = serenity::HttpBuilder::new(&endpoint.token);
     if let Some(proxy) = &endpoint.proxy {
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
+        if endpoint.http2 {
+            let client =
+                reqwest::Client::builder().http2_prior_knowledge().build().context("building the HTTP client")?;
+            http = http.client(client);
+        }
     }
     let intents = intents(&data.settings);
     let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)

@@ -85,7 +85,7 @@ impl Rig {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
             let url = format!("http://{}", listener.local_addr()?);
             let app = events_router(bot.clone(), SIGNING_SECRET);
-            tokio::spawn(async move { axum::serve(listener, app).await });
+            tokio::spawn(async move { axum::serve(crate::bot::net::no_delay(listener), app).await });
             (None, Some(url))
         };
         Ok(Rig { fake, bot, socket, events, http: reqwest::Client::new() })

@@ -31,8 +31,15 @@ fn player() -> Player {
 
 impl Table {
     async fn run(&self, input: TurnInput) -> TurnOutcome {
-        let view =
-            SessionView { puzzle: &self.puzzle, game: &self.game, history: &[], canary: "CANARY-x", ledger: &[] };
+        let gate = GameGate::new(&self.puzzle, "CANARY-x");
+        let view = SessionView {
+            puzzle: &self.puzzle,
+            game: &self.game,
+            history: &[],
+            canary: "CANARY-x",
+            gate: &gate,
+            ledger: &[],
+        };
         self.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 }
@@ -245,7 +252,9 @@ mod knowledge_and_memory {
     }
 
     async fn run_with(t: &Table, ledger: &[LedgerVector], input: TurnInput) -> TurnOutcome {
-        let view = SessionView { puzzle: &t.puzzle, game: &t.game, history: &[], canary: "CANARY-x", ledger };
+        let gate = GameGate::new(&t.puzzle, "CANARY-x");
+        let view =
+            SessionView { puzzle: &t.puzzle, game: &t.game, history: &[], canary: "CANARY-x", gate: &gate, ledger };
         t.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 
@@ -331,10 +340,31 @@ mod secrecy_gate {
     #[tokio::test]
     async fn a_narrator_that_spells_the_canary_is_withheld() {
         let t = table(vec![YES.into()], vec!["My secret marker is zq-kdxq-vbmz-tprw".into()]);
-        let view =
-            SessionView { puzzle: &t.puzzle, game: &t.game, history: &[], canary: "zq-kdxq-vbmz-tprw", ledger: &[] };
+        let canary = "zq-kdxq-vbmz-tprw";
+        let gate = GameGate::new(&t.puzzle, canary);
+        let view = SessionView { puzzle: &t.puzzle, game: &t.game, history: &[], canary, gate: &gate, ledger: &[] };
         let out = t.pipeline.run(&view, &player(), &TurnInput::Say("Did a ship sink?".into()), &|_| {}).await;
         assert!(out.withheld.is_some_and(|b| b.canary), "{}", out.reply.text);
+    }
+
+    /// A remark that repeats a player's earlier words reveals nothing new,
+    /// whether the kept gate has caught up with that turn or not; without
+    /// the turn in the history the same remark is withheld.
+    #[tokio::test]
+    async fn earlier_public_words_pass_whether_or_not_the_gate_caught_up() {
+        let said = "The keeper's brother was sailing home that night on a cargo ship.";
+        let history = [PublicTurn { player: "Bob".into(), text: said.into(), outcome: "YES".into() }];
+        let t = table(vec![YES.into(); 3], vec![said.into(); 3]);
+        let fresh = GameGate::new(&t.puzzle, "CANARY-x");
+        let mut caught_up = fresh.clone();
+        caught_up.catch_up(&t.puzzle, &t.game, &history);
+        let cases: [(&GameGate, &[PublicTurn], bool); 3] =
+            [(&fresh, &history, false), (&caught_up, &history, false), (&fresh, &[], true)];
+        for (gate, history, withheld) in cases {
+            let view = SessionView { puzzle: &t.puzzle, game: &t.game, history, canary: "CANARY-x", gate, ledger: &[] };
+            let out = t.pipeline.run(&view, &player(), &TurnInput::Say("Is that so?".into()), &|_| {}).await;
+            assert_eq!(out.withheld.is_some(), withheld, "{gate:?}: {}", out.reply.text);
+        }
     }
 
     #[tokio::test]

@@ -6,16 +6,20 @@ use std::sync::Arc;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::payloads::{self, Who};
-use super::{APP, CHANNEL, GUILD, Inner, lock};
+use super::{APP, CHANNEL, Dispatch, GUILD, Inner, lock};
 
 const HEARTBEAT_MS: u64 = 41_250;
+/// Most frames written per flush.
+const BATCH: usize = 64;
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((mut stream, _)) = listener.accept().await else { continue };
+        crate::bot::net::set_no_delay(&mut stream);
         let inner = inner.clone();
         tokio::spawn(async move {
             if let Err(e) = session(stream, inner).await {
@@ -53,10 +57,7 @@ async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Re
                 }
             }
             event = events.recv(), if identified => match event {
-                Ok(event) => {
-                    seq += 1;
-                    tx.send(dispatch(seq, &event.0, &event.1)).await?;
-                }
+                Ok(first) => write_batch(&mut tx, &inner, &mut events, first, &mut seq).await?,
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
                     tracing::warn!(missed = n, "fake gateway dropped events for a slow bot");
                 }
@@ -64,6 +65,39 @@ async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Re
             },
         }
     }
+}
+
+/// Writes `first` and whatever else is already queued (up to `BATCH`
+/// frames) with one flush, like a busy gateway fills its socket, then notes
+/// when each interaction went out.
+async fn write_batch<S>(
+    tx: &mut S,
+    inner: &Inner,
+    events: &mut broadcast::Receiver<Arc<Dispatch>>,
+    first: Arc<Dispatch>,
+    seq: &mut u64,
+) -> anyhow::Result<()>
+where
+    S: futures::Sink<Message, Error = tokio_tungstenite::tungstenite::Error> + Unpin,
+{
+    let mut batch = vec![first];
+    while batch.len() < BATCH {
+        match events.try_recv() {
+            Ok(next) => batch.push(next),
+            Err(_) => break,
+        }
+    }
+    for event in &batch {
+        *seq += 1;
+        tx.feed(dispatch(*seq, &event.event, &event.d)).await?;
+    }
+    tx.flush().await?;
+    let now = std::time::Instant::now();
+    let mut on_wire = lock(&inner.on_wire);
+    for id in batch.iter().filter_map(|e| e.interaction) {
+        on_wire.entry(id).or_insert(now);
+    }
+    Ok(())
 }
 
 fn text(value: Value) -> Message {

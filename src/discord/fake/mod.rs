@@ -75,7 +75,7 @@ pub(crate) struct Inner {
     calls: Mutex<Vec<Call>>,
     call_added: Notify,
     ids: AtomicU64,
-    pub events: broadcast::Sender<Arc<(String, String)>>,
+    pub events: broadcast::Sender<Arc<Dispatch>>,
     /// How many times a bot has identified (READY sent).
     pub ready: watch::Sender<u64>,
     /// Channels and threads by id (Discord's JSON).
@@ -84,8 +84,19 @@ pub(crate) struct Inner {
     pub tokens: Mutex<HashMap<String, u64>>,
     /// Files served under `/files/<name>`.
     pub files: Mutex<HashMap<String, Vec<u8>>>,
-    /// When each interaction was dispatched (for ack latency).
+    /// When each interaction was queued for the gateway (for ack latency).
     pub dispatched: Mutex<HashMap<u64, Instant>>,
+    /// When each interaction's frame was first written to a bot's socket.
+    pub on_wire: Mutex<HashMap<u64, Instant>>,
+}
+
+/// One gateway dispatch (op 0) queued for the connected bots.
+pub(crate) struct Dispatch {
+    pub event: String,
+    /// The event's `d`, already JSON.
+    pub d: String,
+    /// An interaction's id, so the gateway can note when it went out.
+    pub interaction: Option<u64>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -121,8 +132,18 @@ impl Inner {
     /// Sends a dispatch (op 0) to every connected bot; each connection
     /// numbers its own events.
     pub fn dispatch(&self, event: &str, d: Value) {
-        let _ = self.events.send(Arc::new((event.to_string(), d.to_string())));
+        let _ = self.events.send(Arc::new(Dispatch { event: event.to_string(), d: d.to_string(), interaction: None }));
     }
+}
+
+/// Where an ack latency is counted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Since {
+    /// The test or benchmark handed the interaction to the fake.
+    Queued,
+    /// The fake's gateway wrote its frame to the bot's socket: the moment
+    /// Discord has sent it, so what follows is the bot's own time.
+    OnWire,
 }
 
 /// An interaction ready to dispatch (JSON already serialised).
@@ -171,6 +192,7 @@ impl FakeDiscord {
             tokens: Mutex::default(),
             files: Mutex::default(),
             dispatched: Mutex::default(),
+            on_wire: Mutex::default(),
         });
         let tasks =
             vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
@@ -179,7 +201,7 @@ impl FakeDiscord {
 
     /// How a bot reaches this fake.
     pub fn endpoint(&self) -> Endpoint {
-        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()) }
+        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()), http2: true }
     }
 
     pub fn base_url(&self) -> &str {
@@ -292,7 +314,8 @@ impl FakeDiscord {
         let Prepared { id, channel, payload } = prepared;
         lock(&self.inner.tokens).insert(payloads::token(id), channel);
         lock(&self.inner.dispatched).insert(id, Instant::now());
-        let _ = self.inner.events.send(Arc::new(("INTERACTION_CREATE".to_string(), payload)));
+        let event = Dispatch { event: "INTERACTION_CREATE".into(), d: payload, interaction: Some(id) };
+        let _ = self.inner.events.send(Arc::new(event));
         id
     }
 
@@ -352,17 +375,20 @@ impl FakeDiscord {
             .collect()
     }
 
-    /// How long after dispatch each of these interactions was first
-    /// acknowledged (the interaction callback), for those that were.
-    pub fn ack_latencies(&self, ids: &[u64]) -> Vec<Duration> {
+    /// How long after `since` each of these interactions was acknowledged
+    /// (the interaction callback), for those that were.
+    pub fn ack_latencies(&self, ids: &[u64], since: Since) -> Vec<Duration> {
         let wanted: std::collections::HashSet<u64> = ids.iter().copied().collect();
-        let dispatched = lock(&self.inner.dispatched).clone();
+        let started = match since {
+            Since::Queued => lock(&self.inner.dispatched).clone(),
+            Since::OnWire => lock(&self.inner.on_wire).clone(),
+        };
         self.calls()
             .iter()
             .filter(|c| c.method == "POST" && c.path.starts_with("/interactions/") && c.path.ends_with("/callback"))
             .filter_map(|c| {
                 let id: u64 = c.path.split('/').nth(2)?.parse().ok().filter(|id| wanted.contains(id))?;
-                Some(c.at.saturating_duration_since(*dispatched.get(&id)?))
+                Some(c.at.saturating_duration_since(*started.get(&id)?))
             })
             .collect()
     }

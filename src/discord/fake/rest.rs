@@ -16,7 +16,7 @@ use super::{APP, Call, GUILD, Inner};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new().fallback(handle).with_state(inner);
-    if let Err(e) = axum::serve(listener, app).await {
+    if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
         tracing::error!(error = %e, "fake Discord REST server stopped");
     }
 }

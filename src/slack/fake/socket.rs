@@ -14,7 +14,8 @@ use super::{Inner, lock, payloads};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((mut stream, _)) = listener.accept().await else { continue };
+        crate::bot::net::set_no_delay(&mut stream);
         let inner = inner.clone();
         tokio::spawn(async move {
             if let Err(e) = connection(stream, inner).await {

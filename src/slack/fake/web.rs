@@ -12,7 +12,7 @@ use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, lock};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new().route("/api/{method}", axum::routing::any(handle)).with_state(inner);
-    if let Err(e) = axum::serve(listener, app).await {
+    if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
         tracing::warn!(error = %e, "fake Slack Web API stopped");
     }
 }
