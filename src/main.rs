@@ -6,6 +6,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
+// mimalloc: a burst of gateway events allocates and frees many small JSON
+// maps across threads; with glibc's malloc, perf showed malloc, free and the
+// page faults behind them at about a fifth of the bot's CPU in such a burst.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -4,7 +4,9 @@
 //! then whatever events a test dispatches). The bot reaches it through
 //! serenity's own client: `HttpBuilder::proxy` with the rate limiter off
 //! routes every REST call here, and the gateway URL comes from
-//! `GET /gateway` like in production.
+//! `GET /gateway` like in production. The REST API speaks HTTP/2 (one
+//! connection for every call, as with discord.com) and HTTP/1.1; the
+//! gateway notes when each interaction's frame went out (`Since::OnWire`).
 
 mod gateway;
 pub mod payloads;
