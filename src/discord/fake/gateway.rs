@@ -84,6 +84,9 @@ where
     while batch.len() < BATCH {
         match events.try_recv() {
             Ok(next) => batch.push(next),
+            Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                tracing::warn!(missed = n, "fake gateway dropped events for a slow bot");
+            }
             Err(_) => break,
         }
     }
