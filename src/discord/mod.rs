@@ -178,7 +178,24 @@ impl RunningBot {
 }
 
 /// Builds the client and starts it in the background.
-pub async fn spawn(data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot> {
+pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot> {
+    // Acks get a client (and so an HTTP/2 connection) of their own: a
+    // 3-second deadline must not wait for stream slots behind follow-ups.
+    data.acks = Some(Arc::new(rest_client(endpoint)?.build()));
+    let intents = intents(&data.settings);
+    let mut client = serenity::ClientBuilder::new_with_http(rest_client(endpoint)?.build(), intents)
+        .framework(framework(data))
+        .await
+        .context("building the Discord client")?;
+    let shard_manager = client.shard_manager.clone();
+    let http = client.http.clone();
+    let task = tokio::spawn(async move { client.start().await });
+    Ok(RunningBot { shard_manager, http, task })
+}
+
+/// A REST client for `endpoint`: discord.com, or a local proxy with the
+/// rate limiter off (HTTP/2 by prior knowledge when asked).
+fn rest_client(endpoint: &Endpoint) -> anyhow::Result<serenity::HttpBuilder> {
     let mut http = serenity::HttpBuilder::new(&endpoint.token);
     if let Some(proxy) = &endpoint.proxy {
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
@@ -188,15 +205,7 @@ pub async fn spawn(data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot
             http = http.client(client);
         }
     }
-    let intents = intents(&data.settings);
-    let mut client = serenity::ClientBuilder::new_with_http(http.build(), intents)
-        .framework(framework(data))
-        .await
-        .context("building the Discord client")?;
-    let shard_manager = client.shard_manager.clone();
-    let http = client.http.clone();
-    let task = tokio::spawn(async move { client.start().await });
-    Ok(RunningBot { shard_manager, http, task })
+    Ok(http)
 }
 
 /// Runs the bot until `shutdown` completes or the connection fails.

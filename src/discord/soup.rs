@@ -3,6 +3,7 @@
 //! otherwise defers at once (Discord's 3-second limit) and plays the turn.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
@@ -97,7 +98,7 @@ pub async fn start(
         Ok(p) => p,
         Err(text) => return refuse_text(ctx, &text).await,
     };
-    ctx.defer().await?;
+    defer(ctx).await?;
     let thread = if in_thread { here } else { open_thread(http, here, &puzzle).await? };
     start_in(ctx, thread, &scope, puzzle, &config, lang).await
 }
@@ -227,6 +228,21 @@ pub async fn giveup(ctx: Context<'_>) -> Result<(), Error> {
     turn_command(ctx, TurnInput::GiveUp, false).await
 }
 
+/// Acknowledges the command (a public "thinking…") through the acks'
+/// client, so the 3-second deadline never waits behind other REST calls.
+async fn defer(ctx: Context<'_>) -> Result<(), Error> {
+    let (poise::Context::Application(app), Some(acks)) = (ctx, &ctx.data().acks) else {
+        return Ok(ctx.defer().await?);
+    };
+    if app.has_sent_initial_response.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
+    app.interaction.create_response(acks.as_ref(), thinking).await?;
+    app.has_sent_initial_response.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
 /// A turn through a slash command in a game thread.
 async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Result<(), Error> {
     let data = ctx.data();
@@ -240,7 +256,7 @@ async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Resu
     if limited && let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
         return refuse(ctx, game.puzzle.language, Word::SlowDown(wait)).await;
     }
-    ctx.defer().await?;
+    defer(ctx).await?;
     let turn = Turn { thread, handle: &handle, game: &game, player, input, event_id: super::types::event_id(ctx) };
     data.take_turn(http, turn, Origin::Command(ctx)).await?;
     Ok(())

@@ -32,6 +32,9 @@ pub struct Data {
     pub bot: Bot,
     pub settings: DiscordSettings,
     pub limiter: RateLimiter,
+    /// The REST client interaction acks go through (`soup::defer`), with
+    /// its own connection; set by `spawn`, the bot's client until then.
+    pub acks: Option<Arc<poise::serenity_prelude::Http>>,
 }
 
 impl std::ops::Deref for Data {
@@ -68,6 +71,6 @@ impl Data {
 
     pub fn from_bot(bot: BotParts, settings: DiscordSettings) -> Data {
         let limiter = RateLimiter::new(settings.turns_per_window, settings.window_secs * 1000);
-        Data { bot: Bot::new(bot), settings, limiter }
+        Data { bot: Bot::new(bot), settings, limiter, acks: None }
     }
 }
