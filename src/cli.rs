@@ -81,7 +81,7 @@ pub enum MemoryCommand {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Connect to Discord (token from DISCORD_TOKEN).
+    /// Connect to Discord (token from DISCORD_TOKEN; with DISCORD_PUBLIC_KEY also serve the Interactions Endpoint).
     #[arg(long)]
     pub discord: bool,
     /// Connect to Slack: Socket Mode (SLACK_BOT_TOKEN, SLACK_APP_TOKEN) or,
@@ -153,8 +153,12 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0)]
         limit: usize,
     },
-    /// Discord interaction ack latency and turns/s against the local fake.
-    Discord,
+    /// Discord interaction ack latency and turns/s against the local fake (gateway and Interactions Endpoint).
+    Discord {
+        /// How interactions reach the bot: `gateway`, `endpoint`, or both.
+        #[arg(long, value_parser = ["gateway", "endpoint", "both"], default_value = "both")]
+        delivery: String,
+    },
     /// Slack: Events API ack latency with a 30 s model, Socket Mode turns/s,
     /// against the local fake.
     Slack,
@@ -267,8 +271,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", crate::slack::bench::run(&crate::slack::bench::SlackBenchOptions::default()).await?);
             Ok(())
         }
-        Command::Bench(BenchCommand::Discord) => {
-            println!("{}", crate::discord::bench::run(&crate::discord::bench::DiscordBenchOptions::default()).await?);
+        Command::Bench(BenchCommand::Discord { delivery }) => {
+            use crate::discord::bench::{Delivery, DiscordBenchOptions, run};
+            let ways = match delivery.as_str() {
+                "gateway" => vec![Delivery::Gateway],
+                "endpoint" => vec![Delivery::Endpoint],
+                _ => vec![Delivery::Gateway, Delivery::Endpoint],
+            };
+            for delivery in ways {
+                println!("{}\n", run(&DiscordBenchOptions { delivery, ..DiscordBenchOptions::default() }).await?);
+            }
             Ok(())
         }
         Command::Bench(BenchCommand::LocalModel { model, questions, runs }) => {

@@ -33,11 +33,29 @@ fn token_from(value: Option<String>) -> anyhow::Result<String> {
     }
 }
 
+/// The app's public key: set, the bot serves Discord's Interactions
+/// Endpoint URL (interactions arrive as signed POSTs).
+pub const DISCORD_PUBLIC_KEY_VAR: &str = "DISCORD_PUBLIC_KEY";
+/// Where that endpoint listens (default `DEFAULT_INTERACTIONS_BIND`).
+pub const DISCORD_INTERACTIONS_BIND_VAR: &str = "DISCORD_INTERACTIONS_BIND";
+pub const DEFAULT_INTERACTIONS_BIND: &str = "0.0.0.0:8080";
+
+/// The Interactions Endpoint from the environment: none without a public
+/// key, one clear line when the key is malformed.
+fn interactions_endpoint(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<discord::InteractionsEndpoint>> {
+    let read = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let Some(public_key) = read(DISCORD_PUBLIC_KEY_VAR) else { return Ok(None) };
+    discord::endpoint::public_key(&public_key).with_context(|| format!("{DISCORD_PUBLIC_KEY_VAR} is not usable"))?;
+    let bind = read(DISCORD_INTERACTIONS_BIND_VAR).unwrap_or_else(|| DEFAULT_INTERACTIONS_BIND.to_string());
+    Ok(Some(discord::InteractionsEndpoint { bind, public_key }))
+}
+
 /// Runs the Discord bot until Ctrl-C (or a fatal gateway error).
 pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Result<()> {
     let token = discord_token()?;
     let data = discord_data(app, settings).await?;
-    let endpoint = Endpoint { token, proxy: None, http2: false };
+    let interactions = interactions_endpoint(|name| std::env::var(name).ok())?;
+    let endpoint = Endpoint { token, proxy: None, http2: false, interactions };
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("stopping the Discord bot");
@@ -154,6 +172,18 @@ pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_interactions_endpoint_needs_a_well_formed_public_key() {
+        let none = interactions_endpoint(|_| None).unwrap();
+        assert!(none.is_none(), "no key, no endpoint");
+        let key = hex::encode(ed25519_dalek::SigningKey::from_bytes(&[7; 32]).verifying_key().to_bytes());
+        let env = |k: String| move |name: &str| (name == DISCORD_PUBLIC_KEY_VAR).then(|| k.clone());
+        let on = interactions_endpoint(env(key.clone())).unwrap().expect("a key turns it on");
+        assert_eq!((on.bind.as_str(), on.public_key.as_str()), (DEFAULT_INTERACTIONS_BIND, key.as_str()));
+        let err = interactions_endpoint(env("not-hex".into())).unwrap_err();
+        assert!(format!("{err:#}").contains("64 hex digits"), "{err:#}");
+    }
 
     #[test]
     fn a_missing_token_is_one_clear_line() {

@@ -4,9 +4,12 @@
 //! and SQLite, not a model: interaction ack latency with many `/soup ask`
 //! at once across many threads, and turns per second sustained.
 //!
-//! Ack latency is counted from the moment the fake's gateway wrote the
-//! INTERACTION_CREATE frame to the bot's socket (Discord has sent it; what
-//! follows is the bot's time) to the defer callback reaching the fake. The
+//! Interactions reach the bot one of Discord's two ways (`Delivery`): on
+//! the gateway, or POSTed to its Interactions Endpoint. On the gateway, ack
+//! latency is counted from the moment the fake wrote the INTERACTION_CREATE
+//! frame to the bot's socket (Discord has sent it; what follows is the
+//! bot's time) to the defer callback reaching the fake; through the
+//! endpoint, from the start of the POST to its response (the defer). The
 //! fake runs in the same process on the same cores, so the wait in its own
 //! send queue is reported too ("from queued"), but it is not the bot's.
 //!
@@ -33,6 +36,24 @@ pub async fn offline_data(
     Ok(Data::from_bot(offline_parts(database, model).await?, settings))
 }
 
+/// How Discord hands the bot its interactions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// INTERACTION_CREATE on the gateway; acks through the REST callback.
+    Gateway,
+    /// Signed POSTs to the Interactions Endpoint; acks in the response.
+    Endpoint,
+}
+
+impl Delivery {
+    fn describe(self) -> &'static str {
+        match self {
+            Delivery::Gateway => "interactions on the gateway, acks by REST callback",
+            Delivery::Endpoint => "interactions POSTed to the Interactions Endpoint, acks in the HTTP response",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct DiscordBenchOptions {
     /// Game threads to spread the interactions over.
@@ -41,16 +62,18 @@ pub struct DiscordBenchOptions {
     pub interactions: usize,
     /// Distinct players sending them.
     pub players: usize,
+    pub delivery: Delivery,
 }
 
 impl Default for DiscordBenchOptions {
     fn default() -> Self {
-        DiscordBenchOptions { threads: 100, interactions: 1_000, players: 200 }
+        DiscordBenchOptions { threads: 100, interactions: 1_000, players: 200, delivery: Delivery::Gateway }
     }
 }
 
 #[derive(Debug, Clone)]
 pub struct DiscordBenchReport {
+    pub delivery: Delivery,
     pub threads: usize,
     pub interactions: usize,
     /// From the frame on the wire to the ack.
@@ -69,6 +92,7 @@ impl std::fmt::Display for DiscordBenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         writeln!(f, "Discord front end, offline (fake Discord, instant model, SQLite file)")?;
+        writeln!(f, "  {}", self.delivery.describe())?;
         writeln!(f, "  {} concurrent /soup ask across {} threads", self.interactions, self.threads)?;
         writeln!(
             f,
@@ -94,7 +118,14 @@ pub async fn run(opts: &DiscordBenchOptions) -> anyhow::Result<DiscordBenchRepor
     let settings = DiscordSettings { turns_per_window: 0, ..DiscordSettings::default() };
     let data = offline_data(&dir.join("bench.db"), Arc::new(InstantModel::default()), settings).await?;
     let fake = FakeDiscord::start().await?;
-    let bot = super::spawn(data, &fake.endpoint()).await?;
+    let endpoint = match opts.delivery {
+        Delivery::Gateway => fake.endpoint(),
+        Delivery::Endpoint => fake.endpoint_with_interactions(),
+    };
+    let bot = super::spawn(data, &endpoint).await?;
+    if let Some(url) = &bot.interactions_url {
+        fake.post_interactions_to(url);
+    }
     fake.wait_ready(1, Duration::from_secs(30)).await?;
     let threads = open_threads(&fake, opts.threads).await?;
     let report = burst(&fake, &threads, opts).await;
@@ -150,6 +181,7 @@ async fn burst(fake: &FakeDiscord, threads: &[u64], opts: &DiscordBenchOptions) 
         ids.len()
     );
     Ok(DiscordBenchReport {
+        delivery: opts.delivery,
         threads: threads.len(),
         interactions: opts.interactions,
         ack_p50: quantile(&acks, 0.50),

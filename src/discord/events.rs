@@ -80,12 +80,12 @@ async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::Compo
             .content(say(lang, &Word::NoGameHere))
             .ephemeral(true)
             .allowed_mentions(no_pings());
-        press.create_response(http, serenity::CreateInteractionResponse::Message(message)).await?;
-        return Ok(());
+        let refusal = serenity::CreateInteractionResponse::Message(message);
+        return data.first_response(http, press.id, &press.token, refusal).await;
     };
     // "Thinking…" until the follow-up replaces it.
     let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
-    press.create_response(http, thinking).await?;
+    data.first_response(http, press.id, &press.token, thinking).await?;
     let player = player_of(&press.user);
     let turn =
         Turn { thread: press.channel_id, handle: &handle, game: &game, player, input, event_id: press.id.to_string() };

@@ -11,6 +11,8 @@
 //!
 //! - `soup.rs`, `admin.rs`: the two command groups; `events.rs`: messages,
 //!   buttons, threads archived or deleted; `errors.rs`: the one `on_error`.
+//! - `endpoint.rs`: the Interactions Endpoint URL (Discord POSTs signed
+//!   interactions; the first response can be the HTTP response).
 //! - `games.rs`: thread ↔ session (over `crate::bot`, which holds the
 //!   live games, the puzzle choice and the rate limiter);
 //!   `turns.rs`: one turn in, its reply out, the end-of-game wrap-up.
@@ -21,6 +23,7 @@
 pub mod admin;
 pub mod bench;
 pub mod config;
+pub mod endpoint;
 mod errors;
 mod events;
 pub mod fake;
@@ -155,18 +158,38 @@ pub struct Endpoint {
     /// reaches discord.com over HTTP/2 (negotiated in TLS), one connection
     /// for every call; a local fake that speaks it too sees the same traffic.
     pub http2: bool,
+    /// Serve Discord's Interactions Endpoint URL too (interactions then
+    /// arrive as signed POSTs instead of on the gateway).
+    pub interactions: Option<InteractionsEndpoint>,
+}
+
+/// Where the Interactions Endpoint listens, and the key requests are
+/// signed with.
+#[derive(Debug, Clone)]
+pub struct InteractionsEndpoint {
+    /// e.g. `0.0.0.0:8080`; port 0 takes any free port.
+    pub bind: String,
+    /// The app's public key, hex (developer portal → General Information).
+    pub public_key: String,
 }
 
 /// A bot connected (or connecting) to the gateway.
 pub struct RunningBot {
     pub shard_manager: Arc<serenity::ShardManager>,
     pub http: Arc<serenity::Http>,
+    /// The Interactions Endpoint's URL (`http://ADDR/interactions`) when
+    /// it serves one.
+    pub interactions_url: Option<String>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+    endpoint_task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl RunningBot {
     /// Disconnects and waits for the client to stop.
     pub async fn stop(self) {
+        if let Some(endpoint) = &self.endpoint_task {
+            endpoint.abort();
+        }
         self.shard_manager.shutdown_all().await;
         let _ = self.task.await;
     }
@@ -182,15 +205,38 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
     // Acks get a client (and so an HTTP/2 connection) of their own: a
     // 3-second deadline must not wait for stream slots behind follow-ups.
     data.acks = Some(Arc::new(rest_client(endpoint)?.build()));
+    let listening = match &endpoint.interactions {
+        Some(e) => {
+            let key = endpoint::public_key(&e.public_key)?;
+            let listener = tokio::net::TcpListener::bind(&e.bind)
+                .await
+                .with_context(|| format!("listening for Discord interactions on {}", e.bind))?;
+            Some((listener, key))
+        }
+        None => None,
+    };
+    let inbox = data.inbox.clone();
     let intents = intents(&data.settings);
     let mut client = serenity::ClientBuilder::new_with_http(rest_client(endpoint)?.build(), intents)
-        .framework(framework(data))
+        .framework(endpoint::Shared::new(framework(data), inbox.clone()))
         .await
         .context("building the Discord client")?;
+    let (mut interactions_url, mut endpoint_task) = (None, None);
+    if let Some((listener, key)) = listening {
+        let url = format!("http://{}{}", listener.local_addr()?, endpoint::PATH);
+        tracing::info!(url = %url, "Discord Interactions Endpoint listening");
+        let app = endpoint::router(inbox, key);
+        endpoint_task = Some(tokio::spawn(async move {
+            if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
+                tracing::error!(error = %e, "the Discord Interactions Endpoint stopped");
+            }
+        }));
+        interactions_url = Some(url);
+    }
     let shard_manager = client.shard_manager.clone();
     let http = client.http.clone();
     let task = tokio::spawn(async move { client.start().await });
-    Ok(RunningBot { shard_manager, http, task })
+    Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task })
 }
 
 /// A REST client for `endpoint`: discord.com, or a local proxy with the

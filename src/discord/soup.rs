@@ -228,17 +228,26 @@ pub async fn giveup(ctx: Context<'_>) -> Result<(), Error> {
     turn_command(ctx, TurnInput::GiveUp, false).await
 }
 
-/// Acknowledges the command (a public "thinking…") through the acks'
-/// client, so the 3-second deadline never waits behind other REST calls.
+/// Acknowledges the command (a public "thinking…") as its first
+/// response: in the HTTP response when Discord POSTed it, otherwise through
+/// the acks' client, so the 3-second deadline never waits behind other
+/// REST calls.
 async fn defer(ctx: Context<'_>) -> Result<(), Error> {
-    let (poise::Context::Application(app), Some(acks)) = (ctx, &ctx.data().acks) else {
+    let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
+    first_response(ctx, thinking).await
+}
+
+/// Sends `response` as the interaction's first response (nothing when it
+/// has one already); prefix commands just defer.
+async fn first_response(ctx: Context<'_>, response: serenity::CreateInteractionResponse) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else {
         return Ok(ctx.defer().await?);
     };
     if app.has_sent_initial_response.load(Ordering::SeqCst) {
         return Ok(());
     }
-    let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
-    app.interaction.create_response(acks.as_ref(), thinking).await?;
+    let (id, token) = (app.interaction.id, &app.interaction.token);
+    ctx.data().first_response(&ctx.serenity_context().http, id, token, response).await?;
     app.has_sent_initial_response.store(true, Ordering::SeqCst);
     Ok(())
 }
@@ -351,6 +360,14 @@ pub async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<
 }
 
 async fn refuse_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
+    let first = match ctx {
+        poise::Context::Application(app) => !app.has_sent_initial_response.load(Ordering::SeqCst),
+        poise::Context::Prefix(_) => false,
+    };
+    if first {
+        let message = private(text).to_slash_initial_response(serenity::CreateInteractionResponseMessage::new());
+        return first_response(ctx, serenity::CreateInteractionResponse::Message(message)).await;
+    }
     ctx.send(private(text)).await?;
     Ok(())
 }

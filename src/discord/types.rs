@@ -35,6 +35,9 @@ pub struct Data {
     /// The REST client interaction acks go through (`soup::defer`), with
     /// its own connection; set by `spawn`, the bot's client until then.
     pub acks: Option<Arc<poise::serenity_prelude::Http>>,
+    /// Interactions Discord POSTed to the endpoint, waiting for their
+    /// first response (`Data::first_response`).
+    pub inbox: Arc<super::endpoint::Inbox>,
 }
 
 impl std::ops::Deref for Data {
@@ -71,6 +74,6 @@ impl Data {
 
     pub fn from_bot(bot: BotParts, settings: DiscordSettings) -> Data {
         let limiter = RateLimiter::new(settings.turns_per_window, settings.window_secs * 1000);
-        Data { bot: Bot::new(bot), settings, limiter, acks: None }
+        Data { bot: Bot::new(bot), settings, limiter, acks: None, inbox: Arc::default() }
     }
 }

@@ -7,6 +7,11 @@
 //! `GET /gateway` like in production. The REST API speaks HTTP/2 (one
 //! connection for every call, as with discord.com) and HTTP/1.1; the
 //! gateway notes when each interaction's frame went out (`Since::OnWire`).
+//!
+//! Pointed at a bot's Interactions Endpoint (`post_interactions_to`), the
+//! fake POSTs interactions there instead, signed with its Ed25519 key like
+//! Discord; an interaction response in the HTTP response is recorded as
+//! the callback it stands for (`Call::inline`).
 
 mod gateway;
 pub mod payloads;
@@ -29,6 +34,8 @@ pub const CHANNEL: u64 = 20;
 pub const APP: u64 = 2;
 pub const BOT: u64 = 1;
 const TOKEN: &str = "fake-token";
+/// The fake's Ed25519 key for signing interactions (fixed: it is a fake).
+const SIGNING_SEED: [u8; 32] = [42; 32];
 
 /// One REST call the bot made.
 #[derive(Debug, Clone)]
@@ -43,6 +50,9 @@ pub struct Call {
     pub files: Vec<(String, Vec<u8>)>,
     /// The id of the message or thread the call created.
     pub created: Option<u64>,
+    /// Not a REST call: the interaction response the bot gave in its HTTP
+    /// response to an interaction POSTed to its endpoint.
+    pub inline: bool,
 }
 
 impl Call {
@@ -88,8 +98,15 @@ pub(crate) struct Inner {
     pub files: Mutex<HashMap<String, Vec<u8>>>,
     /// When each interaction was queued for the gateway (for ack latency).
     pub dispatched: Mutex<HashMap<u64, Instant>>,
-    /// When each interaction's frame was first written to a bot's socket.
+    /// When each interaction's frame was first written to a bot's socket
+    /// (or its POST to the bot's endpoint began).
     pub on_wire: Mutex<HashMap<u64, Instant>>,
+    /// The bot's Interactions Endpoint, once interactions go there.
+    interactions: Mutex<Option<String>>,
+    /// Discord's side of the endpoint's signatures.
+    signer: ed25519_dalek::SigningKey,
+    /// The client interactions are POSTed with (HTTP/2, one connection).
+    poster: reqwest::Client,
 }
 
 /// One gateway dispatch (op 0) queued for the connected bots.
@@ -127,6 +144,17 @@ impl Inner {
         lock(&self.tokens).get(token).copied()
     }
 
+    /// The current Unix time and Discord's signature over it and `payload`.
+    fn signed(&self, payload: &str) -> (String, String) {
+        let timestamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default()
+            .to_string();
+        let signature = sign(&self.signer, &timestamp, payload.as_bytes());
+        (timestamp, signature)
+    }
+
     pub fn file(&self, name: &str) -> Option<Vec<u8>> {
         lock(&self.files).get(name).cloned()
     }
@@ -153,6 +181,16 @@ pub struct Prepared {
     id: u64,
     channel: u64,
     payload: String,
+    /// Timestamp and signature, made ahead when interactions are POSTed
+    /// (Discord signs on its own machines: not the bot's time).
+    signed: Option<(String, String)>,
+}
+
+impl Prepared {
+    /// The interaction as Discord would send it (JSON).
+    pub fn json(&self) -> &str {
+        &self.payload
+    }
 }
 
 /// The fake: start it, point a bot at `endpoint()`, drive it, read `calls()`.
@@ -195,6 +233,9 @@ impl FakeDiscord {
             files: Mutex::default(),
             dispatched: Mutex::default(),
             on_wire: Mutex::default(),
+            interactions: Mutex::default(),
+            signer: ed25519_dalek::SigningKey::from_bytes(&SIGNING_SEED),
+            poster: reqwest::Client::builder().http2_prior_knowledge().build()?,
         });
         let tasks =
             vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
@@ -203,7 +244,30 @@ impl FakeDiscord {
 
     /// How a bot reaches this fake.
     pub fn endpoint(&self) -> Endpoint {
-        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()), http2: true }
+        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()), http2: true, interactions: None }
+    }
+
+    /// How a bot reaches this fake and serves an Interactions Endpoint it
+    /// can verify (on a free loopback port).
+    pub fn endpoint_with_interactions(&self) -> Endpoint {
+        let interactions = super::InteractionsEndpoint { bind: "127.0.0.1:0".into(), public_key: self.public_key() };
+        Endpoint { interactions: Some(interactions), ..self.endpoint() }
+    }
+
+    /// The app's public key as the developer portal shows it (hex).
+    pub fn public_key(&self) -> String {
+        hex::encode(self.inner.signer.verifying_key().to_bytes())
+    }
+
+    /// Discord's signature (hex) over `timestamp` + `body`.
+    pub fn sign(&self, timestamp: &str, body: &[u8]) -> String {
+        sign(&self.inner.signer, timestamp, body)
+    }
+
+    /// From now on interactions are POSTed to `url` (a bot's Interactions
+    /// Endpoint) instead of sent on the gateway.
+    pub fn post_interactions_to(&self, url: &str) {
+        *lock(&self.inner.interactions) = Some(url.to_string());
     }
 
     pub fn base_url(&self) -> &str {
@@ -308,14 +372,20 @@ impl FakeDiscord {
         let channel_json = self.place(channel)?;
         let place = payloads::Place { guild: GUILD, channel: &channel_json };
         let payload = payloads::command(id, APP, &place, who, (name, path), options)?.to_string();
-        Ok(Prepared { id, channel, payload })
+        let signed = lock(&self.inner.interactions).is_some().then(|| self.inner.signed(&payload));
+        Ok(Prepared { id, channel, payload, signed })
     }
 
     /// Dispatches a prepared interaction; returns its id.
     pub fn send_prepared(&self, prepared: Prepared) -> u64 {
-        let Prepared { id, channel, payload } = prepared;
+        let Prepared { id, channel, payload, signed } = prepared;
         lock(&self.inner.tokens).insert(payloads::token(id), channel);
         lock(&self.inner.dispatched).insert(id, Instant::now());
+        if let Some(url) = lock(&self.inner.interactions).clone() {
+            let signed = signed.unwrap_or_else(|| self.inner.signed(&payload));
+            tokio::spawn(post_interaction(self.inner.clone(), url, id, payload, signed));
+            return id;
+        }
         let event = Dispatch { event: "INTERACTION_CREATE".into(), d: payload, interaction: Some(id) };
         let _ = self.inner.events.send(Arc::new(event));
         id
@@ -333,7 +403,7 @@ impl FakeDiscord {
     }
 
     fn send_interaction(&self, id: u64, channel: u64, payload: Value) {
-        self.send_prepared(Prepared { id, channel, payload: payload.to_string() });
+        self.send_prepared(Prepared { id, channel, payload: payload.to_string(), signed: None });
     }
 
     /// Re-sends an event exactly (Discord redelivering it).
@@ -378,7 +448,8 @@ impl FakeDiscord {
     }
 
     /// How long after `since` each of these interactions was acknowledged
-    /// (the interaction callback), for those that were.
+    /// (the interaction callback, or the endpoint's HTTP response), for
+    /// those that were.
     pub fn ack_latencies(&self, ids: &[u64], since: Since) -> Vec<Duration> {
         let wanted: std::collections::HashSet<u64> = ids.iter().copied().collect();
         let started = match since {
@@ -393,5 +464,46 @@ impl FakeDiscord {
                 Some(c.at.saturating_duration_since(*started.get(&id)?))
             })
             .collect()
+    }
+}
+
+fn sign(key: &ed25519_dalek::SigningKey, timestamp: &str, body: &[u8]) -> String {
+    use ed25519_dalek::Signer as _;
+    let mut signed = Vec::with_capacity(timestamp.len() + body.len());
+    signed.extend_from_slice(timestamp.as_bytes());
+    signed.extend_from_slice(body);
+    hex::encode(key.sign(&signed).to_bytes())
+}
+
+/// POSTs one interaction to the bot's endpoint, signed, like Discord. A
+/// response carrying the interaction response (200) is recorded as the
+/// callback it stands for; 202 means the bot calls back through REST.
+async fn post_interaction(inner: Arc<Inner>, url: String, id: u64, payload: String, signed: (String, String)) {
+    use super::endpoint::{SIGNATURE_HEADER, TIMESTAMP_HEADER};
+    let (timestamp, signature) = signed;
+    let request = inner
+        .poster
+        .post(&url)
+        .header(SIGNATURE_HEADER, signature)
+        .header(TIMESTAMP_HEADER, timestamp)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(payload);
+    lock(&inner.on_wire).insert(id, Instant::now());
+    let response = match request.send().await {
+        Ok(response) => response,
+        Err(e) => return tracing::warn!(interaction = id, error = %e, "fake Discord could not POST an interaction"),
+    };
+    let at = Instant::now();
+    let status = response.status();
+    let body = response.bytes().await.unwrap_or_default();
+    match status.as_u16() {
+        200 => {
+            let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let path = format!("/interactions/{id}/{}/callback", payloads::token(id));
+            let call = Call { at, method: "POST".into(), path, body, files: Vec::new(), created: None, inline: true };
+            inner.record(call);
+        }
+        202 => {}
+        _ => tracing::warn!(interaction = id, %status, body = %String::from_utf8_lossy(&body), "the bot refused an interaction"),
     }
 }

@@ -3,6 +3,7 @@
 //! (mentions, bots, rate limits, errors) and restarts.
 
 mod bench;
+mod endpoint;
 mod game;
 mod moderators;
 mod restart;
@@ -31,6 +32,8 @@ pub struct Rig {
     model: InstantModel,
     settings: DiscordSettings,
     starts: u64,
+    /// Interactions are POSTed to the bot's Interactions Endpoint.
+    endpoint: bool,
 }
 
 /// The fake Judge's rules for the noon-gun puzzle.
@@ -57,15 +60,34 @@ impl Rig {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("echoes.db");
         let fake = FakeDiscord::start().await.unwrap();
-        let mut rig = Rig { fake, bot: None, _dir: dir, db, model, settings, starts: 0 };
+        let mut rig = Rig { fake, bot: None, _dir: dir, db, model, settings, starts: 0, endpoint: false };
         rig.connect().await;
         rig
+    }
+
+    /// A rig whose bot serves the Interactions Endpoint, with the fake
+    /// POSTing interactions there.
+    pub async fn via_endpoint() -> Rig {
+        let mut rig = Rig::with(rules(), DiscordSettings::default()).await;
+        rig.endpoint = true;
+        rig.restart().await;
+        rig
+    }
+
+    /// The bot's Interactions Endpoint URL (endpoint rigs only).
+    pub fn interactions_url(&self) -> String {
+        self.bot.as_ref().and_then(|b| b.interactions_url.clone()).expect("the bot serves an endpoint")
     }
 
     async fn connect(&mut self) {
         let model = Arc::new(self.model.clone());
         let data = offline_data(&self.db, model, self.settings.clone()).await.unwrap();
-        self.bot = Some(echoes::discord::spawn(data, &self.fake.endpoint()).await.unwrap());
+        let endpoint = if self.endpoint { self.fake.endpoint_with_interactions() } else { self.fake.endpoint() };
+        let bot = echoes::discord::spawn(data, &endpoint).await.unwrap();
+        if let Some(url) = &bot.interactions_url {
+            self.fake.post_interactions_to(url);
+        }
+        self.bot = Some(bot);
         self.starts += 1;
         self.fake.wait_ready(self.starts, WAIT).await.unwrap();
     }
