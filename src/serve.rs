@@ -42,7 +42,9 @@ pub const DEFAULT_INTERACTIONS_BIND: &str = "0.0.0.0:8080";
 
 /// The Interactions Endpoint from the environment: none without a public
 /// key, one clear line when the key is malformed.
-fn interactions_endpoint(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<discord::InteractionsEndpoint>> {
+fn interactions_endpoint(
+    get: impl Fn(&str) -> Option<String>,
+) -> anyhow::Result<Option<discord::InteractionsEndpoint>> {
     let read = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
     let Some(public_key) = read(DISCORD_PUBLIC_KEY_VAR) else { return Ok(None) };
     discord::endpoint::public_key(&public_key).with_context(|| format!("{DISCORD_PUBLIC_KEY_VAR} is not usable"))?;

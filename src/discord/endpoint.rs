@@ -40,19 +40,21 @@ const ANSWER_WITHIN: Duration = Duration::from_millis(2_500);
 pub const MAX_AGE_SECS: u64 = 300;
 
 type Framework = poise::Framework<Data, Error>;
+/// Requests waiting for their interaction's first response (JSON).
+type Waiting = HashMap<serenity::InteractionId, oneshot::Sender<Vec<u8>>>;
 
 /// What the endpoint shares with the bot: the requests waiting for their
 /// first response, and (once connected) the framework and a context to
 /// dispatch with.
 #[derive(Default)]
 pub struct Inbox {
-    waiting: Mutex<HashMap<serenity::InteractionId, oneshot::Sender<Vec<u8>>>>,
+    waiting: Mutex<Waiting>,
     framework: OnceLock<Arc<Framework>>,
     context: OnceLock<serenity::Context>,
 }
 
 impl Inbox {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<serenity::InteractionId, oneshot::Sender<Vec<u8>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -152,9 +154,7 @@ struct Endpoint {
 
 /// The endpoint's routes (`POST /interactions`).
 pub fn router(inbox: Arc<Inbox>, key: VerifyingKey) -> axum::Router {
-    axum::Router::new()
-        .route(PATH, axum::routing::post(receive))
-        .with_state(Arc::new(Endpoint { inbox, key }))
+    axum::Router::new().route(PATH, axum::routing::post(receive)).with_state(Arc::new(Endpoint { inbox, key }))
 }
 
 async fn receive(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -267,7 +267,10 @@ mod tests {
         let body = br#"{"type":1}"#;
         assert_eq!(verify(&key, &headers("1000", body), body, 1_100), Ok(()));
         assert_eq!(verify(&key, &headers("1000", body), b"{}", 1_100), Err("invalid request signature"));
-        assert_eq!(verify(&key, &headers("1000", body), body, 1_000 + MAX_AGE_SECS + 1), Err("stale request timestamp"));
+        assert_eq!(
+            verify(&key, &headers("1000", body), body, 1_000 + MAX_AGE_SECS + 1),
+            Err("stale request timestamp")
+        );
         assert_eq!(verify(&key, &HeaderMap::new(), body, 1_000), Err("missing request signature"));
         assert!(public_key("abc").is_err());
     }

@@ -491,7 +491,10 @@ async fn post_interaction(inner: Arc<Inner>, url: String, id: u64, payload: Stri
     lock(&inner.on_wire).insert(id, Instant::now());
     let response = match request.send().await {
         Ok(response) => response,
-        Err(e) => return tracing::warn!(interaction = id, error = %e, "fake Discord could not POST an interaction"),
+        Err(e) => {
+            tracing::warn!(interaction = id, error = %e, "fake Discord could not POST an interaction");
+            return;
+        }
     };
     let at = Instant::now();
     let status = response.status();
@@ -504,6 +507,8 @@ async fn post_interaction(inner: Arc<Inner>, url: String, id: u64, payload: Stri
             inner.record(call);
         }
         202 => {}
-        _ => tracing::warn!(interaction = id, %status, body = %String::from_utf8_lossy(&body), "the bot refused an interaction"),
+        _ => {
+            tracing::warn!(interaction = id, %status, body = %String::from_utf8_lossy(&body), "the bot refused an interaction")
+        }
     }
 }

@@ -33,7 +33,8 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     }
     let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
     let (body, files) = read_body(req).await;
-    let mut call = Call { at, method: method.to_string(), path: path.clone(), body, files, created: None, inline: false };
+    let mut call =
+        Call { at, method: method.to_string(), path: path.clone(), body, files, created: None, inline: false };
     let response = answer(&inner, &method, &path, &mut call);
     inner.record(call);
     response

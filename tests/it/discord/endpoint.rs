@@ -21,10 +21,10 @@ async fn a_whole_game_through_the_interactions_endpoint() {
     let thread = rig.start_game(&alice).await;
 
     // Three players ask at once; each is acknowledged in its HTTP response.
-    let ask = |who: &Who, q: &str| {
-        rig.fake.slash(thread, who, "soup", &["ask"], &[Opt::Text("question", q.into())]).unwrap()
-    };
-    let ids = [ask(&alice, "Was the gunner alone?"), ask(&bob, "Was it about a watch?"), ask(&carol, "Is it the watch?")];
+    let ask =
+        |who: &Who, q: &str| rig.fake.slash(thread, who, "soup", &["ask"], &[Opt::Text("question", q.into())]).unwrap();
+    let ids =
+        [ask(&alice, "Was the gunner alone?"), ask(&bob, "Was it about a watch?"), ask(&carol, "Is it the watch?")];
     for (id, expected) in ids.iter().zip(["NO", "YES", "YES"]) {
         let reply = rig.reply_to(*id).await;
         assert!(reply.text().starts_with(expected), "{}", reply.text());
@@ -82,10 +82,7 @@ async fn unsigned_forged_and_malformed_requests_are_refused() {
     let rig = Rig::via_endpoint().await;
     let url = rig.interactions_url();
     let client = reqwest::Client::new();
-    let prepared = rig
-        .fake
-        .prepare_slash(CHANNEL, &Who::player(101, "Alice"), "soup", &["help"], &[])
-        .unwrap();
+    let prepared = rig.fake.prepare_slash(CHANNEL, &Who::player(101, "Alice"), "soup", &["help"], &[]).unwrap();
     let body = prepared.json().to_string();
     let before = rig.fake.call_count();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs().to_string();
