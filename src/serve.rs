@@ -23,9 +23,14 @@ pub fn discord_token() -> anyhow::Result<String> {
     token_from(std::env::var(DISCORD_TOKEN_VAR).ok())
 }
 
+/// A setting's value, trimmed; `None` when unset or blank.
+fn present(value: Option<String>) -> Option<String> {
+    value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
 fn token_from(value: Option<String>) -> anyhow::Result<String> {
-    match value.map(|t| t.trim().to_string()) {
-        Some(token) if !token.is_empty() => Ok(token),
+    match present(value) {
+        Some(token) => Ok(token),
         _ => anyhow::bail!(
             "{DISCORD_TOKEN_VAR} is not set: export the bot token from the Discord developer portal \
              (Bot → Reset Token) as {DISCORD_TOKEN_VAR} and run `echoes serve --discord` again"
@@ -45,7 +50,7 @@ pub const DEFAULT_INTERACTIONS_BIND: &str = "0.0.0.0:8080";
 fn interactions_endpoint(
     get: impl Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Option<discord::InteractionsEndpoint>> {
-    let read = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let read = |name: &str| present(get(name));
     let Some(public_key) = read(DISCORD_PUBLIC_KEY_VAR) else { return Ok(None) };
     discord::endpoint::public_key(&public_key).with_context(|| format!("{DISCORD_PUBLIC_KEY_VAR} is not usable"))?;
     let bind = read(DISCORD_INTERACTIONS_BIND_VAR).unwrap_or_else(|| DEFAULT_INTERACTIONS_BIND.to_string());
@@ -55,8 +60,8 @@ fn interactions_endpoint(
 /// Runs the Discord bot until Ctrl-C (or a fatal gateway error).
 pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Result<()> {
     let token = discord_token()?;
-    let data = discord_data(app, settings).await?;
     let interactions = interactions_endpoint(|name| std::env::var(name).ok())?;
+    let data = discord_data(app, settings).await?;
     let endpoint = Endpoint { token, proxy: None, http2: false, interactions };
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -119,7 +124,7 @@ fn slack_tokens_from(mode: Mode, get: impl Fn(&str) -> Option<String>) -> anyhow
         Mode::Socket => SLACK_APP_TOKEN_VAR,
         Mode::Events => SLACK_SIGNING_SECRET_VAR,
     };
-    let read = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let read = |name: &str| present(get(name));
     let (bot, second) = (read(SLACK_BOT_TOKEN_VAR), read(second_var));
     let missing: Vec<&str> = [(SLACK_BOT_TOKEN_VAR, bot.is_none()), (second_var, second.is_none())]
         .into_iter()

@@ -147,6 +147,21 @@ pub fn verify(key: &VerifyingKey, headers: &HeaderMap, body: &[u8], now: u64) ->
     key.verify_strict(&signed, &signature).map_err(|_| "invalid request signature")
 }
 
+/// Seconds since the Unix epoch, as in `X-Signature-Timestamp`.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// Serves the endpoint on `listener` until the task is aborted.
+pub fn serve(listener: tokio::net::TcpListener, inbox: Arc<Inbox>, key: VerifyingKey) -> tokio::task::JoinHandle<()> {
+    let app = router(inbox, key);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
+            tracing::error!(error = %e, "the Discord Interactions Endpoint stopped");
+        }
+    })
+}
+
 struct Endpoint {
     inbox: Arc<Inbox>,
     key: VerifyingKey,
@@ -158,8 +173,7 @@ pub fn router(inbox: Arc<Inbox>, key: VerifyingKey) -> axum::Router {
 }
 
 async fn receive(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    if let Err(why) = verify(&endpoint.key, &headers, &body, now) {
+    if let Err(why) = verify(&endpoint.key, &headers, &body, unix_now()) {
         return (StatusCode::UNAUTHORIZED, why).into_response();
     }
     let interaction: serenity::Interaction = match serde_json::from_slice(&body) {

@@ -225,12 +225,7 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
     if let Some((listener, key)) = listening {
         let url = format!("http://{}{}", listener.local_addr()?, endpoint::PATH);
         tracing::info!(url = %url, "Discord Interactions Endpoint listening");
-        let app = endpoint::router(inbox, key);
-        endpoint_task = Some(tokio::spawn(async move {
-            if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
-                tracing::error!(error = %e, "the Discord Interactions Endpoint stopped");
-            }
-        }));
+        endpoint_task = Some(endpoint::serve(listener, inbox, key));
         interactions_url = Some(url);
     }
     let shard_manager = client.shard_manager.clone();

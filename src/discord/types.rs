@@ -32,8 +32,9 @@ pub struct Data {
     pub bot: Bot,
     pub settings: DiscordSettings,
     pub limiter: RateLimiter,
-    /// The REST client interaction acks go through (`soup::defer`), with
-    /// its own connection; set by `spawn`, the bot's client until then.
+    /// The REST client interaction acks go through when Discord is not
+    /// waiting on an HTTP request (`Data::first_response`), with its own
+    /// connection; set by `spawn`, the bot's client until then.
     pub acks: Option<Arc<poise::serenity_prelude::Http>>,
     /// Interactions Discord POSTed to the endpoint, waiting for their
     /// first response (`Data::first_response`).

@@ -146,11 +146,7 @@ impl Inner {
 
     /// The current Unix time and Discord's signature over it and `payload`.
     fn signed(&self, payload: &str) -> (String, String) {
-        let timestamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default()
-            .to_string();
+        let timestamp = super::endpoint::unix_now().to_string();
         let signature = sign(&self.signer, &timestamp, payload.as_bytes());
         (timestamp, signature)
     }

@@ -85,7 +85,7 @@ async fn unsigned_forged_and_malformed_requests_are_refused() {
     let prepared = rig.fake.prepare_slash(CHANNEL, &Who::player(101, "Alice"), "soup", &["help"], &[]).unwrap();
     let body = prepared.json().to_string();
     let before = rig.fake.call_count();
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs().to_string();
+    let now = echoes::discord::endpoint::unix_now().to_string();
     let post = |body: String, signature: Option<String>| {
         let mut request = client.post(&url).header(TIMESTAMP_HEADER, now.clone()).body(body);
         if let Some(signature) = signature {
