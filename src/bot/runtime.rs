@@ -29,6 +29,20 @@ pub fn games() -> Result<Handle, String> {
     runtime.as_ref().map(|r| r.handle().clone()).map_err(Clone::clone)
 }
 
+/// Runs `work` on the game runtime and waits for it (on the caller's
+/// runtime when there is no game runtime). Threads started there (SQLite's
+/// connection workers, say) inherit its lower priority.
+pub async fn on_games<F>(work: F) -> anyhow::Result<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    match games() {
+        Ok(games) => games.spawn(work).await.map_err(|e| anyhow::anyhow!("game work stopped unexpectedly: {e}")),
+        Err(_) => Ok(work.await),
+    }
+}
+
 /// Lowers the calling thread's scheduling priority. On Linux a thread's
 /// nice value is its own, so only game threads are affected.
 #[cfg(target_os = "linux")]
@@ -57,5 +71,13 @@ mod tests {
             tokio::spawn(async { std::thread::current().name().map(str::to_string) }).await.unwrap()
         });
         assert_eq!(name.as_deref(), Some("echoes-game"));
+    }
+
+    #[tokio::test]
+    async fn on_games_runs_work_on_the_game_threads() {
+        let name = on_games(async { std::thread::current().name().map(str::to_string) }).await.unwrap();
+        assert_eq!(name.as_deref(), Some("echoes-game"));
+        let stopped = on_games(async { panic!("boom") }).await;
+        assert!(stopped.unwrap_err().to_string().contains("stopped unexpectedly"));
     }
 }

@@ -261,7 +261,7 @@ async fn moderator_turn(ctx: Context<'_>, reveal: bool) -> Result<(), Error> {
     let player = player_of(ctx.author());
     let event_id = super::types::event_id(ctx);
     if reveal {
-        let turn = Turn { thread, handle: &handle, game: &game, player, input: TurnInput::Reveal, event_id };
+        let turn = Turn { thread, handle, game, player, input: TurnInput::Reveal, event_id };
         data.take_turn(http, turn, Origin::Thread).await?;
     } else {
         let inbound =

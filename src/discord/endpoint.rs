@@ -22,6 +22,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ed25519_dalek::{Signature, VerifyingKey};
+use hyper_util::server::conn::auto;
 use poise::serenity_prelude as serenity;
 use serenity::Framework as _;
 use tokio::sync::oneshot;
@@ -36,6 +37,8 @@ pub const PATH: &str = "/interactions";
 /// How long a request waits for its first response before it is answered
 /// 202 (the command responds through the callback endpoint instead).
 const ANSWER_WITHIN: Duration = Duration::from_millis(2_500);
+/// Interactions one HTTP/2 connection may carry at once.
+const MAX_STREAMS: u32 = 4_096;
 /// How far a request's signed timestamp may be from the bot's clock.
 pub const MAX_AGE_SECS: u64 = 300;
 
@@ -152,12 +155,32 @@ pub fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-/// Serves the endpoint on `listener` until the task is aborted.
+/// Serves the endpoint on `listener` until the task is aborted: HTTP/1.1,
+/// or HTTP/2 with up to `MAX_STREAMS` interactions in flight on one
+/// connection (each request waits for its first response, so a burst on
+/// one connection would otherwise queue behind hyper's default of 200).
 pub fn serve(listener: tokio::net::TcpListener, inbox: Arc<Inbox>, key: VerifyingKey) -> tokio::task::JoinHandle<()> {
     let app = router(inbox, key);
     tokio::spawn(async move {
-        if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
-            tracing::error!(error = %e, "the Discord Interactions Endpoint stopped");
+        loop {
+            let mut stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors, say: wait, then go on accepting.
+                    tracing::warn!(error = %e, "could not accept an Interactions Endpoint connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            crate::bot::net::set_no_delay(&mut stream);
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            tokio::spawn(async move {
+                let mut http = auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+                http.http2().max_concurrent_streams(MAX_STREAMS);
+                if let Err(e) = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await {
+                    tracing::debug!(error = %e, "an Interactions Endpoint connection ended");
+                }
+            });
         }
     })
 }

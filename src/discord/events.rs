@@ -55,9 +55,8 @@ async fn on_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Messag
         tracing::debug!(error = %e, "typing indicator failed");
     }
     let input = TurnInput::Say(neutralise(&msg.content));
-    let turn =
-        Turn { thread: msg.channel_id, handle: &handle, game: &game, player, input, event_id: msg.id.to_string() };
-    data.take_turn(http, turn, Origin::Message(msg)).await?;
+    let turn = Turn { thread: msg.channel_id, handle, game, player, input, event_id: msg.id.to_string() };
+    data.take_turn(http, turn, Origin::Message(msg.id)).await?;
     Ok(())
 }
 
@@ -87,9 +86,8 @@ async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::Compo
     let thinking = serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new());
     data.first_response(http, press.id, &press.token, thinking).await?;
     let player = player_of(&press.user);
-    let turn =
-        Turn { thread: press.channel_id, handle: &handle, game: &game, player, input, event_id: press.id.to_string() };
-    data.take_turn(http, turn, Origin::Component(press)).await?;
+    let turn = Turn { thread: press.channel_id, handle, game, player, input, event_id: press.id.to_string() };
+    data.take_turn(http, turn, Origin::Interaction(press.token.clone())).await?;
     Ok(())
 }
 

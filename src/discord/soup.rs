@@ -266,8 +266,12 @@ async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Resu
         return refuse(ctx, game.puzzle.language, Word::SlowDown(wait)).await;
     }
     defer(ctx).await?;
-    let turn = Turn { thread, handle: &handle, game: &game, player, input, event_id: super::types::event_id(ctx) };
-    data.take_turn(http, turn, Origin::Command(ctx)).await?;
+    let origin = match ctx {
+        poise::Context::Application(app) => Origin::Interaction(app.interaction.token.clone()),
+        poise::Context::Prefix(p) => Origin::Message(p.msg.id),
+    };
+    let turn = Turn { thread, handle, game, player, input, event_id: super::types::event_id(ctx) };
+    data.take_turn(http, turn, origin).await?;
     Ok(())
 }
 

@@ -2,8 +2,10 @@
 //! button) into the session actor and its reply back the same way; and
 //! the end of a game: summary, scores and the transcript file.
 
+use std::sync::Arc;
+
 use poise::serenity_prelude as serenity;
-use serenity::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
+use serenity::{Builder as _, CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
 
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::pipeline::{Reply, TurnInput};
@@ -11,26 +13,25 @@ use crate::core::soup::Player;
 
 use super::games::LiveGame;
 use super::render::{Outgoing, plan, summary, transcript};
-use super::send::{command_reply, embed, message, no_pings, post};
-use super::types::{Context, Data, Error};
+use super::send::{embed, message, no_pings, post};
+use super::types::{Data, Error};
 
 /// Where a turn came from, so its reply goes back the same way.
-pub enum Origin<'a> {
+pub enum Origin {
     /// A message in the thread: the reply answers it.
-    Message(&'a serenity::Message),
-    /// A slash command, already deferred: the reply is its follow-up.
-    Command(Context<'a>),
-    /// A button, already deferred: the reply is its follow-up.
-    Component(&'a serenity::ComponentInteraction),
+    Message(serenity::MessageId),
+    /// An interaction (slash command or button), already deferred: the
+    /// reply is its follow-up, sent with the interaction's token.
+    Interaction(String),
     /// A moderator verb: the reply is posted in the thread.
     Thread,
 }
 
 /// A turn for a thread's live game.
-pub struct Turn<'a> {
+pub struct Turn {
     pub thread: serenity::ChannelId,
-    pub handle: &'a SessionHandle,
-    pub game: &'a LiveGame,
+    pub handle: SessionHandle,
+    pub game: LiveGame,
     pub player: Player,
     pub input: TurnInput,
     /// The message or interaction id: a redelivered event is answered once.
@@ -38,14 +39,19 @@ pub struct Turn<'a> {
 }
 
 impl Data {
+    /// Plays a turn on the game runtime and waits for it: everything after
+    /// an interaction's ack (the pipeline, SQL, the reply, the wrap-up)
+    /// runs on the lower-priority game threads, so the bot's own threads
+    /// stay free to acknowledge the next interactions within Discord's
+    /// 3 seconds. Once started, a turn finishes even if its caller is gone.
+    pub async fn take_turn(&self, http: &Arc<serenity::Http>, turn: Turn, origin: Origin) -> Result<Delivery, Error> {
+        let (data, http) = (self.clone(), http.clone());
+        crate::bot::runtime::on_games(async move { data.play(&http, turn, origin).await }).await?
+    }
+
     /// Plays a turn, shows its reply through `origin`, marks it delivered,
     /// and wraps the game up when it ended.
-    pub async fn take_turn(
-        &self,
-        http: &serenity::Http,
-        turn: Turn<'_>,
-        origin: Origin<'_>,
-    ) -> Result<Delivery, Error> {
+    async fn play(&self, http: &serenity::Http, turn: Turn, origin: Origin) -> Result<Delivery, Error> {
         let inbound = Inbound { event_id: Some(turn.event_id), player: turn.player, input: turn.input, progress: None };
         let delivery = turn.handle.send(inbound).await?;
         // A message Discord delivered twice was answered the first time.
@@ -56,7 +62,7 @@ impl Data {
         }
         turn.handle.delivered(&delivery).await?;
         if is_final(delivery.reply.kind) && !delivery.duplicate {
-            self.finish(http, turn.thread, turn.game).await?;
+            self.finish(http, turn.thread, &turn.game).await?;
         } else if delivery.phase.is_over() {
             self.close_game(turn.thread).await?;
         }
@@ -69,20 +75,15 @@ impl Data {
         thread: serenity::ChannelId,
         reply: &Reply,
         lang: crate::core::puzzle::Language,
-        origin: Origin<'_>,
+        origin: Origin,
     ) -> Result<(), Error> {
         let max = self.settings.max_reply_messages;
         match origin {
-            Origin::Message(msg) => post(http, thread, reply, lang, max, Some(msg.id)).await?,
+            Origin::Message(id) => post(http, thread, reply, lang, max, Some(id)).await?,
             Origin::Thread => post(http, thread, reply, lang, max, None).await?,
-            Origin::Command(ctx) => {
+            Origin::Interaction(token) => {
                 for piece in plan(reply, lang, max) {
-                    ctx.send(command_reply(&piece)).await?;
-                }
-            }
-            Origin::Component(interaction) => {
-                for piece in plan(reply, lang, max) {
-                    interaction.create_followup(http, followup(&piece)).await?;
+                    followup(&piece).execute(http, (None, &token)).await?;
                 }
             }
         }

@@ -28,10 +28,12 @@ pub fn event_id(ctx: Context<'_>) -> String {
 
 /// Everything the bot's handlers share: the platform-neutral `Bot` (its
 /// fields and methods are reached through `Deref`) and Discord's settings.
+/// Cloning is cheap (shared parts), so a turn can move to the game runtime.
+#[derive(Clone)]
 pub struct Data {
-    pub bot: Bot,
-    pub settings: DiscordSettings,
-    pub limiter: RateLimiter,
+    pub bot: Arc<Bot>,
+    pub settings: Arc<DiscordSettings>,
+    pub limiter: Arc<RateLimiter>,
     /// The REST client interaction acks go through when Discord is not
     /// waiting on an HTTP request (`Data::first_response`), with its own
     /// connection; set by `spawn`, the bot's client until then.
@@ -75,6 +77,12 @@ impl Data {
 
     pub fn from_bot(bot: BotParts, settings: DiscordSettings) -> Data {
         let limiter = RateLimiter::new(settings.turns_per_window, settings.window_secs * 1000);
-        Data { bot: Bot::new(bot), settings, limiter, acks: None, inbox: Arc::default() }
+        Data {
+            bot: Arc::new(Bot::new(bot)),
+            settings: Arc::new(settings),
+            limiter: Arc::new(limiter),
+            acks: None,
+            inbox: Arc::default(),
+        }
     }
 }
