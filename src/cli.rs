@@ -488,7 +488,9 @@ async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Result<()> {
     let slack_tokens = if args.slack { Some(crate::serve::slack_tokens(settings.slack.mode)?) } else { None };
     let (models, notice) = choose_models(&mut settings).await?;
     eprintln!("{notice}");
-    let app = App::open(settings, models).await?;
+    // Opened on the game runtime: the threads it starts (SQLite's
+    // connection workers) are game work and run at its lower priority.
+    let app = crate::bot::runtime::on_games(App::open(settings, models)).await??;
     match slack_tokens {
         Some(tokens) => crate::serve::serve_slack(&app, tokens).await,
         None => crate::serve::serve_discord(&app, crate::discord::config::DiscordSettings::default()).await,

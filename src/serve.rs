@@ -82,9 +82,10 @@ pub async fn discord_data(app: &App, settings: DiscordSettings) -> anyhow::Resul
 /// and bindings in the games' database, and engines per configured model.
 pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
     let database = &app.settings.storage.database;
-    let guilds: Arc<dyn GuildStore> = Arc::new(
-        SqliteStore::open(database).await.with_context(|| format!("opening the database {}", database.display()))?,
-    );
+    let path = database.clone();
+    let opened = crate::bot::runtime::on_games(async move { SqliteStore::open(&path).await }).await?;
+    let guilds: Arc<dyn GuildStore> =
+        Arc::new(opened.with_context(|| format!("opening the database {}", database.display()))?);
     let llm = app.settings.llm.clone();
     let models: ModelFactory = Arc::new(move |model: &str| {
         let mut llm = llm.clone();

@@ -25,6 +25,9 @@ use crate::core::verdict::{Intent, Verdict};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// Connections in the read pool.
+const READERS: u32 = 4;
+
 #[derive(Clone)]
 pub struct SqliteStore {
     writer: SqlitePool,
@@ -57,7 +60,17 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5));
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await.map_err(db)?;
         MIGRATOR.run(&writer).await.map_err(|e| StoreError::Database(format!("migrations: {e}")))?;
-        let reader = SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(db)?;
+        // Every reader is opened now, on the opener's runtime: each
+        // connection has a worker thread, which inherits the priority of the
+        // thread that starts it (the bots open the store on their game
+        // runtime), and a connection opened later by whichever task needed
+        // it first would not.
+        let reader = SqlitePoolOptions::new()
+            .min_connections(READERS)
+            .max_connections(READERS)
+            .connect_with(options)
+            .await
+            .map_err(db)?;
         Ok(SqliteStore { writer, reader })
     }
 
