@@ -79,7 +79,8 @@ impl LlmClient for InstantModel {
 pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow::Result<BotParts> {
     // Opened on the game runtime, so SQLite's worker threads run at its priority.
     let database = database.to_path_buf();
-    let store = Arc::new(on_games(async move { SqliteStore::open(&database).await }).await?.context("opening the database")?);
+    let store =
+        Arc::new(on_games(async move { SqliteStore::open(&database).await }).await?.context("opening the database")?);
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
     let models = RoleModels { judge: model.clone(), narrator: model };
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
