@@ -13,7 +13,6 @@ use crate::bot::{BotParts, Defaults, ModelFactory};
 use crate::core::guild::GuildStore;
 use crate::discord::{self, Data, DiscordSettings, Endpoint};
 use crate::slack::Mode;
-use crate::store::SqliteStore;
 
 /// The environment variable holding the bot token.
 pub const DISCORD_TOKEN_VAR: &str = "DISCORD_TOKEN";
@@ -82,10 +81,7 @@ pub async fn discord_data(app: &App, settings: DiscordSettings) -> anyhow::Resul
 /// and bindings in the games' database, and engines per configured model.
 pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
     let database = &app.settings.storage.database;
-    let path = database.clone();
-    let opened = crate::bot::runtime::on_games(async move { SqliteStore::open(&path).await }).await?;
-    let guilds: Arc<dyn GuildStore> =
-        Arc::new(opened.with_context(|| format!("opening the database {}", database.display()))?);
+    let guilds: Arc<dyn GuildStore> = Arc::new(crate::bot::runtime::open_store(database).await?);
     let llm = app.settings.llm.clone();
     let models: ModelFactory = Arc::new(move |model: &str| {
         let mut llm = llm.clone();

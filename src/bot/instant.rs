@@ -6,7 +6,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::Context;
 use async_trait::async_trait;
 use serde_json::json;
 
@@ -17,9 +16,8 @@ use crate::core::pipeline::{Pipeline, PipelineSettings};
 use crate::core::puzzle::Language;
 use crate::core::store::{Store, SystemClock};
 use crate::puzzles::PuzzleLibrary;
-use crate::store::SqliteStore;
 
-use super::runtime::on_games;
+use super::runtime::open_store;
 use super::{BotParts, Defaults};
 
 /// An instant model: the Judge's reply is chosen by the first rule whose
@@ -77,10 +75,7 @@ impl LlmClient for InstantModel {
 /// The bot's parts over a SQLite file, the built-in puzzles and `model`
 /// (English, three hints, no per-scope models).
 pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow::Result<BotParts> {
-    // Opened on the game runtime, so SQLite's worker threads run at its priority.
-    let database = database.to_path_buf();
-    let store =
-        Arc::new(on_games(async move { SqliteStore::open(&database).await }).await?.context("opening the database")?);
+    let store = Arc::new(open_store(database).await?);
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
     let models = RoleModels { judge: model.clone(), narrator: model };
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());

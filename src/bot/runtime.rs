@@ -43,6 +43,15 @@ where
     }
 }
 
+/// Opens the SQLite store at `path` on the game runtime, so its connection
+/// threads run at the game runtime's lower priority.
+pub async fn open_store(path: &std::path::Path) -> anyhow::Result<crate::store::SqliteStore> {
+    use anyhow::Context as _;
+    let owned = path.to_path_buf();
+    let opened = on_games(async move { crate::store::SqliteStore::open(&owned).await }).await?;
+    opened.with_context(|| format!("opening the database {}", path.display()))
+}
+
 /// Lowers the calling thread's scheduling priority. On Linux a thread's
 /// nice value is its own, so only game threads are affected.
 #[cfg(target_os = "linux")]
