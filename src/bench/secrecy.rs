@@ -120,7 +120,7 @@ pub async fn run_attacks(
             let mut shown = vec![intro.reply.text];
             for text in messages(attack) {
                 let delivery = handle.send(Inbound::new(player.clone(), TurnInput::Say(text))).await?;
-                if delivery.phase.is_over() {
+                if delivery.over {
                     report.hijacks.push(format!("{} / {}: {:?}", puzzle.id, attack.category, delivery.reply.kind));
                     break;
                 }

@@ -30,7 +30,12 @@ pub struct LiveGame {
 pub struct Found {
     pub handle: SessionHandle,
     pub game: LiveGame,
+    /// Public replies left unshown: the front end posts them in the thread.
     pub unsent: Vec<OutboxItem>,
+    /// Messages for one seat (or the moderators) left undelivered: never
+    /// posted in the thread; a front end delivers them privately or leaves
+    /// them for the seat to ask for again.
+    pub unsent_private: Vec<OutboxItem>,
 }
 
 /// Past this many remembered unbound channels, the memory is cleared.
@@ -118,7 +123,7 @@ impl Bot {
     fn cached(&self, thread: &str) -> Option<Found> {
         let game = self.games.get(thread)?;
         let handle = self.sessions.get(&game.session_id)?;
-        Some(Found { handle, game, unsent: Vec::new() })
+        Some(Found { handle, game, unsent: Vec::new(), unsent_private: Vec::new() })
     }
 
     async fn resume(&self, thread: &str, binding: &ThreadBinding) -> anyhow::Result<Found> {
@@ -129,11 +134,12 @@ impl Bot {
         let find = |id: &str| library.get(id).or_else(|| customs.iter().find(|p| p.id == id).cloned());
         let (handle, loaded) = engine.resume_session(&binding.session_id, find).await?;
         let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
-        let unsent = self.store.unsent(&handle.id).await?;
+        let (unsent, unsent_private): (Vec<_>, Vec<_>) =
+            self.store.unsent(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: binding.scope.clone() };
         self.remember(thread, handle.clone(), game.clone());
         tracing::info!(thread, session = %handle.id, "resumed a bound thread");
-        Ok(Found { handle, game, unsent })
+        Ok(Found { handle, game, unsent, unsent_private })
     }
 
     fn remember(&self, thread: &str, handle: SessionHandle, game: LiveGame) {

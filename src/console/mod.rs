@@ -20,6 +20,7 @@ use screen::Screen;
 use crate::app::App;
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::catalogue::Frontend;
+use crate::core::game::Audience;
 use crate::core::pipeline::{Progress, TurnInput};
 use crate::core::puzzle::{Difficulty, Language, Puzzle};
 use crate::core::soup::Player;
@@ -101,7 +102,7 @@ async fn start(
     let puzzle = choose_puzzle(app, opts)?;
     let hint_limit = app.settings.game.hint_limit;
     let (handle, intro) = app.engine.start_session(puzzle.clone(), "console", hint_limit, player.clone()).await?;
-    show(&handle, &intro, screen).await?;
+    show(&handle, &intro, player, screen).await?;
     Ok((handle, puzzle))
 }
 
@@ -175,14 +176,28 @@ async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen:
         bar.finish_and_clear();
     }
     let delivery = delivery?;
-    show(handle, &delivery, screen).await?;
+    show(handle, &delivery, player, screen).await?;
     Ok(is_final(delivery.reply.kind))
 }
 
-async fn show(handle: &SessionHandle, delivery: &Delivery, screen: &mut Screen) -> anyhow::Result<()> {
+/// Shows a turn's reply and the messages the human at the keyboard may
+/// read: public ones, their own seat's, and the moderators' (the terminal's
+/// player runs their own game). Another seat's private message is never
+/// printed.
+async fn show(handle: &SessionHandle, delivery: &Delivery, me: &Player, screen: &mut Screen) -> anyhow::Result<()> {
     screen.reply(&delivery.reply.text);
+    for message in delivery.messages.iter().filter(|m| visible_to(&m.audience, me)) {
+        screen.reply(&message.reply.text);
+    }
     handle.delivered(delivery).await?;
     Ok(())
+}
+
+fn visible_to(audience: &Audience, me: &Player) -> bool {
+    match audience {
+        Audience::Everyone | Audience::Moderators => true,
+        Audience::Seat(id) => *id == me.id,
+    }
 }
 
 fn phase_text(p: Progress) -> &'static str {

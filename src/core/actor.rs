@@ -1,24 +1,26 @@
-//! Session actors: one tokio task per session owns its state, so inputs
-//! for one session are handled one at a time in arrival order while
-//! sessions run concurrently.
+//! Session actors: one tokio task per session owns its game (a `Table`),
+//! so inputs for one session are handled one at a time in arrival order
+//! while sessions run concurrently. The actor knows no game's rules.
 //!
 //! The actor enforces "commit before send, once per event": a repeated
-//! event id is answered from the record, and a reply is handed to the
-//! front end only after its turn and outbox rows are committed.
+//! event id is answered from the record, and a reply (with every message
+//! the turn addressed to someone) is handed to the front end only after
+//! its turn and outbox rows are committed. It also drives what no player
+//! sends: a phase's deadline comes back as a `TurnInput::Timer` with an
+//! event id of its own (so it fires once, also across restarts), and an AI
+//! seat's move is queued like a player's. Their replies go to the
+//! engine's `Courier`, or stay in the outbox for the next resume.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::pipeline::{
-    GameGate, LedgerVector, Pipeline, Progress, Reply, ReplyKind, SessionView, TurnInput, TurnOutcome, ends_game,
-};
-use super::prompts::PublicTurn;
-use super::puzzle::Puzzle;
-use super::remember::{EndedGame, remember_game};
-use super::soup::{Phase, Player, SoupGame};
-use super::store::{Clock, LoadedSession, NewSession, Store, StoreError, TurnCommit};
+use super::game::table::EndedWork;
+use super::game::{Deadline, Message, Played, Reply, Table, TurnContext, TurnInput};
+use super::pipeline::{Pipeline, Progress};
+use super::soup::Player;
+use super::store::{Clock, Store, StoreError, TurnCommit};
 
 /// How many turns a session keeps queued before senders wait.
 const QUEUE_DEPTH: usize = 64;
@@ -36,6 +38,15 @@ pub struct Engine {
     /// unless a bot front end gave them their own (`run_games_on`), so
     /// game work never delays a platform's acknowledgements.
     games: std::sync::OnceLock<tokio::runtime::Handle>,
+    /// Who shows the replies of turns no front end asked for (timers,
+    /// agents). Without one they wait in the outbox.
+    courier: std::sync::OnceLock<Arc<dyn Courier>>,
+}
+
+/// Delivers the replies of turns that no front-end call is waiting for:
+/// a deadline that passed, an AI seat's move. Called after the commit.
+pub trait Courier: Send + Sync {
+    fn deliver(&self, session_id: &str, delivery: Delivery);
 }
 
 /// One input for a session, as a front end delivers it.
@@ -45,23 +56,39 @@ pub struct Inbound {
     pub player: Player,
     pub input: TurnInput,
     pub progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
+    /// The sender is a moderator of the scope (may start a lobby early).
+    pub moderator: bool,
 }
 
 impl Inbound {
     pub fn new(player: Player, input: TurnInput) -> Self {
-        Inbound { event_id: None, player, input, progress: None }
+        Inbound { event_id: None, player, input, progress: None, moderator: false }
+    }
+
+    pub fn with_event(mut self, event_id: impl Into<String>) -> Self {
+        self.event_id = Some(event_id.into());
+        self
     }
 }
 
+/// The player the engine's own inputs (timers) are recorded under.
+pub fn engine_player() -> Player {
+    Player { id: "engine:timer".into(), name: "⏱".into() }
+}
+
 /// A reply ready to show. When `outbox_id` is set, the front end marks it
-/// sent after delivering it (`SessionHandle::delivered`).
+/// sent after delivering it (`SessionHandle::delivered`), and so for each
+/// message.
 #[derive(Debug, Clone)]
 pub struct Delivery {
     pub reply: Reply,
     pub outbox_id: Option<i64>,
+    /// Further messages of the turn, each with its audience.
+    pub messages: Vec<Message>,
     /// True when the event id had been processed before.
     pub duplicate: bool,
-    pub phase: Phase,
+    /// Whether the game is over after this turn.
+    pub over: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -72,20 +99,21 @@ pub enum EngineError {
     Store(#[from] StoreError),
     #[error("puzzle {0:?} is not available")]
     UnknownPuzzle(String),
+    #[error("cannot resume the session: {0}")]
+    Resume(String),
 }
 
 /// The state an actor owns.
 struct SessionState {
     id: String,
-    puzzle: Arc<Puzzle>,
-    game: SoupGame,
-    history: Vec<PublicTurn>,
-    canary: String,
-    /// The secrecy gate, cut from the puzzle once per game.
-    gate: GameGate,
+    table: Box<dyn Table>,
     last_activity_ms: i64,
-    /// Question embeddings for the semantic ledger.
-    ledger: Vec<LedgerVector>,
+    /// The last committed turn's number.
+    seq: i64,
+    /// The deadline a timer is armed for.
+    armed: Option<Deadline>,
+    /// Agent moves queued and not yet played, by event id.
+    agents_pending: HashSet<String>,
 }
 
 struct Job {
@@ -104,18 +132,33 @@ pub struct SessionHandle {
 impl SessionHandle {
     /// Queues an input and waits for its committed reply.
     pub async fn send(&self, inbound: Inbound) -> Result<Delivery, EngineError> {
-        let (done, rx) = oneshot::channel();
-        self.tx.send(Job { inbound, done }).await.map_err(|_| EngineError::Stopped)?;
-        rx.await.map_err(|_| EngineError::Stopped)?
+        send_job(&self.tx, inbound).await
     }
 
-    /// Records that a reply reached the player.
+    /// Records that a reply (and every message with it) reached its readers.
     pub async fn delivered(&self, delivery: &Delivery) -> Result<(), EngineError> {
         if let Some(id) = delivery.outbox_id {
             self.store.mark_sent(id).await?;
         }
+        for id in delivery.messages.iter().filter_map(|m| m.outbox_id) {
+            self.store.mark_sent(id).await?;
+        }
         Ok(())
     }
+}
+
+async fn send_job(tx: &mpsc::Sender<Job>, inbound: Inbound) -> Result<Delivery, EngineError> {
+    let (done, rx) = oneshot::channel();
+    tx.send(Job { inbound, done }).await.map_err(|_| EngineError::Stopped)?;
+    rx.await.map_err(|_| EngineError::Stopped)?
+}
+
+/// A session being opened: its id, when it was last active and its last
+/// committed turn (0 for a new one).
+pub struct Opened {
+    pub id: String,
+    pub last_activity_ms: i64,
+    pub seq: i64,
 }
 
 impl Engine {
@@ -127,6 +170,7 @@ impl Engine {
             expire_after_ms,
             background: std::sync::Mutex::default(),
             games: std::sync::OnceLock::new(),
+            courier: std::sync::OnceLock::new(),
         }
     }
 
@@ -141,6 +185,11 @@ impl Engine {
         self.games.get().cloned()
     }
 
+    /// Sets who shows replies of timer and agent turns. The first one stays.
+    pub fn set_courier(&self, courier: Arc<dyn Courier>) {
+        let _ = self.courier.set(courier);
+    }
+
     fn spawn_work<F>(&self, work: F) -> tokio::task::JoinHandle<F::Output>
     where
         F: std::future::Future + Send + 'static,
@@ -152,79 +201,20 @@ impl Engine {
         }
     }
 
-    /// Creates a session, starts its actor and plays the Start turn.
-    pub async fn start_session(
-        self: &Arc<Self>,
-        puzzle: Arc<Puzzle>,
-        channel: &str,
-        hint_limit: u32,
-        host: Player,
-    ) -> Result<(SessionHandle, Delivery), EngineError> {
-        let now = self.clock.now_ms();
-        let game = SoupGame::new(&puzzle, hint_limit);
-        let new = NewSession {
-            id: uuid::Uuid::new_v4().simple().to_string(),
-            puzzle_id: puzzle.id.clone(),
-            language: puzzle.language,
-            channel: channel.to_string(),
-            canary: new_canary(),
-            game: game.clone(),
-            created_ms: now,
-        };
-        self.store.create_session(&new).await?;
+    /// Starts the actor for a session whose row exists (created or loaded).
+    pub fn open_table(self: &Arc<Self>, opened: Opened, table: Box<dyn Table>) -> SessionHandle {
         let state = SessionState {
-            id: new.id,
-            gate: GameGate::new(&puzzle, &new.canary),
-            puzzle,
-            game,
-            history: Vec::new(),
-            canary: new.canary,
-            last_activity_ms: now,
-            ledger: Vec::new(),
+            id: opened.id,
+            table,
+            last_activity_ms: opened.last_activity_ms,
+            seq: opened.seq,
+            armed: None,
+            agents_pending: HashSet::new(),
         };
-        let handle = self.spawn(state);
-        let intro = handle.send(Inbound::new(host, TurnInput::Start)).await?;
-        Ok((handle, intro))
-    }
-
-    /// Loads a stored session and starts its actor. `find_puzzle` resolves
-    /// the stored puzzle id.
-    pub async fn resume_session(
-        self: &Arc<Self>,
-        id: &str,
-        find_puzzle: impl FnOnce(&str) -> Option<Arc<Puzzle>>,
-    ) -> Result<(SessionHandle, LoadedSession), EngineError> {
-        let loaded = self.store.load_session(id).await?.ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        let puzzle =
-            find_puzzle(&loaded.puzzle_id).ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
-        let state = SessionState {
-            id: loaded.id.clone(),
-            gate: GameGate::new(&puzzle, &loaded.canary),
-            puzzle,
-            game: loaded.game.clone(),
-            history: loaded.turns.iter().filter_map(|t| t.public.clone()).collect(),
-            canary: loaded.canary.clone(),
-            last_activity_ms: loaded.last_activity_ms,
-            ledger: self.ledger_vectors(&loaded.game).await,
-        };
-        Ok((self.spawn(state), loaded))
-    }
-
-    /// Re-embeds a resumed game's ledger questions (vectors are not stored).
-    async fn ledger_vectors(&self, game: &SoupGame) -> Vec<LedgerVector> {
-        let Some(embedder) = &self.pipeline.embedder else { return Vec::new() };
-        let keys: Vec<String> = game.ledger.keys().cloned().collect();
-        match embedder.embed(&keys).await {
-            Ok(vectors) => keys
-                .into_iter()
-                .zip(vectors)
-                .filter_map(|(key, vector)| Some(LedgerVector { verdict: game.ledger_verdict(&key)?, key, vector }))
-                .collect(),
-            Err(e) => {
-                tracing::warn!(error = %e, "could not re-embed the ledger; exact matching only");
-                Vec::new()
-            }
-        }
+        let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
+        let handle = SessionHandle { id: state.id.clone(), tx: tx.clone(), store: self.store.clone() };
+        self.spawn_work(run_actor(self.clone(), state, rx, tx.downgrade()));
+        handle
     }
 
     /// Waits for post-game work (memory writes) to finish.
@@ -237,23 +227,24 @@ impl Engine {
             let _ = task.await;
         }
     }
-
-    fn spawn(self: &Arc<Self>, state: SessionState) -> SessionHandle {
-        let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
-        let handle = SessionHandle { id: state.id.clone(), tx, store: self.store.clone() };
-        self.spawn_work(run_actor(self.clone(), state, rx));
-        handle
-    }
 }
 
-async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::Receiver<Job>) {
+async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::Receiver<Job>, me: mpsc::WeakSender<Job>) {
+    engine.after_turn(&mut state, &me).await;
     while let Some(job) = rx.recv().await {
+        if let Some(id) = job.inbound.event_id.as_deref() {
+            state.agents_pending.remove(id);
+        }
         let result = engine.handle(&mut state, job.inbound).await;
         if let Err(e) = &result {
             tracing::error!(session = %state.id, error = %e, "turn failed");
         }
+        let committed = matches!(&result, Ok(d) if d.outbox_id.is_some());
         // The caller may have gone away; the turn is committed either way.
         let _ = job.done.send(result);
+        if committed {
+            engine.after_turn(&mut state, &me).await;
+        }
     }
 }
 
@@ -262,124 +253,166 @@ impl Engine {
         if let Some(event_id) = inbound.event_id.as_deref()
             && let Some(reply) = self.store.find_event(&state.id, event_id).await?
         {
-            return Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase });
+            return Ok(self.duplicate(state, reply));
         }
         let now = self.clock.now_ms();
-        let input = inbound.input.clone();
         let noop = |_: Progress| {};
         let progress: &(dyn Fn(Progress) + Send + Sync) = match &inbound.progress {
             Some(p) => p.as_ref(),
             None => &noop,
         };
-        state.gate.catch_up(&state.puzzle, &state.game, &state.history);
-        let view = SessionView {
-            puzzle: &state.puzzle,
-            game: &state.game,
-            history: &state.history,
-            canary: &state.canary,
-            gate: &state.gate,
-            ledger: &state.ledger,
-        };
-        let outcome = if self.is_idle(state, now) {
-            self.pipeline.expire(&view)
+        let ctx = TurnContext { pipeline: &self.pipeline, now_ms: now, progress };
+        let played = if self.is_idle(state, now) {
+            state.table.expire(&ctx)
         } else {
-            self.pipeline.run(&view, &inbound.player, &input, progress).await
+            state.table.play(&ctx, &inbound).await
         };
-        if let Some(blocked) = &outcome.withheld {
+        if let Some(blocked) = &played.withheld {
             tracing::warn!(
                 target: "security",
                 session = %state.id,
                 player = %inbound.player.id,
                 reason = ?blocked.reason,
                 canary = blocked.canary,
-                "secrecy gate withheld an outbound reply"
+                "secrecy gate withheld an outbound message"
             );
         }
-        if !outcome.commit {
-            return Ok(Delivery { reply: outcome.reply, outbox_id: None, duplicate: false, phase: state.game.phase });
+        if !played.commit {
+            let over = state.table.is_over();
+            return Ok(Delivery { reply: played.reply, outbox_id: None, messages: Vec::new(), duplicate: false, over });
         }
-        match self.commit(state, &inbound, &input, &outcome, now).await {
-            Ok(outbox_id) => Ok(self.apply(state, outcome, outbox_id, now)),
+        match self.commit(state, &inbound, &played, now).await {
+            Ok(committed) => {
+                state.seq = committed.seq;
+                Ok(self.adopt(state, played, committed, now))
+            }
             Err(StoreError::Duplicate(id)) => {
-                let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(outcome.reply);
-                Ok(Delivery { reply, outbox_id: None, duplicate: true, phase: state.game.phase })
+                let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(played.reply);
+                Ok(self.duplicate(state, reply))
             }
             Err(e) => Err(e.into()),
         }
     }
 
+    /// The answer to an event already processed: its recorded reply. Its
+    /// private messages are not repeated here (they were delivered, or
+    /// wait in the outbox for their seat).
+    fn duplicate(&self, state: &SessionState, reply: Reply) -> Delivery {
+        Delivery { reply, outbox_id: None, messages: Vec::new(), duplicate: true, over: state.table.is_over() }
+    }
+
     /// A running game idle for longer than `expire_after_ms` ends (and
-    /// shows its story) instead of judging the late input.
+    /// shows its story) instead of playing the late input.
     fn is_idle(&self, state: &SessionState, now: i64) -> bool {
         let idle = now - state.last_activity_ms;
-        state.game.phase == Phase::InProgress && self.expire_after_ms > 0 && idle > self.expire_after_ms
+        state.table.is_running() && self.expire_after_ms > 0 && idle > self.expire_after_ms
     }
 
     async fn commit(
         &self,
         state: &SessionState,
         inbound: &Inbound,
-        input: &TurnInput,
-        outcome: &TurnOutcome,
+        played: &Played,
         now: i64,
-    ) -> Result<i64, StoreError> {
-        let before = state.game.phase;
-        let after = outcome.next.as_ref().map_or(before, |g| g.phase);
-        let points = match &outcome.next {
-            Some(next) if ends_game(before, after) => next.player_points(),
-            _ => Vec::new(),
-        };
+    ) -> Result<super::store::Committed, StoreError> {
         let commit = TurnCommit {
             session_id: &state.id,
             event_id: inbound.event_id.as_deref(),
             player: &inbound.player,
-            kind: input.kind(),
+            kind: inbound.input.kind(),
             input: inbound.input.text(),
-            intent: outcome.intent,
-            facts: &outcome.facts,
-            reply: &outcome.reply,
-            public: outcome.public.as_ref(),
-            usage: &outcome.usage,
-            next: outcome.next.as_ref(),
-            points: &points,
+            record: &played.record,
+            reply: &played.reply,
+            messages: &played.messages,
+            next: played.snapshot.as_ref(),
+            points: &played.points,
             created_ms: now,
         };
-        Ok(self.store.commit_turn(&commit).await?.outbox_id)
+        self.store.commit_turn(&commit).await
     }
 
-    fn apply(self: &Arc<Self>, state: &mut SessionState, outcome: TurnOutcome, outbox_id: i64, now: i64) -> Delivery {
-        let before = state.game.phase;
-        if let Some(next) = outcome.next {
-            state.game = next;
+    fn adopt(
+        self: &Arc<Self>,
+        state: &mut SessionState,
+        mut played: Played,
+        committed: super::store::Committed,
+        now: i64,
+    ) -> Delivery {
+        let was_over = state.table.is_over();
+        let reply = played.reply.clone();
+        let mut messages = std::mem::take(&mut played.messages);
+        for (message, id) in messages.iter_mut().zip(&committed.message_ids) {
+            message.outbox_id = Some(*id);
         }
-        if let Some(public) = outcome.public {
-            state.history.push(public);
-        }
-        state.ledger.extend(outcome.ledger_vector);
+        state.table.adopt(played);
         state.last_activity_ms = now;
-        if ends_game(before, state.game.phase) {
-            self.remember_in_background(state, now);
+        let over = state.table.is_over();
+        if over && !was_over {
+            self.ended_in_background(state, now);
         }
-        Delivery { reply: outcome.reply, outbox_id: Some(outbox_id), duplicate: false, phase: state.game.phase }
+        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, duplicate: false, over }
     }
-}
 
-impl Engine {
-    /// Writes the finished game to memory without delaying the final reply.
-    fn remember_in_background(self: &Arc<Self>, state: &SessionState, now: i64) {
-        if self.pipeline.memory.is_none() {
+    /// After a committed turn (and when an actor starts): arms the timer
+    /// for the phase's deadline and queues the moves agents owe.
+    async fn after_turn(self: &Arc<Self>, state: &mut SessionState, me: &mpsc::WeakSender<Job>) {
+        self.arm_timer(state, me);
+        if state.table.is_over() {
             return;
         }
+        let noop = |_: Progress| {};
+        let ctx = TurnContext { pipeline: &self.pipeline, now_ms: self.clock.now_ms(), progress: &noop };
+        for agent in state.table.agent_moves(&ctx, state.seq).await {
+            if !state.agents_pending.insert(agent.event_id.clone()) {
+                continue;
+            }
+            let inbound = Inbound::new(agent.seat, agent.input).with_event(agent.event_id);
+            self.send_unprompted(state.id.clone(), me.clone(), inbound, None);
+        }
+    }
+
+    fn arm_timer(self: &Arc<Self>, state: &mut SessionState, me: &mpsc::WeakSender<Job>) {
+        let deadline = state.table.deadline().filter(|_| !state.table.is_over());
+        if deadline == state.armed {
+            return;
+        }
+        state.armed = deadline.clone();
+        let Some(deadline) = deadline else { return };
+        let inbound = Inbound::new(engine_player(), TurnInput::Timer(deadline.tag.clone())).with_event(deadline.event_id());
+        self.send_unprompted(state.id.clone(), me.clone(), inbound, Some(deadline.at_ms));
+    }
+
+    /// Queues an input no front end is waiting for (at `at_ms`, if given)
+    /// and hands its committed reply to the courier.
+    fn send_unprompted(
+        self: &Arc<Self>,
+        session_id: String,
+        me: mpsc::WeakSender<Job>,
+        inbound: Inbound,
+        at_ms: Option<i64>,
+    ) {
         let engine = self.clone();
-        let (id, puzzle, game, history) =
-            (state.id.clone(), state.puzzle.clone(), state.game.clone(), state.history.clone());
-        let task = self.spawn_work(async move {
-            let Some(memory) = engine.pipeline.memory.clone() else { return };
-            let ended = EndedGame { session_id: &id, puzzle: &puzzle, game: &game, history: &history, now_ms: now };
-            if let Err(e) = remember_game(&engine.pipeline, engine.store.as_ref(), memory.as_ref(), &ended).await {
-                tracing::warn!(session = %id, error = %e, "could not write the game to memory");
+        self.spawn_work(async move {
+            if let Some(at) = at_ms {
+                engine.clock.sleep_until(at).await;
+            }
+            // The session was dropped (its game ended and was forgotten).
+            let Some(tx) = me.upgrade() else { return };
+            match send_job(&tx, inbound).await {
+                Ok(delivery) if !delivery.duplicate => match engine.courier.get() {
+                    Some(courier) => courier.deliver(&session_id, delivery),
+                    None => tracing::debug!(session = %session_id, "no courier: the reply waits in the outbox"),
+                },
+                Ok(_) => {}
+                Err(e) => tracing::warn!(session = %session_id, error = %e, "an engine turn failed"),
             }
         });
+    }
+
+    /// The game's post-game work (memory), without delaying the final reply.
+    fn ended_in_background(self: &Arc<Self>, state: &SessionState, now: i64) {
+        let Some(work): Option<EndedWork> = state.table.ended(self, &state.id, now) else { return };
+        let task = self.spawn_work(work);
         if let Ok(mut tasks) = self.background.lock() {
             tasks.retain(|t| !t.is_finished());
             tasks.push(task);
@@ -389,7 +422,7 @@ impl Engine {
 
 /// A per-game random marker for the Judge prompt; seeing it in output
 /// proves a leak.
-fn new_canary() -> String {
+pub fn new_canary() -> String {
     crate::core::secrecy::Canary::from_seed(uuid::Uuid::new_v4().as_u64_pair().0).to_string()
 }
 
@@ -420,8 +453,8 @@ impl Sessions {
 }
 
 /// Whether a reply ends the game, for front ends that close threads.
-pub fn is_final(kind: ReplyKind) -> bool {
-    matches!(kind, ReplyKind::Solved | ReplyKind::Ended)
+pub fn is_final(kind: super::game::ReplyKind) -> bool {
+    matches!(kind, super::game::ReplyKind::Solved | super::game::ReplyKind::Ended)
 }
 
 #[cfg(test)]

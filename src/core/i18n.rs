@@ -41,6 +41,8 @@ pub enum Msg<'a> {
     ModelDown,
     NoRemark(Verdict, usize),
     Expired,
+    /// A move this game does not have (a vote in Turtle Soup).
+    NotInThisGame,
 }
 
 pub fn say(lang: Language, msg: &Msg<'_>) -> String {
@@ -109,6 +111,7 @@ fn en(msg: &Msg<'_>) -> String {
         }
         Msg::NoRemark(v, n) => stock_remark_en(*v, *n).into(),
         Msg::Expired => "This game expired after a long silence. Here is how it ended.".into(),
+        Msg::NotInThisGame => "That move is not part of this game.".into(),
     }
 }
 
@@ -151,6 +154,7 @@ fn zh(msg: &Msg<'_>) -> String {
         Msg::ModelDown => "主持人的模型暂时没有响应。这条消息没有计入，请稍后再试。".into(),
         Msg::NoRemark(v, n) => stock_remark_zh(*v, *n).into(),
         Msg::Expired => "本局因长时间无人发言而结束。".into(),
+        Msg::NotInThisGame => "这个游戏里没有这一步。".into(),
     }
 }
 

@@ -1,5 +1,8 @@
-//! The game core: Turtle Soup's rules and state machine, the turn pipeline,
-//! session actors, prompts, and the ports (traits) for models and storage.
+//! The game core: the engine every game plugs into (`game`: the `Game`
+//! and `Table` contracts, seats, audiences, ballots, deadlines, seat views,
+//! per-game secrecy), session actors (`actor`), Turtle Soup's rules and
+//! state machine (`soup`) and turn pipeline (`pipeline`), prompts, and the
+//! ports (traits) for models and storage.
 //!
 //! Architecture invariant: nothing in `core` does I/O or names an I/O crate
 //! (sqlx, lancedb, reqwest, serenity, poise, slack_morphism). Adapters
@@ -8,6 +11,7 @@
 pub mod actor;
 pub mod catalogue;
 pub mod embed;
+pub mod game;
 pub mod guild;
 pub mod i18n;
 pub mod knowledge;

@@ -25,44 +25,7 @@ const HISTORY_IN_PROMPT: usize = 12;
 /// Longest Narrator remark shown, in characters.
 const MAX_REMARK_CHARS: usize = 160;
 
-/// A player's input, parsed at the edge by a front end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TurnInput {
-    Start,
-    /// Free text: the Judge decides whether it is a question, a guess or chatter.
-    Say(String),
-    Ask(String),
-    Guess(String),
-    Hint,
-    Status,
-    History,
-    GiveUp,
-    /// Moderator verb: end the game and show the story.
-    Reveal,
-}
-
-impl TurnInput {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            TurnInput::Start => "start",
-            TurnInput::Say(_) => "say",
-            TurnInput::Ask(_) => "ask",
-            TurnInput::Guess(_) => "guess",
-            TurnInput::Hint => "hint",
-            TurnInput::Status => "status",
-            TurnInput::History => "history",
-            TurnInput::GiveUp => "giveup",
-            TurnInput::Reveal => "reveal",
-        }
-    }
-
-    pub fn text(&self) -> &str {
-        match self {
-            TurnInput::Say(t) | TurnInput::Ask(t) | TurnInput::Guess(t) => t,
-            _ => "",
-        }
-    }
-}
+pub use super::game::TurnInput;
 
 /// Settings the pipeline needs from config.
 #[derive(Debug, Clone)]
@@ -140,30 +103,7 @@ pub struct SessionView<'a> {
     pub ledger: &'a [LedgerVector],
 }
 
-/// What kind of reply this is, so front ends can style it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReplyKind {
-    Intro,
-    Verdict,
-    Guess,
-    Solved,
-    Hint,
-    Status,
-    History,
-    Ended,
-    Rejected,
-    Chatter,
-    Unclear,
-    Unavailable,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Reply {
-    pub kind: ReplyKind,
-    pub text: String,
-    pub verdict: Option<Verdict>,
-}
+pub use super::game::{Reply, ReplyKind};
 
 /// Model use and parse quality for one turn, kept in the turn record.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -272,6 +212,15 @@ impl Pipeline {
             TurnInput::Reveal => self.simple(session, SoupEvent::Revealed, ReplyKind::Ended, |p, _| {
                 say(lang, &Msg::Revealed { bottom: &p.bottom })
             }),
+            // Lobby, ballot and timer moves: Turtle Soup has no seats, votes
+            // or deadlines (anyone in the thread plays).
+            TurnInput::Join
+            | TurnInput::Leave
+            | TurnInput::Begin
+            | TurnInput::AddAi
+            | TurnInput::Vote(_)
+            | TurnInput::Whisper
+            | TurnInput::Timer(_) => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
         }
     }
 

@@ -223,5 +223,33 @@ impl SoupGame {
     }
 }
 
+impl super::game::Game for SoupGame {
+    const KIND: &'static str = "soup";
+    /// Version 1 is the snapshot every Turtle Soup session has had.
+    const VERSION: u32 = 1;
+    type Content = Puzzle;
+    type Event = SoupEvent;
+    type Rejection = Rejection;
+
+    fn apply(&self, event: &SoupEvent, puzzle: &Puzzle) -> Result<SoupGame, Rejection> {
+        SoupGame::apply(self, event, puzzle)
+    }
+
+    fn phase_name(&self) -> &'static str {
+        self.phase.as_str()
+    }
+
+    fn is_over(&self) -> bool {
+        self.phase.is_over()
+    }
+
+    fn progress(&self) -> u32 {
+        self.questions
+    }
+}
+
+mod table;
+pub use table::SoupTable;
+
 #[cfg(test)]
 mod tests;

@@ -4,10 +4,10 @@
 
 use async_trait::async_trait;
 
-use super::pipeline::{Reply, ReplyKind, Usage};
+use super::game::{Audience, Message, Points, Reply, ReplyKind, Snapshot, TurnRecord};
 use super::prompts::PublicTurn;
 use super::puzzle::Language;
-use super::soup::{Phase, Player, SoupGame};
+use super::soup::Player;
 use super::verdict::{Intent, Verdict};
 
 #[derive(Debug, thiserror::Error)]
@@ -29,12 +29,14 @@ pub enum StoreError {
 #[derive(Debug, Clone)]
 pub struct NewSession {
     pub id: String,
+    /// The game's content id: a puzzle, a word pair, a world.
     pub puzzle_id: String,
     pub language: Language,
     /// Where the session lives, e.g. `console`, `discord:<thread id>`.
     pub channel: String,
     pub canary: String,
-    pub game: SoupGame,
+    /// The game (its kind and version) and its first state.
+    pub snapshot: Snapshot,
     pub created_ms: i64,
 }
 
@@ -45,9 +47,17 @@ pub struct LoadedSession {
     pub puzzle_id: String,
     pub channel: String,
     pub canary: String,
-    pub game: SoupGame,
+    pub snapshot: Snapshot,
     pub turns: Vec<StoredTurn>,
     pub last_activity_ms: i64,
+}
+
+impl LoadedSession {
+    /// The stored state as game `G`; an error when the session plays
+    /// another game or its snapshot is unreadable.
+    pub fn game<G: super::game::Game>(&self) -> Result<G, super::game::SnapshotError> {
+        G::restore(&self.snapshot)
+    }
 }
 
 /// One committed turn.
@@ -69,8 +79,9 @@ pub struct StoredTurn {
 }
 
 /// Everything one turn writes, in one transaction: the turn row, the inbox
-/// row for its event id, the outbox row for its reply, the session's new
-/// snapshot, and points when the game ended.
+/// row for its event id, an outbox row for its reply and one for each
+/// further message (with its audience), the session's new snapshot (and
+/// so its deadline), and points when the game ended.
 #[derive(Debug, Clone)]
 pub struct TurnCommit<'a> {
     pub session_id: &'a str,
@@ -78,21 +89,21 @@ pub struct TurnCommit<'a> {
     pub player: &'a Player,
     pub kind: &'a str,
     pub input: &'a str,
-    pub intent: Option<Intent>,
-    pub facts: &'a [String],
+    pub record: &'a TurnRecord,
     pub reply: &'a Reply,
-    pub public: Option<&'a PublicTurn>,
-    pub usage: &'a Usage,
+    pub messages: &'a [Message],
     /// The state after the turn; `None` when the turn changed nothing.
-    pub next: Option<&'a SoupGame>,
-    pub points: &'a [(String, String, u32)],
+    pub next: Option<&'a Snapshot>,
+    pub points: &'a [Points],
     pub created_ms: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Committed {
     pub seq: i64,
     pub outbox_id: i64,
+    /// The outbox rows of `TurnCommit::messages`, in order.
+    pub message_ids: Vec<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,6 +112,8 @@ pub struct OutboxItem {
     pub session_id: String,
     pub kind: ReplyKind,
     pub body: String,
+    /// Who may read it: a front end never posts a `Seat` row in public.
+    pub audience: Audience,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,9 +127,12 @@ pub struct LeaderRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionSummary {
     pub id: String,
+    /// The game's kind (`soup`, ...).
+    pub kind: String,
     pub puzzle_id: String,
     pub channel: String,
-    pub phase: Phase,
+    /// The phase's stored name.
+    pub phase: String,
     pub questions: u32,
     pub last_activity_ms: i64,
 }
@@ -147,7 +163,7 @@ pub struct PuzzleStats {
 pub struct FinishedSession {
     pub id: String,
     pub puzzle_id: String,
-    pub phase: Phase,
+    pub phase: String,
     pub summary: Option<String>,
     pub ended_ms: i64,
     pub players: Vec<Player>,
@@ -203,11 +219,22 @@ pub trait Store: Send + Sync {
     async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError>;
 
     async fn custom_puzzles(&self) -> Result<Vec<CustomPuzzle>, StoreError>;
+
+    /// Sessions whose current phase has a deadline, earliest first: a
+    /// process resumes them at start so their timers fire after a restart.
+    async fn pending_deadlines(&self) -> Result<Vec<(String, i64)>, StoreError>;
 }
 
 /// Time, injected so tests and replays control it.
 pub trait Clock: Send + Sync {
     fn now_ms(&self) -> i64;
+
+    /// Waits until `now_ms()` reaches `at_ms` (a deadline). The default
+    /// sleeps on tokio's timer, so tests with paused time control it.
+    fn sleep_until(&self, at_ms: i64) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        let wait = u64::try_from(at_ms - self.now_ms()).unwrap_or(0);
+        Box::pin(tokio::time::sleep(std::time::Duration::from_millis(wait)))
+    }
 }
 
 /// The real clock.

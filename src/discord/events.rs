@@ -97,7 +97,7 @@ async fn thread_closed(data: &Data, thread: serenity::ChannelId, why: &str) -> R
     let Some((handle, game)) = data.game_quietly(thread).await? else { return Ok(()) };
     let system = Player { id: "discord:system".into(), name: "system".into() };
     let event_id = Some(format!("thread-{why}:{thread}"));
-    let inbound = Inbound { event_id, player: system, input: TurnInput::Reveal, progress: None };
+    let inbound = Inbound { event_id, player: system, input: TurnInput::Reveal, progress: None, moderator: true };
     match handle.send(inbound).await {
         Ok(delivery) => handle.delivered(&delivery).await?,
         Err(e) => tracing::warn!(thread = %thread, error = %e, "could not close the game's record"),

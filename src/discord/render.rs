@@ -130,8 +130,7 @@ pub fn summary(puzzle: &Puzzle, game: &SoupGame, lang: Language) -> String {
 }
 
 /// The whole game as Markdown, for the attachment posted at the end.
-pub fn transcript(puzzle: &Puzzle, session: &LoadedSession) -> String {
-    let game = &session.game;
+pub fn transcript(puzzle: &Puzzle, session: &LoadedSession, game: &SoupGame) -> String {
     let mut out = format!("# {} · transcript\n\n", puzzle.title);
     out.push_str(&format!(
         "- puzzle: `{}` ({}, {})\n- session: `{}`\n- result: {} · {} questions · {} hints · {} guesses\n\n",

@@ -9,7 +9,7 @@ use serenity::{Builder as _, CreateAttachment, CreateInteractionResponseFollowup
 
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::pipeline::{Reply, TurnInput};
-use crate::core::soup::Player;
+use crate::core::soup::{Player, SoupGame};
 
 use super::games::LiveGame;
 use super::render::{Outgoing, plan, summary, transcript};
@@ -52,7 +52,7 @@ impl Data {
     /// Plays a turn, shows its reply through `origin`, marks it delivered,
     /// and wraps the game up when it ended.
     async fn play(&self, http: &serenity::Http, turn: Turn, origin: Origin) -> Result<Delivery, Error> {
-        let inbound = Inbound { event_id: Some(turn.event_id), player: turn.player, input: turn.input, progress: None };
+        let inbound = Inbound { event_id: Some(turn.event_id), player: turn.player, input: turn.input, progress: None, moderator: false };
         let delivery = turn.handle.send(inbound).await?;
         // A message Discord delivered twice was answered the first time.
         let already_shown = delivery.duplicate && matches!(origin, Origin::Message(_));
@@ -63,7 +63,7 @@ impl Data {
         turn.handle.delivered(&delivery).await?;
         if is_final(delivery.reply.kind) && !delivery.duplicate {
             self.finish(http, turn.thread, &turn.game).await?;
-        } else if delivery.phase.is_over() {
+        } else if delivery.over {
             self.close_game(turn.thread).await?;
         }
         Ok(delivery)
@@ -102,8 +102,9 @@ impl Data {
         self.close_game(thread).await?;
         let Some(loaded) = loaded else { return Ok(()) };
         let lang = game.puzzle.language;
-        let text = summary(&game.puzzle, &loaded.game, lang);
-        let file = transcript(&game.puzzle, &loaded);
+        let state: SoupGame = loaded.game()?;
+        let text = summary(&game.puzzle, &state, lang);
+        let file = transcript(&game.puzzle, &loaded, &state);
         let piece = Outgoing { text, colour: 0xF1_C40F, file: None };
         let name = format!("transcript-{}.md", game.puzzle.id);
         let m: CreateMessage = message(&piece, None).add_file(CreateAttachment::bytes(file.into_bytes(), name));

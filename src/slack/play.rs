@@ -13,7 +13,7 @@ use crate::core::actor::{Inbound, is_final};
 use crate::core::catalogue::Frontend;
 use crate::core::pipeline::TurnInput;
 use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::soup::{Player, SoupGame};
 
 use super::command::{SoupCommand, WantedArgs, parse};
 use super::ingress::{ButtonIn, CommandIn, Incoming, MessageIn};
@@ -195,7 +195,7 @@ impl SlackBot {
         let lang = found.game.puzzle.language;
         let thread_ts = thread_ts_of(thread);
         let thinking = self.post(channel, thread_ts, &say(lang, &Word::Thinking)).await?;
-        let inbound = Inbound { event_id: Some(event_id), player, input, progress: None };
+        let inbound = Inbound { event_id: Some(event_id), player, input, progress: None, moderator: false };
         let delivery = found.handle.send(inbound).await?;
         let mut pieces = plan(&delivery.reply, lang, self.settings.max_reply_messages).into_iter();
         self.update_text(channel, &thinking, &pieces.next().unwrap_or_default()).await?;
@@ -205,7 +205,7 @@ impl SlackBot {
         found.handle.delivered(&delivery).await?;
         if is_final(delivery.reply.kind) && !delivery.duplicate {
             self.finish(channel, thread, &found.game).await?;
-        } else if delivery.phase.is_over() {
+        } else if delivery.over {
             self.close(thread).await?;
         }
         Ok(())
@@ -217,7 +217,8 @@ impl SlackBot {
         let loaded = self.store.load_session(&game.session_id).await?;
         self.close(thread).await?;
         let Some(loaded) = loaded else { return Ok(()) };
-        let text = summary(&game.puzzle, &loaded, game.puzzle.language);
+        let state: SoupGame = loaded.game()?;
+        let text = summary(&game.puzzle, &loaded, &state, game.puzzle.language);
         for piece in crate::bot::text::chunks(&text, super::render::MAX_MESSAGE_CHARS) {
             self.post(channel, thread_ts_of(thread), &piece).await?;
         }

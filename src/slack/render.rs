@@ -9,6 +9,7 @@ use slack_morphism::prelude::SlackBlock;
 
 use crate::core::pipeline::Reply;
 use crate::core::puzzle::{Language, Puzzle};
+use crate::core::soup::SoupGame;
 use crate::core::store::LoadedSession;
 use crate::core::verdict::Verdict;
 
@@ -113,8 +114,7 @@ pub fn intro_blocks(puzzle: &Puzzle, intro: &Reply) -> Vec<SlackBlock> {
 
 /// The end of a game: key facts and who found them, the scores, and the
 /// last turns as a snippet.
-pub fn summary(puzzle: &Puzzle, session: &LoadedSession, lang: Language) -> String {
-    let game = &session.game;
+pub fn summary(puzzle: &Puzzle, session: &LoadedSession, game: &SoupGame, lang: Language) -> String {
     let name_of = |id: &str| game.players.get(id).map_or_else(|| "?".to_string(), |t| safe_name(&t.name));
     let mut out = format!(
         "*{}* · {}\n\n*{}*\n",

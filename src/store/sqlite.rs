@@ -14,9 +14,9 @@ use sqlx::sqlite::{
 };
 use sqlx::{Row, Sqlite, Transaction};
 
-use crate::core::pipeline::{Reply, ReplyKind};
+use crate::core::game::{Audience, Reply, ReplyKind, Snapshot};
 use crate::core::prompts::PublicTurn;
-use crate::core::soup::{Phase, Player, SoupGame};
+use crate::core::soup::Player;
 use crate::core::store::{
     Committed, CustomPuzzle, FinishedSession, LeaderRow, LoadedSession, NewSession, OutboxItem, PlayerStats,
     PuzzleStats, SessionSummary, Store, StoreError, StoredTurn, TurnCommit,
@@ -145,7 +145,8 @@ async fn next_seq(tx: &mut Transaction<'_, Sqlite>, session_id: &str) -> Result<
 }
 
 async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: i64) -> Result<(), StoreError> {
-    let intent = t.intent.map(|i| enum_text(&i)).transpose()?;
+    let r = t.record;
+    let intent = r.intent.map(|i| enum_text(&i)).transpose()?;
     let verdict = t.reply.verdict.map(|v| enum_text(&v)).transpose()?;
     sqlx::query(
         "INSERT INTO turns (session_id, seq, event_id, player_id, kind, input, intent, verdict, facts,
@@ -161,15 +162,15 @@ async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: 
     .bind(t.input)
     .bind(intent)
     .bind(verdict)
-    .bind(to_json(&t.facts)?)
+    .bind(to_json(&r.facts)?)
     .bind(enum_text(&t.reply.kind)?)
     .bind(&t.reply.text)
-    .bind(t.public.map(|p| p.outcome.clone()))
-    .bind(t.public.map(|p| p.text.clone()))
-    .bind(t.usage.model_calls as i64)
-    .bind(t.usage.prompt_tokens as i64)
-    .bind(t.usage.completion_tokens as i64)
-    .bind(t.usage.judge_parse)
+    .bind(r.public.as_ref().map(|p| p.outcome.clone()))
+    .bind(r.public.as_ref().map(|p| p.text.clone()))
+    .bind(r.usage.model_calls as i64)
+    .bind(r.usage.prompt_tokens as i64)
+    .bind(r.usage.completion_tokens as i64)
+    .bind(r.usage.judge_parse)
     .bind(t.created_ms)
     .execute(&mut **tx)
     .await
@@ -179,12 +180,17 @@ async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: 
 
 async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     match t.next {
-        Some(game) => {
-            sqlx::query("UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, last_activity_ms = ? WHERE id = ?")
-                .bind(enum_text(&game.phase)?)
-                .bind(game.questions as i64)
-                .bind(to_json(game)?)
-                .bind(t.created_ms)
+        Some(next) => {
+            sqlx::query(
+                "UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, snapshot_version = ?, deadline_ms = ?,
+                    last_activity_ms = ? WHERE id = ?",
+            )
+            .bind(&next.phase)
+            .bind(next.progress as i64)
+            .bind(&next.body)
+            .bind(next.version as i64)
+            .bind(next.deadline_ms)
+            .bind(t.created_ms)
                 .bind(t.session_id)
                 .execute(&mut **tx)
                 .await
@@ -202,14 +208,13 @@ async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) ->
 }
 
 async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
-    let solver = t.next.and_then(|g| g.solver.clone());
-    for (player_id, name, points) in t.points {
-        upsert_player(tx, player_id, name, t.created_ms).await?;
+    for p in t.points {
+        upsert_player(tx, &p.player.id, &p.player.name, t.created_ms).await?;
         sqlx::query("INSERT INTO scores (session_id, player_id, points, solved, created_ms) VALUES (?, ?, ?, ?, ?)")
             .bind(t.session_id)
-            .bind(player_id)
-            .bind(*points as i64)
-            .bind(i64::from(solver.as_deref() == Some(player_id.as_str())))
+            .bind(&p.player.id)
+            .bind(p.points as i64)
+            .bind(i64::from(p.solved))
             .bind(t.created_ms)
             .execute(&mut **tx)
             .await
@@ -249,18 +254,23 @@ fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
 #[async_trait]
 impl Store for SqliteStore {
     async fn create_session(&self, s: &NewSession) -> Result<(), StoreError> {
+        let g = &s.snapshot;
         sqlx::query(
             "INSERT INTO sessions (id, puzzle_id, language, channel, canary, phase, questions, snapshot,
-                created_ms, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                game_kind, snapshot_version, deadline_ms, created_ms, last_activity_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&s.id)
         .bind(&s.puzzle_id)
         .bind(s.language.code())
         .bind(&s.channel)
         .bind(&s.canary)
-        .bind(enum_text(&s.game.phase)?)
-        .bind(s.game.questions as i64)
-        .bind(to_json(&s.game)?)
+        .bind(&g.phase)
+        .bind(g.progress as i64)
+        .bind(&g.body)
+        .bind(&g.kind)
+        .bind(g.version as i64)
+        .bind(g.deadline_ms)
         .bind(s.created_ms)
         .bind(s.created_ms)
         .execute(&self.writer)
@@ -271,16 +281,18 @@ impl Store for SqliteStore {
 
     async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
         let Some(row) =
-            sqlx::query("SELECT id, puzzle_id, channel, canary, snapshot, last_activity_ms FROM sessions WHERE id = ?")
-                .bind(id)
-                .fetch_optional(&self.reader)
-                .await
-                .map_err(db)?
+            sqlx::query(
+                "SELECT id, puzzle_id, channel, canary, phase, questions, snapshot, game_kind, snapshot_version,
+                    deadline_ms, last_activity_ms FROM sessions WHERE id = ?",
+            )
+            .bind(id)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)?
         else {
             return Ok(None);
         };
-        let snapshot: String = row.try_get("snapshot").map_err(db)?;
-        let game: SoupGame = from_json(&snapshot, "session snapshot")?;
+        let snapshot = snapshot_from_row(&row)?;
         let turns = sqlx::query(
             "SELECT t.*, p.name AS player_name FROM turns t JOIN players p ON p.id = t.player_id
              WHERE t.session_id = ? ORDER BY t.seq",
@@ -298,7 +310,7 @@ impl Store for SqliteStore {
             channel: row.try_get("channel").map_err(db)?,
             canary: row.try_get("canary").map_err(db)?,
             last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
-            game,
+            snapshot,
             turns,
         }))
     }
@@ -351,23 +363,15 @@ impl Store for SqliteStore {
                 .await
                 .map_err(db)?;
         }
-        let outbox_id: i64 = sqlx::query(
-            "INSERT INTO outbox (session_id, seq, kind, body, created_ms) VALUES (?, ?, ?, ?, ?) RETURNING id",
-        )
-        .bind(t.session_id)
-        .bind(seq)
-        .bind(enum_text(&t.reply.kind)?)
-        .bind(&t.reply.text)
-        .bind(t.created_ms)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(db)?
-        .try_get("id")
-        .map_err(db)?;
+        let outbox_id = insert_outbox(&mut tx, t, seq, &Audience::Everyone, t.reply).await?;
+        let mut message_ids = Vec::with_capacity(t.messages.len());
+        for m in t.messages {
+            message_ids.push(insert_outbox(&mut tx, t, seq, &m.audience, &m.reply).await?);
+        }
         update_session(&mut tx, t).await?;
         insert_points(&mut tx, t).await?;
         tx.commit().await.map_err(db)?;
-        Ok(Committed { seq, outbox_id })
+        Ok(Committed { seq, outbox_id, message_ids })
     }
 
     async fn mark_sent(&self, outbox_id: i64) -> Result<(), StoreError> {
@@ -382,7 +386,8 @@ impl Store for SqliteStore {
 
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, session_id, kind, body FROM outbox WHERE session_id = ? AND sent_ms IS NULL ORDER BY id",
+            "SELECT id, session_id, kind, body, audience, recipient FROM outbox
+             WHERE session_id = ? AND sent_ms IS NULL ORDER BY id",
         )
         .bind(session_id)
         .fetch_all(&self.writer)
@@ -395,6 +400,7 @@ impl Store for SqliteStore {
                     session_id: row.try_get("session_id").map_err(db)?,
                     kind: enum_from::<ReplyKind>(&row.try_get::<String, _>("kind").map_err(db)?, "outbox kind")?,
                     body: row.try_get("body").map_err(db)?,
+                    audience: audience_from_row(row)?,
                 })
             })
             .collect()
@@ -424,7 +430,7 @@ impl Store for SqliteStore {
 
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, puzzle_id, channel, phase, questions, last_activity_ms FROM sessions
+            "SELECT id, game_kind, puzzle_id, channel, phase, questions, last_activity_ms FROM sessions
              ORDER BY last_activity_ms DESC LIMIT ?",
         )
         .bind(limit as i64)
@@ -435,9 +441,10 @@ impl Store for SqliteStore {
             .map(|row| {
                 Ok(SessionSummary {
                     id: row.try_get("id").map_err(db)?,
+                    kind: row.try_get("game_kind").map_err(db)?,
                     puzzle_id: row.try_get("puzzle_id").map_err(db)?,
                     channel: row.try_get("channel").map_err(db)?,
-                    phase: enum_from::<Phase>(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
+                    phase: row.try_get("phase").map_err(db)?,
                     questions: row.try_get::<i64, _>("questions").map_err(db)? as u32,
                     last_activity_ms: row.try_get("last_activity_ms").map_err(db)?,
                 })
@@ -461,7 +468,8 @@ impl Store for SqliteStore {
              FROM sessions s
              JOIN (SELECT DISTINCT session_id, player_id FROM turns) t ON t.session_id = s.id
              JOIN players p ON p.id = t.player_id
-             WHERE s.phase IN ('solved', 'gave_up', 'revealed', 'expired') AND s.last_activity_ms > p.memory_erased_ms
+             WHERE s.game_kind = 'soup' AND s.phase IN ('solved', 'gave_up', 'revealed', 'expired')
+               AND s.last_activity_ms > p.memory_erased_ms
              ORDER BY s.last_activity_ms, s.id, p.id",
         )
         .fetch_all(&self.reader)
@@ -476,7 +484,7 @@ impl Store for SqliteStore {
                 _ => out.push(FinishedSession {
                     id,
                     puzzle_id: row.try_get("puzzle_id").map_err(db)?,
-                    phase: enum_from(&row.try_get::<String, _>("phase").map_err(db)?, "phase")?,
+                    phase: row.try_get("phase").map_err(db)?,
                     summary: row.try_get("summary").map_err(db)?,
                     ended_ms: row.try_get("last_activity_ms").map_err(db)?,
                     players: vec![player],
@@ -523,7 +531,7 @@ impl Store for SqliteStore {
     async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError> {
         let rows = sqlx::query(
             "SELECT phase, questions FROM sessions
-             WHERE puzzle_id = ? AND phase IN ('solved', 'gave_up', 'revealed', 'expired')",
+             WHERE game_kind = 'soup' AND puzzle_id = ? AND phase IN ('solved', 'gave_up', 'revealed', 'expired')",
         )
         .bind(puzzle_id)
         .fetch_all(&self.reader)
@@ -571,6 +579,61 @@ impl Store for SqliteStore {
             .map_err(db)?;
         rows.iter().map(custom_puzzle).collect()
     }
+
+    async fn pending_deadlines(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, deadline_ms FROM sessions WHERE deadline_ms IS NOT NULL ORDER BY deadline_ms, id",
+        )
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows.iter().map(|r| Ok((r.try_get("id").map_err(db)?, r.try_get("deadline_ms").map_err(db)?))).collect()
+    }
+}
+
+async fn insert_outbox(
+    tx: &mut Transaction<'_, Sqlite>,
+    t: &TurnCommit<'_>,
+    seq: i64,
+    audience: &Audience,
+    reply: &Reply,
+) -> Result<i64, StoreError> {
+    sqlx::query(
+        "INSERT INTO outbox (session_id, seq, kind, body, audience, recipient, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(t.session_id)
+    .bind(seq)
+    .bind(enum_text(&reply.kind)?)
+    .bind(&reply.text)
+    .bind(audience.as_str())
+    .bind(audience.recipient())
+    .bind(t.created_ms)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(db)?
+    .try_get("id")
+    .map_err(db)
+}
+
+fn audience_from_row(row: &SqliteRow) -> Result<Audience, StoreError> {
+    let audience: String = row.try_get("audience").map_err(db)?;
+    let recipient: Option<String> = row.try_get("recipient").map_err(db)?;
+    Audience::from_parts(&audience, recipient)
+        .ok_or_else(|| StoreError::Corrupt(format!("outbox audience {audience:?} without a known reader")))
+}
+
+fn snapshot_from_row(row: &SqliteRow) -> Result<Snapshot, StoreError> {
+    let phase: String = row.try_get("phase").map_err(db)?;
+    let deadline_ms: Option<i64> = row.try_get("deadline_ms").map_err(db)?;
+    Ok(Snapshot {
+        kind: row.try_get("game_kind").map_err(db)?,
+        version: row.try_get::<i64, _>("snapshot_version").map_err(db)? as u32,
+        progress: row.try_get::<i64, _>("questions").map_err(db)? as u32,
+        deadline_ms,
+        body: row.try_get("snapshot").map_err(db)?,
+        phase,
+    })
 }
 
 #[cfg(test)]

@@ -63,3 +63,20 @@ fn every_module_says_what_it_owns() {
         assert!(text.trim_start().starts_with("//!"), "{} has no //! module doc", file.display());
     }
 }
+
+/// The engine knows no game: the actor, the store port and its SQL
+/// adapter, the engine services and the bots' shared layer never name
+/// Turtle Soup's state (`SoupGame`); only the Soup game's own module, its
+/// pipeline and its rendering in each front end do.
+#[test]
+fn the_engine_names_no_game_state() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![root.join("core/actor.rs"), root.join("core/store.rs")];
+    for dir in ["core/game", "store", "bot"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(!text.contains("SoupGame"), "{} names SoupGame", file.display());
+    }
+}

@@ -7,6 +7,7 @@ mod attacks;
 mod bad_input;
 mod discord;
 mod e2e;
+mod engine;
 mod knowledge;
 mod local_model;
 mod memory;

@@ -1,5 +1,6 @@
 use super::*;
 use crate::core::fixtures::puzzle;
+use crate::core::game::Game;
 use crate::core::soup::SoupGame;
 use crate::core::store::{NewSession, Store};
 
@@ -13,7 +14,7 @@ async fn store_with_sessions(ids: &[&str]) -> SqliteStore {
             language: Language::En,
             channel: "discord:t1".into(),
             canary: "CANARY-1".into(),
-            game: SoupGame::new(&p, 3),
+            snapshot: SoupGame::new(&p, 3).snapshot().unwrap(),
             created_ms: 1,
         };
         store.create_session(&new).await.unwrap();

@@ -2,7 +2,8 @@ use super::*;
 use crate::core::fixtures::puzzle;
 use crate::core::pipeline::Usage;
 use crate::core::puzzle::Language;
-use crate::core::soup::SoupEvent;
+use crate::core::game::{Game, Points, TurnRecord};
+use crate::core::soup::{Phase, SoupEvent, SoupGame};
 
 fn alice() -> Player {
     Player { id: "t:alice".into(), name: "Alice".into() }
@@ -18,7 +19,7 @@ async fn with_session() -> (SqliteStore, SoupGame) {
         language: Language::En,
         channel: "test".into(),
         canary: "CANARY-1".into(),
-        game: game.clone(),
+        snapshot: game.snapshot().unwrap(),
         created_ms: 10,
     };
     store.create_session(&new).await.unwrap();
@@ -28,8 +29,8 @@ async fn with_session() -> (SqliteStore, SoupGame) {
 fn commit<'a>(
     reply: &'a Reply,
     event: Option<&'a str>,
-    next: Option<&'a SoupGame>,
-    usage: &'a Usage,
+    next: Option<&'a Snapshot>,
+    record: &'a TurnRecord,
     player: &'a Player,
 ) -> TurnCommit<'a> {
     TurnCommit {
@@ -38,15 +39,17 @@ fn commit<'a>(
         player,
         kind: "ask",
         input: "Was he alone?",
-        intent: Some(Intent::Question),
-        facts: &[],
+        record,
         reply,
-        public: None,
-        usage,
+        messages: &[],
         next,
         points: &[],
         created_ms: 20,
     }
+}
+
+fn question(usage: Usage) -> TurnRecord {
+    TurnRecord { intent: Some(Intent::Question), usage, ..TurnRecord::default() }
 }
 
 #[tokio::test]
@@ -56,11 +59,13 @@ async fn a_turn_round_trips_with_its_snapshot() {
     next.questions = 1;
     let reply = Reply { kind: ReplyKind::Verdict, text: "NO: try again".into(), verdict: Some(Verdict::No) };
     let usage = Usage { model_calls: 2, prompt_tokens: 300, completion_tokens: 9, judge_parse: "clean" };
+    let record = question(usage);
     let player = alice();
-    let c = store.commit_turn(&commit(&reply, Some("e1"), Some(&next), &usage, &player)).await.unwrap();
+    let snapshot = next.snapshot().unwrap();
+    let c = store.commit_turn(&commit(&reply, Some("e1"), Some(&snapshot), &record, &player)).await.unwrap();
     assert_eq!(c.seq, 1);
     let loaded = store.load_session("s1").await.unwrap().unwrap();
-    assert_eq!(loaded.game, next);
+    assert_eq!(loaded.game::<SoupGame>().unwrap(), next);
     let t = &loaded.turns[0];
     assert_eq!(
         (t.verdict, t.model_calls, t.prompt_tokens, t.judge_parse.as_str()),
@@ -74,10 +79,10 @@ async fn a_turn_round_trips_with_its_snapshot() {
 async fn a_repeated_event_id_writes_nothing() {
     let (store, _) = with_session().await;
     let reply = Reply { kind: ReplyKind::Verdict, text: "YES".into(), verdict: Some(Verdict::Yes) };
-    let usage = Usage::default();
+    let record = question(Usage::default());
     let player = alice();
-    store.commit_turn(&commit(&reply, Some("e1"), None, &usage, &player)).await.unwrap();
-    let err = store.commit_turn(&commit(&reply, Some("e1"), None, &usage, &player)).await.unwrap_err();
+    store.commit_turn(&commit(&reply, Some("e1"), None, &record, &player)).await.unwrap();
+    let err = store.commit_turn(&commit(&reply, Some("e1"), None, &record, &player)).await.unwrap_err();
     assert!(matches!(err, StoreError::Duplicate(ref id) if id == "e1"), "{err}");
     assert_eq!(store.load_session("s1").await.unwrap().unwrap().turns.len(), 1);
     assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
@@ -87,9 +92,9 @@ async fn a_repeated_event_id_writes_nothing() {
 async fn outbox_rows_are_unsent_until_marked() {
     let (store, _) = with_session().await;
     let reply = Reply { kind: ReplyKind::Hint, text: "hint".into(), verdict: None };
-    let usage = Usage::default();
+    let record = question(Usage::default());
     let player = alice();
-    let c = store.commit_turn(&commit(&reply, None, None, &usage, &player)).await.unwrap();
+    let c = store.commit_turn(&commit(&reply, None, None, &record, &player)).await.unwrap();
     assert_eq!(store.unsent("s1").await.unwrap()[0].id, c.outbox_id);
     store.mark_sent(c.outbox_id).await.unwrap();
     assert!(store.unsent("s1").await.unwrap().is_empty());
@@ -104,8 +109,13 @@ async fn points_reach_the_leaderboard() {
     let reply = Reply { kind: ReplyKind::Solved, text: "solved".into(), verdict: None };
     let usage = Usage::default();
     let player = alice();
-    let points = [("t:alice".to_string(), "Alice".to_string(), 90), ("t:bob".to_string(), "Bob".to_string(), 5)];
-    let mut c = commit(&reply, None, Some(&solved), &usage, &player);
+    let points = [
+        Points { player: Player { id: "t:alice".into(), name: "Alice".into() }, points: 90, solved: true },
+        Points { player: Player { id: "t:bob".into(), name: "Bob".into() }, points: 5, solved: false },
+    ];
+    let record = question(usage);
+    let snapshot = solved.snapshot().unwrap();
+    let mut c = commit(&reply, None, Some(&snapshot), &record, &player);
     c.points = &points;
     store.commit_turn(&c).await.unwrap();
     let board = store.leaderboard(10).await.unwrap();
@@ -114,7 +124,7 @@ async fn points_reach_the_leaderboard() {
         [("Alice", 90, 1), ("Bob", 5, 0)]
     );
     let sessions = store.recent_sessions(5).await.unwrap();
-    assert_eq!(sessions[0].phase, Phase::Solved);
+    assert_eq!(sessions[0].phase, Phase::Solved.as_str());
 }
 
 #[tokio::test]
@@ -131,7 +141,7 @@ async fn a_file_database_survives_reopening() {
             language: Language::En,
             channel: "c".into(),
             canary: "k".into(),
-            game,
+            snapshot: game.snapshot().unwrap(),
             created_ms: 1,
         };
         store.create_session(&new).await.unwrap();
@@ -146,4 +156,29 @@ async fn a_corrupt_snapshot_is_an_error_not_a_panic() {
     let (store, _) = with_session().await;
     sqlx::query("UPDATE sessions SET snapshot = '{broken' WHERE id = 's1'").execute(&store.writer).await.unwrap();
     assert!(matches!(store.load_session("s1").await, Err(StoreError::Corrupt(_))));
+}
+
+#[tokio::test]
+async fn messages_keep_their_audience_and_deadlines_are_listed() {
+    use crate::core::game::{Message, Snapshot};
+    let (store, game) = with_session().await;
+    let reply = Reply { kind: ReplyKind::Ballot, text: "Voting is open.".into(), verdict: None };
+    let messages = [
+        Message::to(Audience::Seat("t:alice".into()), ReplyKind::Private, "Your word: lantern"),
+        Message::to(Audience::Moderators, ReplyKind::Notice, "A vote opened."),
+    ];
+    let record = question(Usage::default());
+    let player = alice();
+    let snapshot = Snapshot { deadline_ms: Some(45_000), ..game.snapshot().unwrap() };
+    let mut c = commit(&reply, Some("e1"), Some(&snapshot), &record, &player);
+    c.messages = &messages;
+    let committed = store.commit_turn(&c).await.unwrap();
+    assert_eq!(committed.message_ids.len(), 2);
+    let unsent = store.unsent("s1").await.unwrap();
+    let audiences: Vec<&Audience> = unsent.iter().map(|i| &i.audience).collect();
+    assert_eq!(audiences, [&Audience::Everyone, &Audience::Seat("t:alice".into()), &Audience::Moderators]);
+    assert_eq!(unsent[1].body, "Your word: lantern");
+    assert_eq!(store.pending_deadlines().await.unwrap(), vec![("s1".to_string(), 45_000)]);
+    let loaded = store.load_session("s1").await.unwrap().unwrap();
+    assert_eq!(loaded.snapshot.deadline_ms, Some(45_000));
 }

@@ -3,6 +3,7 @@
 //! and archived or deleted threads end their games cleanly.
 
 use echoes::core::guild::GuildStore;
+use echoes::core::soup::SoupGame;
 use echoes::core::store::Store;
 use echoes::discord::fake::{Opt, Who};
 use echoes::store::SqliteStore;
@@ -50,7 +51,7 @@ async fn a_redelivered_message_is_answered_once() {
     let store = SqliteStore::open(rig.database()).await.unwrap();
     let binding = store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap();
     let loaded = store.load_session(&binding.session_id).await.unwrap().unwrap();
-    assert_eq!(loaded.game.questions, 2);
+    assert_eq!(loaded.game::<SoupGame>().unwrap().questions, 2);
 }
 
 #[tokio::test]
@@ -70,7 +71,8 @@ async fn archived_and_deleted_threads_end_their_games() {
     rig.fake.delete_thread(deleted).unwrap();
     wait_unbound(&store, &key(deleted)).await;
     let loaded = store.load_session(&session).await.unwrap().unwrap();
-    assert!(loaded.game.phase.is_over(), "the record shows the game ended: {:?}", loaded.game.phase);
+    let game: SoupGame = loaded.game().unwrap();
+    assert!(game.phase.is_over(), "the record shows the game ended: {:?}", game.phase);
     // Nothing was posted to the closed threads.
     let posted = rig.fake.calls().iter().filter(|c| c.path == format!("/channels/{deleted}/messages")).count();
     assert_eq!(posted, 1, "only the intro");

@@ -1,0 +1,132 @@
+//! The engine's contract with a game, and the services every game gets.
+//!
+//! A game is two things: a pure state machine (`Game`: its own events,
+//! rejections and serde snapshot; `apply` gives the next state or a
+//! rejection and leaves the old state untouched) and a `Table`, the
+//! per-session host the session actor drives (it runs the game's model
+//! steps, builds its messages and passes them through its secrecy gate).
+//! Turtle Soup (`core::soup` + `core::pipeline`) is one game on it.
+//!
+//! Services a game uses instead of re-inventing them:
+//! - `seats`: a lobby (join, leave, start with a minimum and maximum,
+//!   the host or a moderator starting early, AI seats);
+//! - `message`: outbound messages with an `Audience` (everyone, one seat
+//!   privately, moderators), each an outbox row committed with its turn;
+//! - `ballot`: secret simultaneous choices, revealed together;
+//! - `timer`: durable deadlines that come back as ordinary inputs;
+//! - `view`: what one seat may know, for an agent's prompt;
+//! - `secrets`: the secrecy gate cut per audience from the game's secrets.
+//!
+//! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
+
+pub mod ballot;
+pub mod input;
+pub mod message;
+pub mod seats;
+pub mod secrets;
+pub mod table;
+pub mod timer;
+pub mod view;
+
+use serde::{Serialize, de::DeserializeOwned};
+
+pub use ballot::{Ballot, BallotError, Tally};
+pub use input::TurnInput;
+pub use message::{Audience, Message, Reply, ReplyKind};
+pub use seats::{Seat, SeatError, SeatRules, Seats};
+pub use secrets::{Secret, SecretGates};
+pub use table::{Played, Points, Table, TurnContext, TurnRecord};
+pub use timer::Deadline;
+pub use view::SeatView;
+
+/// A game's rules as a pure state machine.
+pub trait Game: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The game's name in the store and the catalogue (`soup`, `undercover`).
+    const KIND: &'static str;
+    /// The snapshot's schema version; `restore` upgrades older ones.
+    const VERSION: u32;
+    /// What the state is played against and never changes within a game
+    /// (a puzzle, a word pair, a world).
+    type Content: ?Sized;
+    /// Something that happened, already judged or decided.
+    type Event;
+    /// Why an event was refused; the state is unchanged.
+    type Rejection;
+
+    /// The next state, or a rejection with `self` untouched.
+    fn apply(&self, event: &Self::Event, content: &Self::Content) -> Result<Self, Self::Rejection>;
+
+    /// The phase's stored name (`lobby`, `in_progress`, `voting`, ...).
+    fn phase_name(&self) -> &'static str;
+
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+
+    /// A count shown in session lists (Soup: questions asked).
+    fn progress(&self) -> u32 {
+        0
+    }
+
+    /// The phase's deadline, if it has one.
+    fn deadline(&self) -> Option<Deadline> {
+        None
+    }
+
+    /// The state as stored.
+    fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
+        let body = serde_json::to_string(self).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+        Ok(Snapshot {
+            kind: Self::KIND.to_string(),
+            version: Self::VERSION,
+            phase: self.phase_name().to_string(),
+            progress: self.progress(),
+            deadline_ms: self.deadline().map(|d| d.at_ms),
+            body,
+        })
+    }
+
+    /// The state from a stored snapshot. The default reads the current
+    /// version only; a game whose snapshot changed overrides it to upgrade.
+    fn restore(snapshot: &Snapshot) -> Result<Self, SnapshotError> {
+        snapshot.expect(Self::KIND, Self::VERSION)?;
+        serde_json::from_str(&snapshot.body).map_err(|e| SnapshotError::Malformed(e.to_string()))
+    }
+}
+
+/// A game's state as the store keeps it: which game, which schema
+/// version, the JSON body, and the few fields the store indexes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub kind: String,
+    pub version: u32,
+    pub phase: String,
+    pub progress: u32,
+    pub deadline_ms: Option<i64>,
+    pub body: String,
+}
+
+impl Snapshot {
+    /// Checks that this snapshot is of `kind` at a version this build reads.
+    pub fn expect(&self, kind: &str, version: u32) -> Result<(), SnapshotError> {
+        if self.kind != kind {
+            return Err(SnapshotError::WrongKind { expected: kind.to_string(), found: self.kind.clone() });
+        }
+        if self.version > version {
+            return Err(SnapshotError::TooNew { found: self.version, known: version });
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("the session plays {found:?}, not {expected:?}")]
+    WrongKind { expected: String, found: String },
+    #[error("snapshot version {found} is newer than this build reads ({known})")]
+    TooNew { found: u32, known: u32 },
+    #[error("malformed snapshot: {0}")]
+    Malformed(String),
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,131 @@
+//! The secrecy gate cut per audience from a game's named secrets.
+//!
+//! A game names its secrets (Soup: the bottom and key facts; Undercover:
+//! every seat's word; the RPG: GM-only lore), each owned by nobody or by
+//! one seat. A public message (and one to moderators, who may be players)
+//! is checked against all of them; a private message to a seat against all
+//! but that seat's own. Short secrets (a word or two, which the span
+//! matcher weighs too lightly) are also matched as whole words.
+
+use std::collections::BTreeMap;
+
+use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason};
+
+use super::message::Audience;
+
+/// One secret text, and the seat allowed to see it (`None`: nobody).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    pub owner: Option<String>,
+    pub text: String,
+}
+
+impl Secret {
+    pub fn hidden(text: impl Into<String>) -> Secret {
+        Secret { owner: None, text: text.into() }
+    }
+
+    pub fn of_seat(seat: impl Into<String>, text: impl Into<String>) -> Secret {
+        Secret { owner: Some(seat.into()), text: text.into() }
+    }
+}
+
+/// Most words in a secret that is also matched as whole words.
+const SHORT_WORDS: usize = 3;
+
+#[derive(Clone)]
+pub struct SecretGates {
+    public: Gate,
+    seats: BTreeMap<String, Gate>,
+    /// (owner, normalised words) of the short secrets.
+    short: Vec<(Option<String>, Vec<String>)>,
+}
+
+impl SecretGates {
+    /// `public_context` is what every player has already seen (a surface,
+    /// the rules); its words never count as evidence.
+    pub fn new(public_context: &str, secrets: &[Secret], canary: Canary) -> SecretGates {
+        let gate_without = |owner: Option<&str>| {
+            let texts: Vec<&str> = secrets
+                .iter()
+                .filter(|s| owner.is_none() || s.owner.as_deref() != owner)
+                .map(|s| s.text.as_str())
+                .collect();
+            match texts.split_first() {
+                Some((first, rest)) => Gate::new(public_context, first, rest, canary.clone()),
+                None => Gate::new(public_context, "", &[], canary.clone()),
+            }
+        };
+        let owners: Vec<&str> = secrets.iter().filter_map(|s| s.owner.as_deref()).collect();
+        let seats = owners.iter().map(|o| (o.to_string(), gate_without(Some(o)))).collect();
+        let short = secrets
+            .iter()
+            .map(|s| (s.owner.clone(), words(&s.text)))
+            .filter(|(_, w)| !w.is_empty() && w.len() <= SHORT_WORDS)
+            .collect();
+        SecretGates { public: gate_without(None), seats, short }
+    }
+
+    /// Checks one message for its audience.
+    pub fn check(&self, audience: &Audience, text: &str) -> Check {
+        let seat = audience.recipient();
+        let gate = seat.and_then(|s| self.seats.get(s)).unwrap_or(&self.public);
+        if let Check::Blocked(b) = gate.check(text) {
+            return Check::Blocked(b);
+        }
+        let said = words(text);
+        let hit = self
+            .short
+            .iter()
+            .filter(|(owner, _)| seat.is_none() || owner.as_deref() != seat)
+            .find(|(_, w)| said.windows(w.len()).any(|run| run == w.as_slice()));
+        match hit {
+            Some((_, w)) => Check::Blocked(Blocked { reason: Reason::Span, span: w.join(" "), canary: false }),
+            None => Check::Pass,
+        }
+    }
+
+    /// Marks a text as public from now on (a word revealed when its seat
+    /// was voted out): it stops counting as evidence in every gate.
+    pub fn allow_public(&mut self, text: &str) {
+        self.public.allow_public(text);
+        for gate in self.seats.values_mut() {
+            gate.allow_public(text);
+        }
+        let revealed = words(text);
+        self.short.retain(|(_, w)| !revealed.windows(w.len().max(1)).any(|run| run == w.as_slice()));
+    }
+}
+
+/// Lowercased words; each CJK character is a word of its own.
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() {
+            word.push(c);
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Counts only: the gates hold secrets and must never be logged.
+impl std::fmt::Debug for SecretGates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretGates").field("seats", &self.seats.len()).field("short", &self.short.len()).finish()
+    }
+}

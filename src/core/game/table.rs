@@ -1,0 +1,132 @@
+//! `Table`: one session's game as the session actor drives it. The actor
+//! owns the order of inputs, de-duplication, commits, timers and agents;
+//! the table owns the game's state, its model steps and its secrecy gate.
+//!
+//! The rule every table keeps: `play` changes no game state (it may warm
+//! caches); the actor commits what `play` returned, and only then hands it
+//! back through `adopt`. A play with `commit: false` (a model was down) is
+//! shown but never stored, so a turn never half-happens.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use crate::core::actor::{Engine, Inbound};
+use crate::core::pipeline::{Pipeline, ProgressFn, Usage};
+use crate::core::prompts::PublicTurn;
+use crate::core::puzzle::Language;
+use crate::core::secrecy::Blocked;
+use crate::core::soup::Player;
+use crate::core::verdict::Intent;
+
+use super::message::{Message, Reply};
+use super::{Deadline, Snapshot};
+
+/// What a table may use during a turn.
+pub struct TurnContext<'a> {
+    /// Models, prompts, knowledge, memory and embedder.
+    pub pipeline: &'a Pipeline,
+    pub now_ms: i64,
+    pub progress: ProgressFn<'a>,
+}
+
+/// The turn row's fields.
+#[derive(Debug, Clone, Default)]
+pub struct TurnRecord {
+    pub intent: Option<Intent>,
+    pub facts: Vec<String>,
+    /// The public line to add to the history, when the turn was a real move.
+    pub public: Option<PublicTurn>,
+    pub usage: Usage,
+}
+
+/// Points a player won in a game that just ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Points {
+    pub player: Player,
+    pub points: u32,
+    pub solved: bool,
+}
+
+/// What one input did, not yet committed.
+pub struct Played {
+    /// The answer to whoever moved, for everyone to see unless it is a
+    /// refusal a front end shows privately.
+    pub reply: Reply,
+    /// Further messages, each with its audience.
+    pub messages: Vec<Message>,
+    pub record: TurnRecord,
+    /// The state after the turn, as stored; `None` when nothing changed.
+    pub snapshot: Option<Snapshot>,
+    /// Set on the turn that ends the game.
+    pub points: Vec<Points>,
+    /// False when the turn did not happen (a model was unavailable):
+    /// nothing is stored.
+    pub commit: bool,
+    /// Set when the secrecy gate replaced a message (a security event).
+    pub withheld: Option<Blocked>,
+    /// The new state, for `Table::adopt`; the engine never looks inside.
+    pub next: Option<Box<dyn Any + Send>>,
+}
+
+impl Played {
+    /// A reply that changes nothing.
+    pub fn reply(reply: Reply) -> Played {
+        Played {
+            reply,
+            messages: Vec::new(),
+            record: TurnRecord::default(),
+            snapshot: None,
+            points: Vec::new(),
+            commit: true,
+            withheld: None,
+            next: None,
+        }
+    }
+}
+
+/// An agent's move, ready to be queued like a player's.
+#[derive(Debug, Clone)]
+pub struct AgentMove {
+    pub seat: Player,
+    pub input: crate::core::game::TurnInput,
+    /// Unique for this move, so a replayed agent turn is answered once.
+    pub event_id: String,
+}
+
+#[async_trait]
+pub trait Table: Send {
+    /// The game's `Game::KIND`.
+    fn kind(&self) -> &'static str;
+    fn language(&self) -> Language;
+    fn is_over(&self) -> bool;
+    /// Whether the game is running (not in a lobby, not over): an idle
+    /// running game expires.
+    fn is_running(&self) -> bool;
+    /// The current phase's deadline, if any.
+    fn deadline(&self) -> Option<Deadline>;
+
+    /// Plays one input against the state as it is now. Changes no game state.
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played;
+
+    /// Ends a game that sat idle too long.
+    fn expire(&mut self, ctx: &TurnContext<'_>) -> Played;
+
+    /// Takes the committed result of `play` or `expire`.
+    fn adopt(&mut self, played: Played);
+
+    /// Moves the game's agents owe now (an AI seat's vote), each built from
+    /// that seat's `SeatView`. `seq` is the last committed turn.
+    async fn agent_moves(&self, _ctx: &TurnContext<'_>, _seq: i64) -> Vec<AgentMove> {
+        Vec::new()
+    }
+
+    /// Work after the game ended (memory), run in the background.
+    fn ended(&self, _engine: &Arc<Engine>, _session_id: &str, _now_ms: i64) -> Option<EndedWork> {
+        None
+    }
+}
+
+/// Background work a finished game leaves (writing memory).
+pub type EndedWork = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;

@@ -1,0 +1,28 @@
+//! Durable deadlines. A phase may carry one; it is part of the game's
+//! snapshot and of the session row, so it survives a restart. When it
+//! passes, the actor sends the session a `TurnInput::Timer(tag)` with the
+//! event id `event_id()`, so the timer is handled like any other input:
+//! in order, committed once, answered from the record if it fires twice.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    /// When it passes, in the engine clock's milliseconds.
+    pub at_ms: i64,
+    /// What it ends (`vote:1`, `describe:2`): the game checks the tag, so
+    /// a timer for a phase that already ended is a no-op.
+    pub tag: String,
+}
+
+impl Deadline {
+    pub fn after(now_ms: i64, seconds: u32, tag: impl Into<String>) -> Deadline {
+        Deadline { at_ms: now_ms + i64::from(seconds) * 1000, tag: tag.into() }
+    }
+
+    /// The event id its timer input carries: the same deadline fires at
+    /// most once, also across restarts.
+    pub fn event_id(&self) -> String {
+        format!("timer:{}:{}", self.tag, self.at_ms)
+    }
+}
