@@ -54,6 +54,11 @@ pub struct Games {
 }
 
 impl Games {
+    /// Held while any thread's game is resumed (Soup or seated).
+    pub(super) async fn resume_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.resume.lock().await
+    }
+
     fn get(&self, thread: &str) -> Option<LiveGame> {
         self.threads.lock().unwrap_or_else(PoisonError::into_inner).get(thread).cloned()
     }
@@ -77,6 +82,11 @@ impl Games {
 
     fn remove(&self, thread: &str) -> Option<LiveGame> {
         self.threads.lock().unwrap_or_else(PoisonError::into_inner).remove(thread)
+    }
+
+    /// Forgets every live game (the bot is stopping).
+    pub(super) fn clear(&self) {
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 
     /// How many games are live in memory.
@@ -104,6 +114,10 @@ impl Bot {
             self.games.mark_unbound(thread);
             return Ok(None);
         };
+        // A seated game's thread (`bot::tables`) is not Turtle Soup's.
+        if self.store.session_kind(&binding.session_id).await?.is_some_and(|kind| kind != "soup") {
+            return Ok(None);
+        }
         let _one_at_a_time = self.games.resume.lock().await;
         if let Some(found) = self.cached(thread) {
             return Ok(Some(found));

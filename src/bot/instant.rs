@@ -90,5 +90,6 @@ pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow
         catalogue: crate::assets::catalogue(),
         defaults: Defaults { language: Language::En, hint_limit: 3 },
         models: None,
+        hosted: Vec::new(),
     })
 }

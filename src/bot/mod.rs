@@ -9,7 +9,8 @@
 //! `slack:<channel>:<thread ts>`). This module sends nothing: a front end
 //! shows what it returns.
 //!
-//! - `games.rs`: thread key ↔ session actor; `puzzles.rs`: playable puzzles
+//! - `games.rs`: thread key ↔ session actor; `tables.rs`: seated games
+//!   (`HostedGame`) by thread; `puzzles.rs`: playable puzzles
 //!   and the choice for `start`; `limits.rs`: the rate limiter;
 //!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
 //!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
@@ -21,6 +22,7 @@ pub mod limits;
 pub mod net;
 pub mod puzzles;
 pub mod runtime;
+pub mod tables;
 pub mod text;
 
 use std::collections::HashMap;
@@ -36,6 +38,7 @@ use crate::puzzles::PuzzleLibrary;
 
 pub use games::{Found, Games, LiveGame};
 pub use puzzles::{NoPuzzle, Wanted};
+pub use tables::{HostedGame, LiveTable, Tables};
 
 /// Builds the models for a model name a moderator chose (`config model`).
 pub type ModelFactory = Arc<dyn Fn(&str) -> anyhow::Result<RoleModels> + Send + Sync>;
@@ -55,6 +58,8 @@ pub struct BotParts {
     pub catalogue: Catalogue,
     pub defaults: Defaults,
     pub models: Option<ModelFactory>,
+    /// Seated games hosted beside Turtle Soup, by catalogue group.
+    pub hosted: Vec<Arc<dyn HostedGame>>,
 }
 
 /// The platform-neutral state a bot front end's handlers share.
@@ -70,6 +75,9 @@ pub struct Bot {
     /// Live games by thread key, and their session actors.
     pub games: Games,
     pub sessions: Sessions,
+    /// Live seated games by thread key.
+    pub tables: Tables,
+    pub hosted: Vec<Arc<dyn HostedGame>>,
     pub models: Option<ModelFactory>,
     /// Engines for scopes that chose a model, by model name.
     pub engines: Mutex<HashMap<String, Arc<Engine>>>,
@@ -93,6 +101,8 @@ impl Bot {
             defaults: parts.defaults,
             games: Games::default(),
             sessions: Sessions::default(),
+            tables: Tables::default(),
+            hosted: parts.hosted,
             models: parts.models,
             engines: Mutex::default(),
         }
@@ -100,6 +110,15 @@ impl Bot {
 
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
+    }
+
+    /// Lets go of every live game (the bot is stopping): each session's
+    /// actor ends once the last handle to it is gone, and with it its
+    /// armed deadlines; the record stays for the next process.
+    pub fn forget_all(&self) {
+        self.sessions.clear();
+        self.games.clear();
+        self.tables.clear();
     }
 
     /// The engine for a scope's chosen model; the default engine when it
@@ -119,6 +138,9 @@ impl Bot {
                     Arc::new(Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms));
                 if let Some(games) = base.games_runtime() {
                     engine.run_games_on(games);
+                }
+                if let Some(courier) = base.courier() {
+                    engine.set_courier(courier);
                 }
                 engines.insert(model.to_string(), engine.clone());
                 engine

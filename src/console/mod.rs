@@ -3,10 +3,13 @@
 //! catalogue as the bots.
 //!
 //! It only translates: a line becomes a `ConsoleCommand`, a `Delivery`
-//! becomes printed text. Game rules live in `core`.
+//! becomes printed text. Game rules live in `core`. `table.rs` does the
+//! same for seated games (lobby, votes; only the human's own secrets are
+//! printed).
 
 mod commands;
 mod screen;
+pub mod table;
 
 use std::path::PathBuf;
 use std::sync::Arc;

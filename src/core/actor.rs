@@ -85,6 +85,8 @@ pub struct Delivery {
     pub outbox_id: Option<i64>,
     /// Further messages of the turn, each with its audience.
     pub messages: Vec<Message>,
+    /// The options of a ballot the reply opens, for buttons.
+    pub choices: Vec<(String, String)>,
     /// True when the event id had been processed before.
     pub duplicate: bool,
     /// Whether the game is over after this turn.
@@ -190,6 +192,11 @@ impl Engine {
         let _ = self.courier.set(courier);
     }
 
+    /// The courier set by `set_courier`, for engines built beside this one.
+    pub fn courier(&self) -> Option<Arc<dyn Courier>> {
+        self.courier.get().cloned()
+    }
+
     fn spawn_work<F>(&self, work: F) -> tokio::task::JoinHandle<F::Output>
     where
         F: std::future::Future + Send + 'static,
@@ -217,6 +224,31 @@ impl Engine {
         handle
     }
 
+    /// Stores a new session and starts its actor; the table is the game's
+    /// first state (a lobby). The Soup's `start_session` is the same for
+    /// Turtle Soup, with its Start turn.
+    pub async fn create_session(
+        self: &Arc<Self>,
+        new: &super::store::NewSession,
+        table: Box<dyn Table>,
+    ) -> Result<SessionHandle, EngineError> {
+        self.store.create_session(new).await?;
+        Ok(self.open_table(Opened { id: new.id.clone(), last_activity_ms: new.created_ms, seq: 0 }, table))
+    }
+
+    /// Loads a stored session of any game and starts its actor, with the
+    /// table `open` builds from the stored record.
+    pub async fn resume_table(
+        self: &Arc<Self>,
+        id: &str,
+        open: impl FnOnce(&super::store::LoadedSession) -> Result<Box<dyn Table>, EngineError>,
+    ) -> Result<SessionHandle, EngineError> {
+        let loaded = self.store.load_session(id).await?.ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let table = open(&loaded)?;
+        let seq = loaded.turns.last().map_or(0, |t| t.seq);
+        Ok(self.open_table(Opened { id: loaded.id.clone(), last_activity_ms: loaded.last_activity_ms, seq }, table))
+    }
+
     /// Waits for post-game work (memory writes) to finish.
     pub async fn settle(&self) {
         let pending: Vec<_> = match self.background.lock() {
@@ -229,7 +261,12 @@ impl Engine {
     }
 }
 
-async fn run_actor(engine: Arc<Engine>, mut state: SessionState, mut rx: mpsc::Receiver<Job>, me: mpsc::WeakSender<Job>) {
+async fn run_actor(
+    engine: Arc<Engine>,
+    mut state: SessionState,
+    mut rx: mpsc::Receiver<Job>,
+    me: mpsc::WeakSender<Job>,
+) {
     engine.after_turn(&mut state, &me).await;
     while let Some(job) = rx.recv().await {
         if let Some(id) = job.inbound.event_id.as_deref() {
@@ -262,11 +299,8 @@ impl Engine {
             None => &noop,
         };
         let ctx = TurnContext { pipeline: &self.pipeline, now_ms: now, progress };
-        let played = if self.is_idle(state, now) {
-            state.table.expire(&ctx)
-        } else {
-            state.table.play(&ctx, &inbound).await
-        };
+        let played =
+            if self.is_idle(state, now) { state.table.expire(&ctx) } else { state.table.play(&ctx, &inbound).await };
         if let Some(blocked) = &played.withheld {
             tracing::warn!(
                 target: "security",
@@ -279,7 +313,15 @@ impl Engine {
         }
         if !played.commit {
             let over = state.table.is_over();
-            return Ok(Delivery { reply: played.reply, outbox_id: None, messages: Vec::new(), duplicate: false, over });
+            let reply = played.reply;
+            return Ok(Delivery {
+                reply,
+                outbox_id: None,
+                messages: Vec::new(),
+                choices: Vec::new(),
+                duplicate: false,
+                over,
+            });
         }
         match self.commit(state, &inbound, &played, now).await {
             Ok(committed) => {
@@ -298,7 +340,8 @@ impl Engine {
     /// private messages are not repeated here (they were delivered, or
     /// wait in the outbox for their seat).
     fn duplicate(&self, state: &SessionState, reply: Reply) -> Delivery {
-        Delivery { reply, outbox_id: None, messages: Vec::new(), duplicate: true, over: state.table.is_over() }
+        let over = state.table.is_over();
+        Delivery { reply, outbox_id: None, messages: Vec::new(), choices: Vec::new(), duplicate: true, over }
     }
 
     /// A running game idle for longer than `expire_after_ms` ends (and
@@ -341,6 +384,7 @@ impl Engine {
         let was_over = state.table.is_over();
         let reply = played.reply.clone();
         let mut messages = std::mem::take(&mut played.messages);
+        let choices = std::mem::take(&mut played.choices);
         for (message, id) in messages.iter_mut().zip(&committed.message_ids) {
             message.outbox_id = Some(*id);
         }
@@ -350,7 +394,7 @@ impl Engine {
         if over && !was_over {
             self.ended_in_background(state, now);
         }
-        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, duplicate: false, over }
+        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, choices, duplicate: false, over }
     }
 
     /// After a committed turn (and when an actor starts): arms the timer
@@ -378,7 +422,8 @@ impl Engine {
         }
         state.armed = deadline.clone();
         let Some(deadline) = deadline else { return };
-        let inbound = Inbound::new(engine_player(), TurnInput::Timer(deadline.tag.clone())).with_event(deadline.event_id());
+        let inbound =
+            Inbound::new(engine_player(), TurnInput::Timer(deadline.tag.clone())).with_event(deadline.event_id());
         self.send_unprompted(state.id.clone(), me.clone(), inbound, Some(deadline.at_ms));
     }
 
@@ -449,6 +494,10 @@ impl Sessions {
 
     pub fn remove(&self, id: &str) -> Option<SessionHandle> {
         self.live().remove(id)
+    }
+
+    pub fn clear(&self) {
+        self.live().clear();
     }
 }
 

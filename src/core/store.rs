@@ -223,6 +223,9 @@ pub trait Store: Send + Sync {
     /// Sessions whose current phase has a deadline, earliest first: a
     /// process resumes them at start so their timers fire after a restart.
     async fn pending_deadlines(&self) -> Result<Vec<(String, i64)>, StoreError>;
+
+    /// The game a session plays (`soup`, ...); `Ok(None)` when there is no such session.
+    async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError>;
 }
 
 /// Time, injected so tests and replays control it.

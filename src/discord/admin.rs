@@ -264,8 +264,13 @@ async fn moderator_turn(ctx: Context<'_>, reveal: bool) -> Result<(), Error> {
         let turn = Turn { thread, handle, game, player, input: TurnInput::Reveal, event_id };
         data.take_turn(http, turn, Origin::Thread).await?;
     } else {
-        let inbound =
-            crate::core::actor::Inbound { event_id: Some(event_id), player, input: TurnInput::Reveal, progress: None, moderator: true };
+        let inbound = crate::core::actor::Inbound {
+            event_id: Some(event_id),
+            player,
+            input: TurnInput::Reveal,
+            progress: None,
+            moderator: true,
+        };
         let delivery = handle.send(inbound).await?;
         // The story stays hidden: the thread hears only that the game ended.
         let notice = crate::core::pipeline::Reply {

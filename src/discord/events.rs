@@ -32,6 +32,13 @@ pub async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event
         FullEvent::ThreadDelete { thread, .. } => thread_closed(data, thread.id, "deleted").await,
         FullEvent::Ready { data_about_bot } => {
             tracing::info!(user = %data_about_bot.user.name, guilds = data_about_bot.guilds.len(), "connected to Discord");
+            // Seated games with a running deadline resume now, so their
+            // timers fire even if nobody speaks in the thread.
+            match data.bot.resume_deadlines().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(tables = n, "resumed tables with deadlines"),
+                Err(e) => tracing::warn!(error = %format!("{e:#}"), "could not resume tables with deadlines"),
+            }
             Ok(())
         }
         _ => Ok(()),
@@ -66,6 +73,9 @@ fn is_plain(msg: &serenity::Message) -> bool {
 }
 
 async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::ComponentInteraction) -> Result<(), Error> {
+    if let Some(option) = press.data.custom_id.strip_prefix(super::tables::VOTE_BUTTON) {
+        return super::tables::on_vote_button(ctx, data, press, option).await;
+    }
     let input = match press.data.custom_id.as_str() {
         BUTTON_HINT => TurnInput::Hint,
         BUTTON_STATUS => TurnInput::Status,

@@ -9,7 +9,9 @@
 //! or filed, verdicts colour-coded), sent, and marked delivered. Game rules
 //! live in `core`; this is the only module that names serenity or poise.
 //!
-//! - `soup.rs`, `admin.rs`: the two command groups; `events.rs`: messages,
+//! - `soup.rs`, `admin.rs`: Turtle Soup's command groups; `tables.rs`: one
+//!   group per hosted seated game (lobby, votes with buttons, private
+//!   messages as ephemeral follow-ups or DMs); `events.rs`: messages,
 //!   buttons, threads archived or deleted; `errors.rs`: the one `on_error`.
 //! - `endpoint.rs`: the Interactions Endpoint URL (Discord POSTs signed
 //!   interactions; the first response can be the HTTP response).
@@ -31,6 +33,7 @@ pub mod games;
 pub mod render;
 mod send;
 pub mod soup;
+pub mod tables;
 mod turns;
 pub mod types;
 pub mod words;
@@ -50,9 +53,16 @@ pub use types::{Data, Defaults, Error, ModelFactory, Parts};
 /// Discord caps command descriptions at 100 characters.
 const MAX_DESCRIPTION: usize = 100;
 
-/// The slash command tree, with descriptions (en, zh) from the catalogue.
-pub fn commands(catalogue: &Catalogue) -> Vec<poise::Command<Data, Error>> {
+/// The slash command tree, with descriptions (en, zh) from the catalogue:
+/// Turtle Soup's groups, and one group for each hosted seated game whose
+/// group the catalogue lists for Discord.
+pub fn commands(catalogue: &Catalogue, seated: &[&str]) -> Vec<poise::Command<Data, Error>> {
     let mut commands = vec![soup::soup(), admin::soup_admin()];
+    for group in seated {
+        if catalogue.for_frontend(Frontend::Discord).any(|v| v.group == *group) {
+            commands.push(tables::command_for(group));
+        }
+    }
     for top in &mut commands {
         let group = top.name.clone();
         describe(&mut top.subcommands, &group, "", catalogue);
@@ -123,7 +133,7 @@ pub fn intents(settings: &DiscordSettings) -> serenity::GatewayIntents {
 
 pub fn framework(data: Data) -> poise::Framework<Data, Error> {
     let options = poise::FrameworkOptions {
-        commands: commands(&data.catalogue),
+        commands: commands(&data.catalogue, &data.hosted.iter().map(|g| g.group()).collect::<Vec<_>>()),
         on_error: errors::on_error,
         event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
         allowed_mentions: Some(send::no_pings()),
@@ -182,6 +192,8 @@ pub struct RunningBot {
     pub interactions_url: Option<String>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     endpoint_task: Option<tokio::task::JoinHandle<()>>,
+    /// The bot's live games, let go when it stops.
+    bot: Arc<crate::bot::Bot>,
 }
 
 impl RunningBot {
@@ -192,6 +204,9 @@ impl RunningBot {
         }
         self.shard_manager.shutdown_all().await;
         let _ = self.task.await;
+        // This process no longer plays its sessions: their actors (and
+        // their timers) stop with the last handle.
+        self.bot.forget_all();
     }
 
     /// Waits until the client stops by itself (a fatal gateway error).
@@ -217,6 +232,7 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
     };
     let inbox = data.inbox.clone();
     let intents = intents(&data.settings);
+    let courier_data = data.clone();
     let mut client = serenity::ClientBuilder::new_with_http(rest_client(endpoint)?.build(), intents)
         .framework(endpoint::Shared::new(framework(data), inbox.clone()))
         .await
@@ -230,8 +246,11 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
     }
     let shard_manager = client.shard_manager.clone();
     let http = client.http.clone();
+    // Deadlines and AI seats' moves are shown in their threads.
+    courier_data.engine.set_courier(Arc::new(tables::DiscordCourier::new(&courier_data, http.clone())));
     let task = tokio::spawn(async move { client.start().await });
-    Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task })
+    let bot = courier_data.bot.clone();
+    Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task, bot })
 }
 
 /// A REST client for `endpoint`: discord.com, or a local proxy with the

@@ -7,7 +7,7 @@ use crate::core::catalogue::Who;
 
 fn tree() -> (Catalogue, Vec<poise::Command<Data, Error>>) {
     let catalogue = crate::assets::catalogue();
-    let commands = commands(&catalogue);
+    let commands = commands(&catalogue, &[]);
     (catalogue, commands)
 }
 
@@ -74,4 +74,47 @@ fn intents_follow_the_message_content_setting() {
     let off = intents(&DiscordSettings { message_content: false, ..DiscordSettings::default() });
     assert!(!off.contains(serenity::GatewayIntents::MESSAGE_CONTENT));
     assert!(off.contains(serenity::GatewayIntents::GUILD_MESSAGES | serenity::GatewayIntents::GUILDS));
+}
+
+/// A seated game's group as the catalogue would list it.
+fn seated(group: &str) -> Vec<crate::core::catalogue::Verb> {
+    use crate::core::catalogue::{Help, Verb, VerbOption};
+    ["start", "join", "leave", "begin", "add-ai", "vote", "whisper", "status"]
+        .iter()
+        .map(|name| Verb {
+            group: group.into(),
+            name: name.to_string(),
+            who: Who::Player,
+            frontends: vec![Frontend::Discord],
+            options: match *name {
+                "vote" => vec![VerbOption { name: "choice".into(), kind: "text".into(), required: true }],
+                _ => Vec::new(),
+            },
+            help: Help { en: format!("{name} in {group}"), zh: format!("{group}：{name}") },
+        })
+        .collect()
+}
+
+#[test]
+fn a_hosted_seated_game_gets_a_command_group_matching_the_catalogue() {
+    let mut catalogue = crate::assets::catalogue();
+    catalogue.verbs.extend(seated("party"));
+    let commands = commands(&catalogue, &["party", "not-in-the-catalogue"]);
+    let mut offered: Vec<OfferedVerb> = offered_verbs(&commands).into_iter().filter(|v| v.group == "party").collect();
+    offered.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut wanted: Vec<OfferedVerb> = seated("party")
+        .into_iter()
+        .map(|v| OfferedVerb {
+            options: v.options.iter().map(|o| (o.name.clone(), o.required)).collect(),
+            group: v.group,
+            name: v.name,
+        })
+        .collect();
+    wanted.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(offered, wanted);
+    assert!(!commands.iter().any(|c| c.name == "not-in-the-catalogue"), "only groups the catalogue lists");
+    let party = commands.iter().find(|c| c.name == "party").unwrap();
+    let join = party.subcommands.iter().find(|c| c.name == "join").unwrap();
+    assert_eq!(join.qualified_name, "party join");
+    assert_eq!(join.description.as_deref(), Some("join in party"));
 }

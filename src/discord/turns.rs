@@ -52,7 +52,13 @@ impl Data {
     /// Plays a turn, shows its reply through `origin`, marks it delivered,
     /// and wraps the game up when it ended.
     async fn play(&self, http: &serenity::Http, turn: Turn, origin: Origin) -> Result<Delivery, Error> {
-        let inbound = Inbound { event_id: Some(turn.event_id), player: turn.player, input: turn.input, progress: None, moderator: false };
+        let inbound = Inbound {
+            event_id: Some(turn.event_id),
+            player: turn.player,
+            input: turn.input,
+            progress: None,
+            moderator: false,
+        };
         let delivery = turn.handle.send(inbound).await?;
         // A message Discord delivered twice was answered the first time.
         let already_shown = delivery.duplicate && matches!(origin, Origin::Message(_));

@@ -71,6 +71,7 @@ impl Data {
             catalogue: parts.catalogue,
             defaults: parts.defaults,
             models: parts.models,
+            hosted: Vec::new(),
         };
         Data::from_bot(bot, parts.settings)
     }

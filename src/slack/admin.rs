@@ -156,7 +156,8 @@ impl SlackBot {
             let turn = Turn { channel: &c.channel, thread: &key, found, player, input: TurnInput::Reveal, event_id };
             self.take_turn(turn).await?;
         } else {
-            let inbound = Inbound { event_id: Some(event_id), player, input: TurnInput::Reveal, progress: None, moderator: true };
+            let inbound =
+                Inbound { event_id: Some(event_id), player, input: TurnInput::Reveal, progress: None, moderator: true };
             let delivery = found.handle.send(inbound).await?;
             // The story stays hidden: the thread hears only that the game ended.
             let notice = say(found.game.puzzle.language, &Word::EndedByModerator);

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use serde_json::Value;
 
+use crate::bot::BotParts;
 use crate::bot::instant::{InstantModel, offline_parts};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 
@@ -75,7 +76,17 @@ impl Rig {
         settings: SlackSettings,
         socket: bool,
     ) -> anyhow::Result<Rig> {
-        let bot = SlackBot::connect(offline_parts(database, model).await?, settings, &fake.endpoint()).await?;
+        Rig::start_from(fake, offline_parts(database, model).await?, settings, socket).await
+    }
+
+    /// A bot built from `parts` (hosted games, a clock of the test's own).
+    pub async fn start_from(
+        fake: FakeSlack,
+        parts: BotParts,
+        settings: SlackSettings,
+        socket: bool,
+    ) -> anyhow::Result<Rig> {
+        let bot = SlackBot::connect(parts, settings, &fake.endpoint()).await?;
         let (socket, events) = if socket {
             let opened = fake.connections_opened();
             let running = start(bot.clone(), APP_TOKEN, config(1)).await?;

@@ -22,6 +22,8 @@ use super::SlackBot;
 /// A slash command (`/soup …`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandIn {
+    /// The slash command (`/soup`, or a hosted game's `/undercover`).
+    pub command: String,
     pub team: String,
     pub channel: String,
     pub user: String,
@@ -73,6 +75,7 @@ impl Incoming {
 
 pub fn from_command(event: &SlackCommandEvent) -> Incoming {
     Incoming::Command(CommandIn {
+        command: event.command.to_string(),
         team: event.team_id.to_string(),
         channel: event.channel_id.to_string(),
         user: event.user_id.to_string(),

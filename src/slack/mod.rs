@@ -32,6 +32,7 @@ pub mod play;
 pub mod render;
 pub mod settings;
 pub mod socket;
+pub mod tables;
 pub mod web;
 pub mod words;
 
@@ -114,6 +115,14 @@ impl SlackBot {
         let me = bot.session().auth_test().await.map_err(|e| anyhow::anyhow!("Slack auth.test failed: {e}"))?;
         let _ = bot.me.set(me.user_id.to_string());
         tracing::info!(user = %me.user_id, team = %me.team, "connected to Slack");
+        // Deadlines and AI seats' moves are shown in their threads; tables
+        // with a running deadline resume now, so their timers fire.
+        bot.engine.set_courier(Arc::new(tables::SlackCourier(Arc::downgrade(&bot))));
+        match bot.resume_deadlines().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(tables = n, "resumed tables with deadlines"),
+            Err(e) => tracing::warn!(error = %format!("{e:#}"), "could not resume tables with deadlines"),
+        }
         Ok(bot)
     }
 

@@ -78,6 +78,9 @@ impl SlackBot {
     }
 
     async fn on_button(&self, b: &ButtonIn) -> anyhow::Result<()> {
+        if let Some(option) = b.action_id.strip_prefix(super::tables::VOTE_BUTTON) {
+            return self.on_vote_button(b, option).await;
+        }
         let input = match b.action_id.as_str() {
             BUTTON_HINT => TurnInput::Hint,
             BUTTON_STATUS => TurnInput::Status,
@@ -95,6 +98,9 @@ impl SlackBot {
     }
 
     async fn on_command(&self, c: &CommandIn) -> anyhow::Result<()> {
+        if let Some(game) = self.hosted_for(&c.command) {
+            return self.on_table_command(c, game).await;
+        }
         let scope = scope_of(&c.team);
         let lang = self.scope_language(&scope).await;
         match parse(&c.text, &self.catalogue) {

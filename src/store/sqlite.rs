@@ -191,9 +191,9 @@ async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) ->
             .bind(next.version as i64)
             .bind(next.deadline_ms)
             .bind(t.created_ms)
-                .bind(t.session_id)
-                .execute(&mut **tx)
-                .await
+            .bind(t.session_id)
+            .execute(&mut **tx)
+            .await
         }
         None => {
             sqlx::query("UPDATE sessions SET last_activity_ms = ? WHERE id = ?")
@@ -280,15 +280,14 @@ impl Store for SqliteStore {
     }
 
     async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
-        let Some(row) =
-            sqlx::query(
-                "SELECT id, puzzle_id, channel, canary, phase, questions, snapshot, game_kind, snapshot_version,
+        let Some(row) = sqlx::query(
+            "SELECT id, puzzle_id, channel, canary, phase, questions, snapshot, game_kind, snapshot_version,
                     deadline_ms, last_activity_ms FROM sessions WHERE id = ?",
-            )
-            .bind(id)
-            .fetch_optional(&self.reader)
-            .await
-            .map_err(db)?
+        )
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?
         else {
             return Ok(None);
         };
@@ -581,13 +580,21 @@ impl Store for SqliteStore {
     }
 
     async fn pending_deadlines(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, deadline_ms FROM sessions WHERE deadline_ms IS NOT NULL ORDER BY deadline_ms, id",
-        )
-        .fetch_all(&self.reader)
-        .await
-        .map_err(db)?;
+        let rows =
+            sqlx::query("SELECT id, deadline_ms FROM sessions WHERE deadline_ms IS NOT NULL ORDER BY deadline_ms, id")
+                .fetch_all(&self.reader)
+                .await
+                .map_err(db)?;
         rows.iter().map(|r| Ok((r.try_get("id").map_err(db)?, r.try_get("deadline_ms").map_err(db)?))).collect()
+    }
+
+    async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT game_kind FROM sessions WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.reader)
+            .await
+            .map_err(db)?;
+        row.map(|r| r.try_get("game_kind").map_err(db)).transpose()
     }
 }
 
@@ -626,12 +633,16 @@ fn audience_from_row(row: &SqliteRow) -> Result<Audience, StoreError> {
 fn snapshot_from_row(row: &SqliteRow) -> Result<Snapshot, StoreError> {
     let phase: String = row.try_get("phase").map_err(db)?;
     let deadline_ms: Option<i64> = row.try_get("deadline_ms").map_err(db)?;
+    let body: String = row.try_get("snapshot").map_err(db)?;
+    // The game reads its own body; a body that is not even JSON is corrupt
+    // here, before any game sees it.
+    from_json::<serde_json::Value>(&body, "session snapshot")?;
     Ok(Snapshot {
         kind: row.try_get("game_kind").map_err(db)?,
         version: row.try_get::<i64, _>("snapshot_version").map_err(db)? as u32,
         progress: row.try_get::<i64, _>("questions").map_err(db)? as u32,
         deadline_ms,
-        body: row.try_get("snapshot").map_err(db)?,
+        body,
         phase,
     })
 }

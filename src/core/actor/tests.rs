@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::core::fixtures::puzzle;
+use crate::core::game::ReplyKind;
 use crate::core::llm::RoleModels;
 use crate::core::pipeline::PipelineSettings;
 use crate::core::soup::SoupGame;
@@ -139,7 +140,13 @@ async fn a_resumed_session_has_its_state_and_history() {
     drop(handle);
     let sessions = engine.store.recent_sessions(5).await.unwrap();
     let (resumed, loaded) = engine.resume_session(&sessions[0].id, |_| Some(p.clone())).await.unwrap();
-    assert_eq!({ let g: SoupGame = loaded.game().unwrap(); (g.questions, g.hints_used) }, (1, 1));
+    assert_eq!(
+        {
+            let g: SoupGame = loaded.game().unwrap();
+            (g.questions, g.hints_used)
+        },
+        (1, 1)
+    );
     let history = resumed.send(Inbound::new(alice(), TurnInput::History)).await.unwrap();
     assert!(history.reply.text.contains("Did a ship sink?"), "{}", history.reply.text);
 }

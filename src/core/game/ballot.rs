@@ -94,13 +94,10 @@ impl Ballot {
     pub fn close(&self) -> (Ballot, Tally) {
         let mut next = self.clone();
         next.closed = true;
-        let mut counts: Vec<(String, usize)> = self
-            .options
-            .iter()
-            .map(|(id, _)| (id.clone(), self.votes.values().filter(|v| *v == id).count()))
-            .collect();
+        let mut counts: Vec<(String, usize)> =
+            self.options.iter().map(|(id, _)| (id.clone(), self.votes.values().filter(|v| *v == id).count())).collect();
         // Stable: equal counts keep the options' order.
-        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
         let abstained = self.voters.iter().filter(|v| !self.votes.contains_key(*v)).cloned().collect();
         (next, Tally { votes: self.votes.clone(), counts, abstained })
     }

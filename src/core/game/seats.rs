@@ -121,10 +121,11 @@ impl Seats {
         }
         let mut next = self.clone();
         next.seats.retain(|s| s.player.id != player_id);
+        let first_human = next.humans().next().map(|s| s.player.id.clone());
         if next.host == player_id
-            && let Some(first) = next.humans().next()
+            && let Some(first) = first_human
         {
-            next.host = first.player.id.clone();
+            next.host = first;
         }
         Ok(next)
     }

@@ -56,6 +56,9 @@ pub struct Played {
     pub reply: Reply,
     /// Further messages, each with its audience.
     pub messages: Vec<Message>,
+    /// The options of a ballot this reply opens (id, label): front ends
+    /// show them as buttons. Not stored: the vote verb works without them.
+    pub choices: Vec<(String, String)>,
     pub record: TurnRecord,
     /// The state after the turn, as stored; `None` when nothing changed.
     pub snapshot: Option<Snapshot>,
@@ -67,7 +70,7 @@ pub struct Played {
     /// Set when the secrecy gate replaced a message (a security event).
     pub withheld: Option<Blocked>,
     /// The new state, for `Table::adopt`; the engine never looks inside.
-    pub next: Option<Box<dyn Any + Send>>,
+    pub next: Option<Box<dyn Any + Send + Sync>>,
 }
 
 impl Played {
@@ -76,6 +79,7 @@ impl Played {
         Played {
             reply,
             messages: Vec::new(),
+            choices: Vec::new(),
             record: TurnRecord::default(),
             snapshot: None,
             points: Vec::new(),
@@ -96,7 +100,7 @@ pub struct AgentMove {
 }
 
 #[async_trait]
-pub trait Table: Send {
+pub trait Table: Send + Sync {
     /// The game's `Game::KIND`.
     fn kind(&self) -> &'static str;
     fn language(&self) -> Language;

@@ -90,7 +90,7 @@ fn gates() -> SecretGates {
     let secrets = [
         Secret::of_seat("a", "blue lantern"),
         Secret::of_seat("b", "copper kettle"),
-        Secret::hidden("the lighthouse keeper painted every lantern blue to warn the smugglers"),
+        Secret::hidden("the keeper hid the smugglers ledger beneath the chapel stairs"),
     ];
     SecretGates::new("Two seats, two words.", &secrets, Canary::from_seed(7))
 }

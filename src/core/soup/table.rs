@@ -70,7 +70,8 @@ impl SoupTable {
             Ok(snapshot) => snapshot,
             Err(e) => {
                 tracing::error!(error = %e, "cannot store the game's state; the turn is not counted");
-                let reply = crate::core::game::Reply::new(ReplyKind::Unavailable, say(self.puzzle.language, &Msg::ModelDown));
+                let reply =
+                    crate::core::game::Reply::new(ReplyKind::Unavailable, say(self.puzzle.language, &Msg::ModelDown));
                 let mut played = Played::reply(reply);
                 played.commit = false;
                 return played;
@@ -86,6 +87,7 @@ impl SoupTable {
         Played {
             reply: outcome.reply,
             messages: Vec::new(),
+            choices: Vec::new(),
             record,
             snapshot,
             points,

@@ -107,6 +107,10 @@ pub(crate) struct Inner {
     signer: ed25519_dalek::SigningKey,
     /// The client interactions are POSTed with (HTTP/2, one connection).
     poster: reqwest::Client,
+    /// DM channels the bot opened: channel → user.
+    pub dms: Mutex<HashMap<u64, u64>>,
+    /// Users who do not accept DMs from the bot (Discord answers 50007).
+    pub closed_dms: Mutex<std::collections::HashSet<u64>>,
 }
 
 /// One gateway dispatch (op 0) queued for the connected bots.
@@ -151,6 +155,29 @@ impl Inner {
         (timestamp, signature)
     }
 
+    /// The DM channel for a user, opened now if the bot had none.
+    pub fn dm_channel(&self, user: u64) -> u64 {
+        let mut dms = lock(&self.dms);
+        if let Some((channel, _)) = dms.iter().find(|(_, u)| **u == user) {
+            return *channel;
+        }
+        let channel = self.next_id();
+        dms.insert(channel, user);
+        channel
+    }
+
+    /// Whether posting in `channel` is a DM to someone who closed theirs.
+    pub fn dm_refused(&self, channel: u64) -> bool {
+        let user = lock(&self.dms).get(&channel).copied();
+        user.is_some_and(|u| lock(&self.closed_dms).contains(&u))
+    }
+
+    /// A user's JSON: a guild member's, or a bare one.
+    pub fn user_json(&self, id: u64) -> Value {
+        let members = lock(&self.members);
+        members.iter().find(|w| w.id == id).map_or_else(|| Who::player(id, "someone").user(), Who::user)
+    }
+
     pub fn file(&self, name: &str) -> Option<Vec<u8>> {
         lock(&self.files).get(name).cloned()
     }
@@ -172,7 +199,9 @@ pub enum Since {
     OnWire,
 }
 
-/// An interaction ready to dispatch (JSON already serialised).
+/// An interaction ready to dispatch (JSON already serialised). A clone
+/// sent again is Discord delivering the same interaction twice.
+#[derive(Clone)]
 pub struct Prepared {
     id: u64,
     channel: u64,
@@ -232,6 +261,8 @@ impl FakeDiscord {
             interactions: Mutex::default(),
             signer: ed25519_dalek::SigningKey::from_bytes(&SIGNING_SEED),
             poster: reqwest::Client::builder().http2_prior_knowledge().build()?,
+            dms: Mutex::default(),
+            closed_dms: Mutex::default(),
         });
         let tasks =
             vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
@@ -280,6 +311,18 @@ impl FakeDiscord {
         let prefix = format!("/applications/{APP}/");
         self.wait_for_count(|c| c.is("PUT", &prefix), n as usize, timeout).await?;
         Ok(())
+    }
+
+    /// The user stops accepting DMs from the bot.
+    pub fn close_dms(&self, user: u64) {
+        lock(&self.inner.closed_dms).insert(user);
+    }
+
+    /// Messages the bot sent a user in their DMs (from call index `from`).
+    pub fn dms_to(&self, user: u64, from: usize) -> Vec<Call> {
+        let channels: Vec<u64> = lock(&self.inner.dms).iter().filter(|(_, u)| **u == user).map(|(c, _)| *c).collect();
+        let paths: Vec<String> = channels.iter().map(|c| format!("/channels/{c}/messages")).collect();
+        self.calls_since(from).into_iter().filter(|c| c.method == "POST" && paths.contains(&c.path)).collect()
     }
 
     /// Adds a member to the guild sent in GUILD_CREATE.

@@ -96,7 +96,9 @@ fn answer(inner: &Inner, method: &Method, path: &str, call: &mut Call) -> Respon
             created_message(inner, channel, call)
         }
         ("DELETE", ["webhooks", ..]) => no_content(),
+        ("POST", ["users", "@me", "channels"]) => dm_channel(inner, &call.body),
         ("POST", ["channels", channel, "messages"]) => match channel.parse() {
+            Ok(channel) if inner.dm_refused(channel) => dms_closed(),
             Ok(channel) => created_message(inner, channel, call),
             Err(_) => not_found(),
         },
@@ -130,6 +132,25 @@ fn answer(inner: &Inner, method: &Method, path: &str, call: &mut Call) -> Respon
         },
         _ => not_found(),
     }
+}
+
+/// `POST /users/@me/channels`: the DM channel with `recipient_id`.
+fn dm_channel(inner: &Inner, body: &Value) -> Response {
+    let Some(user) = body["recipient_id"].as_str().and_then(|u| u.parse::<u64>().ok()) else {
+        return (StatusCode::BAD_REQUEST, axum::Json(json!({"code": 50035, "message": "Invalid Form Body"})))
+            .into_response();
+    };
+    let channel = inner.dm_channel(user);
+    json_ok(json!({
+        "id": channel.to_string(), "type": 1, "last_message_id": null,
+        "recipients": [inner.user_json(user)],
+    }))
+}
+
+/// Discord's answer to a DM the user does not accept.
+fn dms_closed() -> Response {
+    let body = json!({"code": 50007, "message": "Cannot send messages to this user"});
+    (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
 }
 
 fn created_message(inner: &Inner, channel: u64, call: &mut Call) -> Response {

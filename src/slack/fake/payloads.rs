@@ -89,9 +89,14 @@ fn callback(event_id: &str, event: Value) -> Value {
 
 /// A `/soup` command's fields.
 pub fn command(channel: &str, user: &str, text: &str, trigger_id: &str) -> Value {
+    command_named("/soup", channel, user, text, trigger_id)
+}
+
+/// A slash command's fields, for any command (`/undercover`).
+pub fn command_named(command: &str, channel: &str, user: &str, text: &str, trigger_id: &str) -> Value {
     checked::<SlackCommandEvent>(json!({
         "team_id": TEAM, "team_domain": "fake", "channel_id": channel, "channel_name": "games",
-        "user_id": user, "user_name": user, "command": "/soup", "text": text,
+        "user_id": user, "user_name": user, "command": command, "text": text,
         "response_url": "https://hooks.slack.com/commands/fake", "trigger_id": trigger_id, "api_app_id": "A0FAKE"
     }))
 }

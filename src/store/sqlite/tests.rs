@@ -1,8 +1,8 @@
 use super::*;
 use crate::core::fixtures::puzzle;
+use crate::core::game::{Game, Points, TurnRecord};
 use crate::core::pipeline::Usage;
 use crate::core::puzzle::Language;
-use crate::core::game::{Game, Points, TurnRecord};
 use crate::core::soup::{Phase, SoupEvent, SoupGame};
 
 fn alice() -> Player {

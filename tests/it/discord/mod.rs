@@ -8,6 +8,7 @@ mod game;
 mod moderators;
 mod restart;
 mod safety;
+mod tables;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,6 +35,8 @@ pub struct Rig {
     starts: u64,
     /// Interactions are POSTed to the bot's Interactions Endpoint.
     endpoint: bool,
+    /// Hosts the test game (`ballot`) on this clock.
+    tables: Option<Arc<crate::engine::ManualClock>>,
 }
 
 /// The fake Judge's rules for the noon-gun puzzle.
@@ -60,7 +63,7 @@ impl Rig {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("echoes.db");
         let fake = FakeDiscord::start().await.unwrap();
-        let mut rig = Rig { fake, bot: None, _dir: dir, db, model, settings, starts: 0, endpoint: false };
+        let mut rig = Rig { fake, bot: None, _dir: dir, db, model, settings, starts: 0, endpoint: false, tables: None };
         rig.connect().await;
         rig
     }
@@ -81,7 +84,10 @@ impl Rig {
 
     async fn connect(&mut self) {
         let model = Arc::new(self.model.clone());
-        let data = offline_data(&self.db, model, self.settings.clone()).await.unwrap();
+        let data = match &self.tables {
+            Some(clock) => tables::data_with_ballot(&self.db, model, self.settings.clone(), clock.clone()).await,
+            None => offline_data(&self.db, model, self.settings.clone()).await.unwrap(),
+        };
         let endpoint = if self.endpoint { self.fake.endpoint_with_interactions() } else { self.fake.endpoint() };
         let bot = echoes::discord::spawn(data, &endpoint).await.unwrap();
         if let Some(url) = &bot.interactions_url {

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use echoes::core::actor::{Engine, Inbound, Opened, SessionHandle, new_canary};
 use echoes::core::game::table::AgentMove;
 use echoes::core::game::{
-    Audience, Ballot, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatRules, SeatView, Seats,
-    Secret, SecretGates, Snapshot, Table, TurnContext, TurnInput, TurnRecord,
+    Audience, Ballot, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatRules, SeatView, Seats, Secret,
+    SecretGates, Snapshot, Table, TurnContext, TurnInput, TurnRecord,
 };
 use echoes::core::llm::{ChatMessage, ChatRequest};
 use echoes::core::prompts::PublicTurn;
@@ -24,7 +24,7 @@ use echoes::core::secrecy::{Canary, Check};
 use echoes::core::soup::Player;
 use echoes::core::store::{NewSession, StoreError};
 
-pub const RULES: SeatRules = SeatRules { min: 3, max: 4, max_ai: 1 };
+pub const RULES: SeatRules = SeatRules { min: 3, max: 4, max_ai: 2 };
 pub const VOTE_SECONDS: u32 = 45;
 /// One phrase per seat, in seating order.
 pub const PHRASES: [&str; 4] = ["amber lighthouse", "velvet compass", "paper tiger", "silver kettle"];
@@ -197,9 +197,10 @@ impl BallotTable {
     fn messages(&self, before: &BallotGame, after: &BallotGame, who: &Player) -> (Reply, Vec<Message>) {
         let mut out = Vec::new();
         let reply = match (before.phase, after.phase) {
-            (Phase::Lobby, Phase::Lobby) => {
-                Reply::new(ReplyKind::Lobby, format!("{} seats taken ({}–{}).", after.seats.len(), RULES.min, RULES.max))
-            }
+            (Phase::Lobby, Phase::Lobby) => Reply::new(
+                ReplyKind::Lobby,
+                format!("{} seats taken ({}–{}).", after.seats.len(), RULES.min, RULES.max),
+            ),
             (Phase::Lobby, Phase::Voting) => {
                 for (seat, phrase) in &after.phrases {
                     let text = format!("Your secret phrase: {phrase}");
@@ -260,6 +261,10 @@ impl Table for BallotTable {
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        if inbound.input == TurnInput::Status {
+            let text = format!("Secret Ballot · {} · {} seats", self.game.phase_name(), self.game.seats.len());
+            return self.gated(Played::reply(Reply::new(ReplyKind::Status, text)));
+        }
         if inbound.input == TurnInput::Whisper {
             let Some(phrase) = self.game.phrases.get(&inbound.player.id) else { return refused("You have no seat.") };
             let mut played = Played::reply(Reply::new(ReplyKind::Private, "Sent to you privately."));
@@ -273,16 +278,24 @@ impl Table for BallotTable {
             Err(r) => return refused(format!("Refused: {r:?}")),
         };
         let (reply, messages) = self.messages(&self.game, &next, &inbound.player);
-        let public = PublicTurn { player: inbound.player.name.clone(), text: reply.text.clone(), outcome: "move".into() };
+        let public =
+            PublicTurn { player: inbound.player.name.clone(), text: reply.text.clone(), outcome: "move".into() };
         let points = match next.is_over() {
-            true => next.seats.humans().map(|s| Points { player: s.player.clone(), points: 1, solved: false }).collect(),
+            true => {
+                next.seats.humans().map(|s| Points { player: s.player.clone(), points: 1, solved: false }).collect()
+            }
             false => Vec::new(),
         };
         let snapshot: Snapshot = next.snapshot().expect("a ballot game serialises");
         let record = TurnRecord { public: Some(public.clone()), ..TurnRecord::default() };
+        let choices = match (self.game.phase, next.phase, &next.ballot) {
+            (Phase::Lobby, Phase::Voting, Some(ballot)) => ballot.options.clone(),
+            _ => Vec::new(),
+        };
         let played = Played {
             reply,
             messages,
+            choices,
             record,
             snapshot: Some(snapshot),
             points,
@@ -376,3 +389,108 @@ fn uuid_like() -> String {
     static N: AtomicU64 = AtomicU64::new(0);
     format!("ballot-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst))
 }
+
+/// Secret Ballot as a game the bots host, under the catalogue group `ballot`.
+pub struct BallotHost;
+
+impl echoes::bot::HostedGame for BallotHost {
+    fn kind(&self) -> &'static str {
+        BallotGame::KIND
+    }
+
+    fn group(&self) -> &'static str {
+        "ballot"
+    }
+
+    fn open(&self, host: &Player, _: Language, mut new: NewSession) -> (NewSession, Box<dyn Table>) {
+        let game = BallotGame::new(host);
+        new.snapshot = game.snapshot().expect("serialises");
+        let table = BallotTable::new(game, Vec::new(), &new.canary);
+        (new, Box::new(table))
+    }
+
+    fn resume(
+        &self,
+        loaded: &echoes::core::store::LoadedSession,
+    ) -> Result<Box<dyn Table>, echoes::core::actor::EngineError> {
+        let game: BallotGame = loaded.game().map_err(|e| echoes::core::actor::EngineError::Resume(e.to_string()))?;
+        let history = loaded.turns.iter().filter_map(|t| t.public.clone()).collect();
+        Ok(Box::new(BallotTable::new(game, history, &loaded.canary)))
+    }
+}
+
+/// The catalogue group the test game's commands are built from, appended
+/// to the shipped catalogue by the front-end tests.
+pub const CATALOGUE: &str = r#"
+[[verb]]
+group = "ballot"
+name = "start"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Open a Secret Ballot lobby here."
+help.zh = "在这里开一局秘密投票。"
+
+[[verb]]
+group = "ballot"
+name = "join"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Take a seat."
+help.zh = "入座。"
+
+[[verb]]
+group = "ballot"
+name = "leave"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Leave the lobby."
+help.zh = "离开大厅。"
+
+[[verb]]
+group = "ballot"
+name = "begin"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Start now (host or moderator)."
+help.zh = "立即开始（房主或管理员）。"
+
+[[verb]]
+group = "ballot"
+name = "add-ai"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Fill a seat with an AI player."
+help.zh = "让 AI 玩家入座。"
+
+[[verb]]
+group = "ballot"
+name = "vote"
+who = "player"
+frontends = ["discord", "slack"]
+options = [{ name = "choice", kind = "text", required = true }]
+help.en = "Vote in secret."
+help.zh = "秘密投票。"
+
+[[verb]]
+group = "ballot"
+name = "whisper"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Show me my secret again, privately."
+help.zh = "再私下给我看一次我的秘密。"
+
+[[verb]]
+group = "ballot"
+name = "status"
+who = "player"
+frontends = ["discord", "slack"]
+options = []
+help.en = "Show the table."
+help.zh = "查看牌桌。"
+"#;

@@ -4,7 +4,7 @@
 //! vote and its deadline, and a redelivered vote. Time is a manual clock:
 //! deadlines pass when the test says so, never by sleeping.
 
-mod game;
+pub mod game;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,7 +14,7 @@ use echoes::core::game::{Audience, Game, ReplyKind, TurnInput};
 use echoes::core::llm::RoleModels;
 use echoes::core::pipeline::{Pipeline, PipelineSettings};
 use echoes::core::soup::Player;
-use echoes::core::store::{Clock, Store};
+use echoes::core::store::Clock;
 use echoes::llm::ScriptedLlm;
 use echoes::store::SqliteStore;
 use tokio::sync::{Notify, watch};
@@ -22,14 +22,14 @@ use tokio::sync::{Notify, watch};
 use game::{BallotGame, PHRASES};
 
 /// Time moves only when the test advances it; deadlines wait on it.
-struct ManualClock(watch::Sender<i64>);
+pub struct ManualClock(watch::Sender<i64>);
 
 impl ManualClock {
-    fn starting_at(ms: i64) -> Arc<ManualClock> {
+    pub fn starting_at(ms: i64) -> Arc<ManualClock> {
         Arc::new(ManualClock(watch::channel(ms).0))
     }
 
-    fn advance_to(&self, ms: i64) {
+    pub fn advance_to(&self, ms: i64) {
         self.0.send_modify(|now| *now = ms);
     }
 }
@@ -240,4 +240,34 @@ async fn the_deadline_closes_the_vote_after_a_restart_and_fires_once() {
     assert!(h.send(timer).await.unwrap().duplicate);
     let turns = rig.engine.store.load_session(&session).await.unwrap().unwrap().turns;
     assert_eq!(turns.iter().filter(|t| t.kind == "timer").count(), 1);
+}
+
+#[tokio::test]
+async fn the_terminal_prints_only_what_the_human_may_read() {
+    use echoes::console::table::{TerminalCourier, play_lines, show};
+    let clock = ManualClock::starting_at(1_000);
+    let agent = Arc::new(ScriptedLlm::new(["?".into()]).cycling());
+    let models = RoleModels { judge: agent.clone(), narrator: agent };
+    let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
+    let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
+    let store = SqliteStore::in_memory().await.unwrap();
+    let engine = Arc::new(Engine::new(pipeline, Arc::new(store), clock, 0));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    engine.set_courier(Arc::new(TerminalCourier(tx)));
+    let ann = Player { id: "console:ann".into(), name: "Ann".into() };
+    let h = game::open_lobby(&engine, &ann).await.unwrap();
+
+    let mut printed = Vec::new();
+    let lines = ["/add-ai", "/add-ai", "/begin", "/whisper", "/dance", "/vote ai:1"].map(String::from);
+    let mut over = play_lines(&h, &ann, lines, &mut rx, &mut |t| printed.push(t.to_string())).await.unwrap();
+    while !over {
+        let got = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
+        let delivery = got.unwrap_or_else(|_| panic!("the game did not end; printed: {printed:#?}")).unwrap();
+        over = show(&h, &ann, &delivery, &mut |t| printed.push(t.to_string())).await.unwrap();
+    }
+    let all = printed.join("\n");
+    assert!(all.contains(PHRASES[0]), "Ann reads her own phrase: {all}");
+    assert!(!all.contains(PHRASES[1]) && !all.contains(PHRASES[2]), "and never an AI seat's: {all}");
+    assert!(all.contains("Unknown command /dance"));
+    assert!(all.contains("Ann → AI 1"), "the reveal: {all}");
 }

@@ -5,6 +5,7 @@
 
 mod game;
 mod safety;
+mod tables;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,0 +1,442 @@
+//! Seated games on Discord (`bot::tables`): one slash command group per
+//! hosted game (`/undercover start|join|leave|begin|add-ai|vote|whisper|status`,
+//! built from one template and named from the catalogue), vote buttons
+//! under a ballot, and delivery by audience: public messages in the game's
+//! thread, a seat's message as an ephemeral follow-up when that seat
+//! asked, otherwise as a DM; when DMs are closed, a public line (without
+//! the secret) tells the player to use `/… whisper`. A seat's message is
+//! never posted in the thread, also not after a restart.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+use serenity::{
+    Builder as _, ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseFollowup, CreateMessage,
+    Mentionable as _,
+};
+
+use crate::bot::LiveTable;
+use crate::core::actor::{Courier, Delivery, Inbound};
+use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+use crate::core::store::OutboxItem;
+
+use super::games::{player_of, scope_of, thread_key};
+use super::render::neutralise;
+use super::send::{message, no_pings, private};
+use super::types::{Context, Data, Error};
+
+/// Vote buttons carry `table:vote:<option id>`.
+pub const VOTE_BUTTON: &str = "table:vote:";
+
+/// The seated-game command tree, named `group`.
+pub fn command_for(group: &str) -> poise::Command<Data, Error> {
+    let mut command = table();
+    command.name = group.to_string().into();
+    command.qualified_name = group.to_string().into();
+    command.identifying_name = format!("table_{group}").into();
+    for sub in &mut command.subcommands {
+        sub.qualified_name = format!("{group} {}", sub.name).into();
+        sub.identifying_name = format!("table_{group}_{}", sub.name).into();
+    }
+    command
+}
+
+/// A seated game.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("start", "join", "leave", "begin", "add_ai", "vote", "whisper", "status"),
+    subcommand_required
+)]
+pub async fn table(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Open a lobby.
+#[poise::command(slash_command, guild_only)]
+async fn start(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let http = &ctx.serenity_context().http;
+    let guild = ctx.guild_id().context("guild only")?;
+    let scope = scope_of(guild);
+    let config = data.guilds.guild_config(&scope).await?;
+    let lang = data.language_of(&config);
+    let Some(game) = group_of(ctx).and_then(|g| data.hosted(&g)) else { return refuse(ctx, lang, NO_GAME).await };
+    if data.find_table(&thread_key(ctx.channel_id())).await?.is_some()
+        || data.game_in(http, ctx.channel_id()).await?.is_some()
+    {
+        return refuse(ctx, lang, ALREADY).await;
+    }
+    ctx.defer().await?;
+    let name: String = format!("🎲 {}", game.group()).chars().take(100).collect();
+    let thread = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneDay);
+    let thread = ctx.channel_id().create_thread(http, thread).await?.id;
+    let host = player_of(ctx.author());
+    let Some((table, intro)) = data.open_table(game, &thread_key(thread), &scope, &config, host.clone()).await? else {
+        ctx.send(private(ALREADY)).await?;
+        return Ok(());
+    };
+    data.deliver_table(http, thread, &table, &intro, &host, None).await?;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(format!("Lobby open in {}", thread.mention()))
+            .allowed_mentions(no_pings()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Take a seat.
+#[poise::command(slash_command, guild_only)]
+async fn join(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Join).await
+}
+
+/// Leave the lobby.
+#[poise::command(slash_command, guild_only)]
+async fn leave(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Leave).await
+}
+
+/// Start now (host or moderator).
+#[poise::command(slash_command, guild_only)]
+async fn begin(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Begin).await
+}
+
+/// Fill a seat with an AI player.
+#[poise::command(slash_command, guild_only, rename = "add-ai")]
+async fn add_ai(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::AddAi).await
+}
+
+/// Vote in secret.
+#[poise::command(slash_command, guild_only)]
+async fn vote(ctx: Context<'_>, #[description = "Your choice"] choice: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Vote(choice.trim().to_string())).await
+}
+
+/// Show me my secret again, privately.
+#[poise::command(slash_command, guild_only)]
+async fn whisper(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Whisper).await
+}
+
+/// Show the table.
+#[poise::command(slash_command, guild_only)]
+async fn status(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Status).await
+}
+
+const NO_GAME: &str = "There is no such game here.";
+const ALREADY: &str = "A game is already running here.";
+
+/// The game group a command was invoked under (`/undercover join` → `undercover`).
+fn group_of(ctx: Context<'_>) -> Option<String> {
+    ctx.parent_commands().first().map(|c| c.name.to_string())
+}
+
+async fn refuse(ctx: Context<'_>, _lang: Language, text: &str) -> Result<(), Error> {
+    ctx.send(private(text)).await?;
+    Ok(())
+}
+
+/// Whether a verb's acknowledgement is private: a vote or a whisper must
+/// not show who did what.
+fn is_secret(input: &TurnInput) -> bool {
+    matches!(input, TurnInput::Vote(_) | TurnInput::Whisper)
+}
+
+/// One command turn in a table's thread.
+async fn table_turn(ctx: Context<'_>, input: TurnInput) -> Result<(), Error> {
+    let data = ctx.data();
+    let http = &ctx.serenity_context().http;
+    let thread = ctx.channel_id();
+    let lang = data.guild_language(ctx.guild_id()).await;
+    let Some(table) = data.table_in(http, thread).await? else { return refuse(ctx, lang, NO_GAME).await };
+    if group_of(ctx).as_deref() != Some(table.game.group()) {
+        return refuse(ctx, lang, NO_GAME).await;
+    }
+    let player = player_of(ctx.author());
+    if let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
+        return refuse(ctx, lang, &format!("Slow down: try again in {wait} s.")).await;
+    }
+    let poise::Context::Application(app) = ctx else { return Ok(()) };
+    let secret = is_secret(&input);
+    if secret {
+        ctx.defer_ephemeral().await?;
+    } else {
+        ctx.defer().await?;
+    }
+    let moderator = super::admin::is_moderator(ctx).await?;
+    let mut inbound = Inbound::new(player.clone(), input).with_event(super::types::event_id(ctx));
+    inbound.moderator = moderator;
+    let token = app.interaction.token.clone();
+    let origin = Answer { token, public_reply: !secret };
+    data.play_table(http, thread, table, inbound, &player, origin).await
+}
+
+/// How the turn's own reply goes back.
+pub struct Answer {
+    /// The interaction's token: its follow-ups answer the invoker.
+    pub token: String,
+    /// The reply is the (public) follow-up; otherwise the follow-up is a
+    /// private "done" and the reply is posted in the thread.
+    pub public_reply: bool,
+}
+
+impl Data {
+    /// The seated game in a thread, posting what a restart left unsent
+    /// (public rows in the thread, seat rows privately).
+    pub async fn table_in(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+    ) -> Result<Option<LiveTable>, Error> {
+        let Some(found) = self.bot.find_table(&thread_key(thread)).await? else { return Ok(None) };
+        for item in found.unsent.iter().chain(&found.unsent_private) {
+            self.deliver_row(http, thread, &found.table, item).await?;
+        }
+        Ok(Some(found.table))
+    }
+
+    async fn deliver_row(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        table: &LiveTable,
+        item: &OutboxItem,
+    ) -> Result<(), Error> {
+        let reply = Reply::new(item.kind, item.body.clone());
+        match &item.audience {
+            Audience::Everyone => self.post_public(http, thread, &reply, table.language, &[]).await?,
+            Audience::Seat(seat) => self.direct(http, thread, table, seat, &reply).await?,
+            Audience::Moderators => {
+                tracing::info!(session = %table.handle.id, "a message for moderators was not posted")
+            }
+        }
+        self.store.mark_sent(item.id).await?;
+        Ok(())
+    }
+
+    /// Plays a table turn on the game runtime and shows what it says.
+    pub async fn play_table(
+        &self,
+        http: &Arc<serenity::Http>,
+        thread: serenity::ChannelId,
+        table: LiveTable,
+        inbound: Inbound,
+        player: &Player,
+        answer: Answer,
+    ) -> Result<(), Error> {
+        let (data, http, player) = (self.clone(), http.clone(), player.clone());
+        crate::bot::runtime::on_games(async move {
+            let delivery = table.handle.send(inbound).await?;
+            data.deliver_table(&http, thread, &table, &delivery, &player, Some(&answer)).await
+        })
+        .await?
+    }
+
+    /// Shows a table turn's reply and messages by audience, marks them
+    /// delivered, and unbinds the thread when the game ended.
+    pub async fn deliver_table(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        table: &LiveTable,
+        delivery: &Delivery,
+        invoker: &Player,
+        answer: Option<&Answer>,
+    ) -> Result<(), Error> {
+        let lang = table.language;
+        let refused = delivery.reply.kind == ReplyKind::Rejected;
+        let ballot = !delivery.choices.is_empty();
+        match answer {
+            Some(a) if refused || delivery.duplicate => {
+                self.followup(http, &a.token, &delivery.reply.text, true).await?
+            }
+            Some(a) if a.public_reply && !ballot => self.followup(http, &a.token, &delivery.reply.text, false).await?,
+            Some(a) => {
+                self.followup(http, &a.token, "✅", true).await?;
+                self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?;
+            }
+            None => self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?,
+        }
+        for m in &delivery.messages {
+            match &m.audience {
+                Audience::Everyone => self.post_public(http, thread, &m.reply, lang, &[]).await?,
+                Audience::Seat(seat) if *seat == invoker.id && answer.is_some() => {
+                    let token = &answer.map(|a| a.token.clone()).unwrap_or_default();
+                    self.followup(http, token, &m.reply.text, true).await?;
+                }
+                Audience::Seat(seat) => self.direct(http, thread, table, seat, &m.reply).await?,
+                Audience::Moderators => {
+                    tracing::info!(session = %table.handle.id, "a message for moderators was not posted")
+                }
+            }
+        }
+        table.handle.delivered(delivery).await?;
+        if delivery.over && !delivery.duplicate {
+            self.bot.end_table(&thread_key(thread)).await?;
+        }
+        Ok(())
+    }
+
+    async fn followup(&self, http: &serenity::Http, token: &str, text: &str, ephemeral: bool) -> Result<(), Error> {
+        CreateInteractionResponseFollowup::new()
+            .content(neutralise(text))
+            .ephemeral(ephemeral)
+            .allowed_mentions(no_pings())
+            .execute(http, (None, token))
+            .await?;
+        Ok(())
+    }
+
+    /// Posts in the thread, with vote buttons when the reply opens a ballot.
+    async fn post_public(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        reply: &Reply,
+        lang: Language,
+        choices: &[(String, String)],
+    ) -> Result<(), Error> {
+        let max = self.settings.max_reply_messages;
+        let pieces = super::render::plan(reply, lang, max);
+        for (i, piece) in pieces.iter().enumerate() {
+            let mut m: CreateMessage = message(piece, None);
+            if i + 1 == pieces.len() && !choices.is_empty() {
+                m = m.components(vote_buttons(choices));
+            }
+            thread.send_message(http, m).await?;
+        }
+        Ok(())
+    }
+
+    /// A seat's private message: a DM; when DMs are closed, a public line
+    /// without the secret. Agents' seats read their state, not messages.
+    async fn direct(
+        &self,
+        http: &serenity::Http,
+        thread: serenity::ChannelId,
+        table: &LiveTable,
+        seat: &str,
+        reply: &Reply,
+    ) -> Result<(), Error> {
+        let Some(user) = seat.strip_prefix("discord:").and_then(|id| id.parse::<u64>().ok()) else { return Ok(()) };
+        let user = serenity::UserId::new(user);
+        let sent = async {
+            let dm = user.create_dm_channel(http).await?;
+            dm.id
+                .send_message(http, CreateMessage::new().content(neutralise(&reply.text)).allowed_mentions(no_pings()))
+                .await
+        };
+        if let Err(e) = sent.await {
+            tracing::info!(user = %user, error = %e, "cannot DM a seat; telling them to use whisper");
+            let text = format!(
+                "{}: I could not send you a direct message. Use `/{} whisper` to see your secret privately.",
+                user.mention(),
+                table.game.group()
+            );
+            thread.send_message(http, CreateMessage::new().content(text).allowed_mentions(no_pings())).await?;
+        }
+        Ok(())
+    }
+}
+
+fn vote_buttons(choices: &[(String, String)]) -> Vec<CreateActionRow> {
+    choices
+        .chunks(5)
+        .take(5)
+        .map(|row| {
+            let buttons = row
+                .iter()
+                .map(|(id, label)| {
+                    let label: String = neutralise(label).chars().take(80).collect();
+                    CreateButton::new(format!("{VOTE_BUTTON}{id}")).label(label).style(ButtonStyle::Secondary)
+                })
+                .collect();
+            CreateActionRow::Buttons(buttons)
+        })
+        .collect()
+}
+
+/// A vote button pressed in a table's thread: acknowledged privately,
+/// played like `/… vote`.
+pub async fn on_vote_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+    option: &str,
+) -> Result<(), Error> {
+    let http = &ctx.http;
+    let thinking =
+        serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new().ephemeral(true));
+    data.first_response(http, press.id, &press.token, thinking).await?;
+    let Some(table) = data.table_in(http, press.channel_id).await? else {
+        return data.followup(http, &press.token, NO_GAME, true).await;
+    };
+    let player = player_of(&press.user);
+    let inbound = Inbound::new(player.clone(), TurnInput::Vote(option.to_string())).with_event(press.id.to_string());
+    let answer = Answer { token: press.token.clone(), public_reply: false };
+    data.play_table(http, press.channel_id, table, inbound, &player, answer).await
+}
+
+/// Shows the replies of table turns no command waits for (a deadline
+/// passed, an AI seat moved) in their threads. It holds the bot weakly:
+/// the engine holds the courier, and a stopped bot must not live on
+/// through it.
+pub struct DiscordCourier {
+    bot: std::sync::Weak<crate::bot::Bot>,
+    settings: Arc<super::DiscordSettings>,
+    limiter: Arc<crate::bot::limits::RateLimiter>,
+    inbox: Arc<super::endpoint::Inbox>,
+    http: Arc<serenity::Http>,
+}
+
+impl DiscordCourier {
+    pub fn new(data: &Data, http: Arc<serenity::Http>) -> DiscordCourier {
+        DiscordCourier {
+            bot: Arc::downgrade(&data.bot),
+            settings: data.settings.clone(),
+            limiter: data.limiter.clone(),
+            inbox: data.inbox.clone(),
+            http,
+        }
+    }
+
+    fn data(&self) -> Option<Data> {
+        let (settings, limiter, inbox) = (self.settings.clone(), self.limiter.clone(), self.inbox.clone());
+        Some(Data { bot: self.bot.upgrade()?, settings, limiter, acks: None, inbox })
+    }
+}
+
+impl Courier for DiscordCourier {
+    fn deliver(&self, session_id: &str, delivery: Delivery) {
+        let Some(data) = self.data() else { return };
+        let (http, session_id) = (self.http.clone(), session_id.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = data.courier_deliver(&http, &session_id, &delivery).await {
+                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an engine turn");
+            }
+        });
+    }
+}
+
+impl Data {
+    async fn courier_deliver(&self, http: &serenity::Http, session_id: &str, delivery: &Delivery) -> Result<(), Error> {
+        let Some(thread_key) = self.bot.tables.thread_of(session_id) else { return Ok(()) };
+        let Some(thread) = thread_key.strip_prefix("discord:").and_then(|t| t.parse::<u64>().ok()) else {
+            return Ok(());
+        };
+        let thread = serenity::ChannelId::new(thread);
+        let Some(table) = self.bot.find_table(&thread_key).await?.map(|f| f.table) else { return Ok(()) };
+        let nobody = Player { id: String::new(), name: String::new() };
+        self.deliver_table(http, thread, &table, delivery, &nobody, None).await
+    }
+}

@@ -1,0 +1,239 @@
+//! Seated games on Slack (`bot::tables`): `/<group> <verb>` for each hosted
+//! game (`/undercover join`, verbs from the catalogue), the game thread
+//! under the lobby message, a ballot with Block Kit vote buttons, and
+//! delivery by audience: public messages in the thread, a seat's message
+//! with `chat.postEphemeral` to that user only (never in the thread, also
+//! not after a restart).
+
+use std::sync::{Arc, Weak};
+
+use serde_json::json;
+use slack_morphism::prelude::*;
+
+use crate::bot::{HostedGame, LiveTable};
+use crate::core::actor::{Courier, Delivery, Inbound};
+use crate::core::catalogue::Frontend;
+use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
+use crate::core::store::OutboxItem;
+
+use super::ingress::{ButtonIn, CommandIn};
+use super::play::{player_of, unescape};
+use super::render::{neutralise, plan};
+use super::{SlackBot, scope_of, thread_key, thread_ts_of};
+
+/// Vote buttons carry `table:vote:<option id>`.
+pub const VOTE_BUTTON: &str = "table:vote:";
+
+const NO_GAME: &str = "There is no such game running in this channel.";
+const ALREADY: &str = "A game is already running in this channel.";
+
+/// Where a table turn's own reply goes.
+struct Answer<'a> {
+    channel: &'a str,
+    user: &'a str,
+    /// A vote or whisper: the reply goes to the thread, the sender gets a
+    /// private acknowledgement.
+    secret: bool,
+}
+
+impl SlackBot {
+    /// The hosted game a slash command names (`/undercover` → `undercover`).
+    pub(super) fn hosted_for(&self, command: &str) -> Option<Arc<dyn HostedGame>> {
+        self.hosted(command.trim_start_matches('/'))
+    }
+
+    /// `/<group> <verb> [text]` for a hosted game.
+    pub(super) async fn on_table_command(&self, c: &CommandIn, game: Arc<dyn HostedGame>) -> anyhow::Result<()> {
+        let text = unescape(&c.text);
+        let (verb, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
+        let verb = verb.to_lowercase();
+        let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == verb);
+        if !offered {
+            let help =
+                self.catalogue.help_text(Frontend::Slack, self.defaults.language, &format!("/{} ", game.group()));
+            let group_lines: Vec<&str> =
+                help.lines().filter(|l| l.starts_with(&format!("/{} ", game.group()))).collect();
+            return self.tell(&c.channel, &c.user, None, &neutralise(&group_lines.join("\n"))).await;
+        }
+        let input = match verb.as_str() {
+            "start" => return self.open_lobby(c, game).await,
+            "join" => TurnInput::Join,
+            "leave" => TurnInput::Leave,
+            "begin" => TurnInput::Begin,
+            "add-ai" => TurnInput::AddAi,
+            "vote" => TurnInput::Vote(rest.trim().to_string()),
+            "whisper" => TurnInput::Whisper,
+            _ => TurnInput::Status,
+        };
+        let Some((key, table)) = self.channel_table(&c.channel).await? else {
+            return self.tell(&c.channel, &c.user, None, NO_GAME).await;
+        };
+        if table.game.group() != game.group() {
+            return self.tell(&c.channel, &c.user, None, NO_GAME).await;
+        }
+        let player = player_of(&c.user);
+        if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
+            return self.tell(&c.channel, &c.user, None, &format!("Slow down: try again in {wait} s.")).await;
+        }
+        let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper);
+        let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
+        inbound.moderator = self.is_admin(&scope_of(&c.team), &c.user).await.unwrap_or(false);
+        let delivery = table.handle.send(inbound).await?;
+        let answer = Answer { channel: &c.channel, user: &c.user, secret };
+        self.deliver_table(&key, &table, &delivery, Some(&answer)).await
+    }
+
+    async fn open_lobby(&self, c: &CommandIn, game: Arc<dyn HostedGame>) -> anyhow::Result<()> {
+        let scope = scope_of(&c.team);
+        let config = self.guilds.guild_config(&scope).await?;
+        if self.channel_thread(&c.channel).await?.is_some() {
+            return self.tell(&c.channel, &c.user, None, ALREADY).await;
+        }
+        let ts = self.post(&c.channel, None, &format!("🎲 *{}*", neutralise(game.group()))).await?;
+        let key = thread_key(&c.channel, &ts);
+        let Some((table, intro)) = self.open_table(game, &key, &scope, &config, player_of(&c.user)).await? else {
+            return self.tell(&c.channel, &c.user, None, ALREADY).await;
+        };
+        self.remember_channel(&c.channel, &key);
+        self.deliver_table(&key, &table, &intro, None).await
+    }
+
+    /// The channel's newest table and its thread key; replies a restart
+    /// left undelivered go out by audience first.
+    async fn channel_table(&self, channel: &str) -> anyhow::Result<Option<(String, LiveTable)>> {
+        let Some(key) = self.channel_thread(channel).await? else { return Ok(None) };
+        let Some(found) = self.find_table(&key).await? else { return Ok(None) };
+        for item in found.unsent.iter().chain(&found.unsent_private) {
+            self.deliver_row(&key, item).await?;
+        }
+        Ok(Some((key, found.table)))
+    }
+
+    async fn deliver_row(&self, key: &str, item: &OutboxItem) -> anyhow::Result<()> {
+        let reply = Reply::new(item.kind, item.body.clone());
+        self.deliver_to(key, &item.audience, &reply).await?;
+        self.store.mark_sent(item.id).await?;
+        Ok(())
+    }
+
+    /// One message to its audience: the thread, or one user privately.
+    async fn deliver_to(&self, key: &str, audience: &Audience, reply: &Reply) -> anyhow::Result<()> {
+        let channel = channel_of(key);
+        match audience {
+            Audience::Everyone => self.post_public(key, reply, &[]).await,
+            Audience::Seat(seat) => match seat.strip_prefix("slack:") {
+                Some(user) => self.tell(channel, user, thread_ts_of(key), &neutralise(&reply.text)).await,
+                // An agent's seat reads the game's state, not messages.
+                None => Ok(()),
+            },
+            Audience::Moderators => {
+                tracing::info!(thread = key, "a message for moderators was not posted");
+                Ok(())
+            }
+        }
+    }
+
+    async fn post_public(&self, key: &str, reply: &Reply, choices: &[(String, String)]) -> anyhow::Result<()> {
+        let (channel, thread_ts) = (channel_of(key), thread_ts_of(key));
+        let pieces = plan(reply, self.defaults.language, self.settings.max_reply_messages);
+        let last = pieces.len().saturating_sub(1);
+        for (i, piece) in pieces.iter().enumerate() {
+            if i == last && !choices.is_empty() {
+                let content =
+                    SlackMessageContent::new().with_text(piece.clone()).with_blocks(ballot_blocks(piece, choices));
+                self.post_content(channel, thread_ts, content).await?;
+            } else {
+                self.post(channel, thread_ts, piece).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Shows a table turn by audience, marks it delivered, and unbinds the
+    /// thread when the game ended.
+    async fn deliver_table(
+        &self,
+        key: &str,
+        table: &LiveTable,
+        delivery: &Delivery,
+        answer: Option<&Answer<'_>>,
+    ) -> anyhow::Result<()> {
+        let refused = delivery.reply.kind == ReplyKind::Rejected || delivery.duplicate;
+        match answer {
+            Some(a) if refused => {
+                self.tell(a.channel, a.user, thread_ts_of(key), &neutralise(&delivery.reply.text)).await?
+            }
+            Some(a) if a.secret => {
+                self.tell(a.channel, a.user, thread_ts_of(key), "✅").await?;
+                self.post_public(key, &delivery.reply, &delivery.choices).await?;
+            }
+            _ => self.post_public(key, &delivery.reply, &delivery.choices).await?,
+        }
+        for m in &delivery.messages {
+            self.deliver_to(key, &m.audience, &m.reply).await?;
+        }
+        table.handle.delivered(delivery).await?;
+        if delivery.over && !delivery.duplicate {
+            self.forget_channel(key);
+            self.end_table(key).await?;
+        }
+        Ok(())
+    }
+
+    /// A vote button under a ballot in the channel's table.
+    pub(super) async fn on_vote_button(&self, b: &ButtonIn, option: &str) -> anyhow::Result<()> {
+        let Some((key, table)) = self.channel_table(&b.channel).await? else {
+            return self.tell(&b.channel, &b.user, None, NO_GAME).await;
+        };
+        let inbound =
+            Inbound::new(player_of(&b.user), TurnInput::Vote(option.to_string())).with_event(b.trigger_id.clone());
+        let delivery = table.handle.send(inbound).await?;
+        let answer = Answer { channel: &b.channel, user: &b.user, secret: true };
+        self.deliver_table(&key, &table, &delivery, Some(&answer)).await
+    }
+
+    async fn courier_deliver(&self, session_id: &str, delivery: &Delivery) -> anyhow::Result<()> {
+        let Some(key) = self.tables.thread_of(session_id) else { return Ok(()) };
+        let Some(found) = self.find_table(&key).await? else { return Ok(()) };
+        self.deliver_table(&key, &found.table, delivery, None).await
+    }
+}
+
+/// `slack:<channel>:<ts>` → the channel.
+fn channel_of(key: &str) -> &str {
+    key.split(':').nth(1).unwrap_or_default()
+}
+
+fn ballot_blocks(text: &str, choices: &[(String, String)]) -> Vec<SlackBlock> {
+    let buttons: Vec<serde_json::Value> = choices
+        .iter()
+        .take(25)
+        .map(|(id, label)| {
+            let label: String = neutralise(label).chars().take(75).collect();
+            json!({"type": "button", "action_id": format!("{VOTE_BUTTON}{id}"),
+                   "text": {"type": "plain_text", "text": label}})
+        })
+        .collect();
+    let blocks = vec![
+        json!({"type": "section", "text": {"type": "mrkdwn", "text": neutralise(text)}}),
+        json!({"type": "actions", "block_id": "table_vote", "elements": buttons}),
+    ];
+    blocks.into_iter().filter_map(|b| serde_json::from_value(b).ok()).collect()
+}
+
+/// Shows the replies of table turns no command waits for (a deadline
+/// passed, an AI seat moved). It holds the bot weakly: the engine holds
+/// the courier, and a stopped bot must not live on through it.
+pub struct SlackCourier(pub Weak<SlackBot>);
+
+impl Courier for SlackCourier {
+    fn deliver(&self, session_id: &str, delivery: Delivery) {
+        let Some(bot) = self.0.upgrade() else { return };
+        let session_id = session_id.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = bot.courier_deliver(&session_id, &delivery).await {
+                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an engine turn");
+            }
+        });
+    }
+}
