@@ -9,6 +9,7 @@ mod discord;
 mod e2e;
 mod engine;
 mod knowledge;
+mod legacy;
 mod local_model;
 mod memory;
 mod parrot;
