@@ -14,7 +14,8 @@
 //!   and the choice for `start`; `limits.rs`: the rate limiter;
 //!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
 //!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
-//!   TCP_NODELAY for the servers around the bots.
+//!   TCP_NODELAY for the servers around the bots; `words.rs`: every fixed
+//!   sentence the bots say, once per language, in each platform's markup.
 
 pub mod games;
 pub mod instant;
@@ -24,6 +25,7 @@ pub mod puzzles;
 pub mod runtime;
 pub mod tables;
 pub mod text;
+pub mod words;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

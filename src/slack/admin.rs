@@ -137,7 +137,7 @@ impl SlackBot {
         let added_by = player_of(user).id;
         let new = NewCustomPuzzle { scope, id: &puzzle.id, source, added_by: &added_by, created_ms: self.now_ms() };
         match self.guilds.add_custom_puzzle(&new).await {
-            Ok(()) => Ok(say(lang, &Word::PuzzleAdded(&puzzle.id))),
+            Ok(()) => Ok(say(lang, &Word::PuzzleAdded { id: &puzzle.id, title: &neutralise(&puzzle.title) })),
             Err(StoreError::Duplicate(_)) => Ok(say(lang, &Word::PuzzleExists(&puzzle.id))),
             Err(e) => Err(e.into()),
         }
