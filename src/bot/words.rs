@@ -28,6 +28,10 @@ pub enum Word<'a> {
     NoPuzzleMatches,
     UnknownPuzzle { id: &'a str, near: &'a [String] },
     UnknownVerb(&'a str),
+    // Seated games (`/<group> …`).
+    NoTableHere { group: &'a str },
+    LobbyOpen { group: &'a str, thread: u64 },
+    DmsClosed { group: &'a str },
     // Refusals and failures.
     SlowDown(u64),
     NotModerator,
@@ -185,6 +189,19 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
             format!("There is no puzzle `{id}` here. Did you mean: {}?", near.join(", "))
         }
         Word::UnknownVerb(verb) => format!("I don't know `/soup {verb}`. `/soup help` lists the commands."),
+        Word::NoTableHere { group } => {
+            format!("There's no /{group} game in this {}. Open one with `/{group} start`.", n.place)
+        }
+        Word::LobbyOpen { group, thread } => {
+            format!(
+                "🎲 A {} lobby is open in {}: take a seat with `/{group} join`.",
+                bold(markup, group),
+                channel(thread)
+            )
+        }
+        Word::DmsClosed { group } => {
+            format!("I could not send you a direct message. Use `/{group} whisper` to see your secret privately.")
+        }
         Word::SlowDown(secs) => format!("Easy there! You can take another turn in {secs} s."),
         Word::NotModerator => format!("Only {} can do that.", n.who_moderates),
         Word::Oops => "Something went wrong on my side and nothing was counted. Please try again in a moment.".into(),
@@ -241,6 +258,13 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         }
         Word::UnknownPuzzle { id, near } => format!("这里没有谜题 `{id}`。你是不是想找：{}？", near.join("、")),
         Word::UnknownVerb(verb) => format!("我不认识 `/soup {verb}`。用 `/soup help` 查看命令。"),
+        Word::NoTableHere { group } => {
+            format!("本{}没有进行中的 /{group} 游戏。用 `/{group} start` 开一局吧。", n.place)
+        }
+        Word::LobbyOpen { group, thread } => {
+            format!("🎲 {} 大厅已在 {} 开放：用 `/{group} join` 入座。", bold(markup, group), channel(thread))
+        }
+        Word::DmsClosed { group } => format!("我无法私信你。请用 `/{group} whisper` 私下查看你的秘密。"),
         Word::SlowDown(secs) => format!("慢一点！{secs} 秒后可以再行动。"),
         Word::NotModerator => format!("只有{}可以这样做。", n.who_moderates),
         Word::Oops => "我这边出了点问题，这次不计数。请稍后再试。".into(),

@@ -27,6 +27,7 @@ use super::games::{player_of, scope_of, thread_key};
 use super::render::neutralise;
 use super::send::{message, no_pings, private};
 use super::types::{Context, Data, Error};
+use super::words::{Word, say};
 
 /// Vote buttons carry `table:vote:<option id>`.
 pub const VOTE_BUTTON: &str = "table:vote:";
@@ -64,11 +65,12 @@ async fn start(ctx: Context<'_>) -> Result<(), Error> {
     let scope = scope_of(guild);
     let config = data.guilds.guild_config(&scope).await?;
     let lang = data.language_of(&config);
-    let Some(game) = group_of(ctx).and_then(|g| data.hosted(&g)) else { return refuse(ctx, lang, NO_GAME).await };
+    let group = group_of(ctx).unwrap_or_default();
+    let Some(game) = data.hosted(&group) else { return refuse(ctx, lang, Word::NoTableHere { group: &group }).await };
     if data.find_table(&thread_key(ctx.channel_id())).await?.is_some()
         || data.game_in(http, ctx.channel_id()).await?.is_some()
     {
-        return refuse(ctx, lang, ALREADY).await;
+        return refuse(ctx, lang, Word::AlreadyRunning).await;
     }
     ctx.defer().await?;
     let name: String = format!("🎲 {}", game.group()).chars().take(100).collect();
@@ -78,16 +80,12 @@ async fn start(ctx: Context<'_>) -> Result<(), Error> {
     let thread = ctx.channel_id().create_thread(http, thread).await?.id;
     let host = player_of(ctx.author());
     let Some((table, intro)) = data.open_table(game, &thread_key(thread), &scope, &config, host.clone()).await? else {
-        ctx.send(private(ALREADY)).await?;
+        ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
         return Ok(());
     };
     data.deliver_table(http, thread, &table, &intro, &host, None).await?;
-    ctx.send(
-        poise::CreateReply::default()
-            .content(format!("Lobby open in {}", thread.mention()))
-            .allowed_mentions(no_pings()),
-    )
-    .await?;
+    let open = say(lang, &Word::LobbyOpen { group: &group, thread: thread.get() });
+    ctx.send(poise::CreateReply::default().content(open).allowed_mentions(no_pings())).await?;
     Ok(())
 }
 
@@ -133,16 +131,13 @@ async fn status(ctx: Context<'_>) -> Result<(), Error> {
     table_turn(ctx, TurnInput::Status).await
 }
 
-const NO_GAME: &str = "There is no such game here.";
-const ALREADY: &str = "A game is already running here.";
-
 /// The game group a command was invoked under (`/undercover join` → `undercover`).
 fn group_of(ctx: Context<'_>) -> Option<String> {
     ctx.parent_commands().first().map(|c| c.name.to_string())
 }
 
-async fn refuse(ctx: Context<'_>, _lang: Language, text: &str) -> Result<(), Error> {
-    ctx.send(private(text)).await?;
+async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
+    ctx.send(private(&say(lang, &word))).await?;
     Ok(())
 }
 
@@ -158,13 +153,16 @@ async fn table_turn(ctx: Context<'_>, input: TurnInput) -> Result<(), Error> {
     let http = &ctx.serenity_context().http;
     let thread = ctx.channel_id();
     let lang = data.guild_language(ctx.guild_id()).await;
-    let Some(table) = data.table_in(http, thread).await? else { return refuse(ctx, lang, NO_GAME).await };
-    if group_of(ctx).as_deref() != Some(table.game.group()) {
-        return refuse(ctx, lang, NO_GAME).await;
+    let group = group_of(ctx).unwrap_or_default();
+    let Some(table) = data.table_in(http, thread).await? else {
+        return refuse(ctx, lang, Word::NoTableHere { group: &group }).await;
+    };
+    if group != table.game.group() {
+        return refuse(ctx, lang, Word::NoTableHere { group: &group }).await;
     }
     let player = player_of(ctx.author());
     if let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
-        return refuse(ctx, lang, &format!("Slow down: try again in {wait} s.")).await;
+        return refuse(ctx, lang, Word::SlowDown(wait)).await;
     }
     let poise::Context::Application(app) = ctx else { return Ok(()) };
     let secret = is_secret(&input);
@@ -262,7 +260,7 @@ impl Data {
             }
             Some(a) if a.public_reply && !ballot => self.followup(http, &a.token, &delivery.reply.text, false).await?,
             Some(a) => {
-                self.followup(http, &a.token, "✅", true).await?;
+                self.followup(http, &a.token, &format!("✅ {}", say(lang, &Word::Done)), true).await?;
                 self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?;
             }
             None => self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?,
@@ -338,11 +336,8 @@ impl Data {
         };
         if let Err(e) = sent.await {
             tracing::info!(user = %user, error = %e, "cannot DM a seat; telling them to use whisper");
-            let text = format!(
-                "{}: I could not send you a direct message. Use `/{} whisper` to see your secret privately.",
-                user.mention(),
-                table.game.group()
-            );
+            let closed = say(table.language, &Word::DmsClosed { group: table.game.group() });
+            let text = format!("{}: {closed}", user.mention());
             thread.send_message(http, CreateMessage::new().content(text).allowed_mentions(no_pings())).await?;
         }
         Ok(())
@@ -379,7 +374,8 @@ pub async fn on_vote_button(
         serenity::CreateInteractionResponse::Defer(serenity::CreateInteractionResponseMessage::new().ephemeral(true));
     data.first_response(http, press.id, &press.token, thinking).await?;
     let Some(table) = data.table_in(http, press.channel_id).await? else {
-        return data.followup(http, &press.token, NO_GAME, true).await;
+        let lang = data.guild_language(press.guild_id).await;
+        return data.followup(http, &press.token, &say(lang, &Word::NoGameHere), true).await;
     };
     let player = player_of(&press.user);
     let inbound = Inbound::new(player.clone(), TurnInput::Vote(option.to_string())).with_event(press.id.to_string());

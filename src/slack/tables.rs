@@ -19,13 +19,11 @@ use crate::core::store::OutboxItem;
 use super::ingress::{ButtonIn, CommandIn};
 use super::play::{player_of, unescape};
 use super::render::{neutralise, plan};
+use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
 
 /// Vote buttons carry `table:vote:<option id>`.
 pub const VOTE_BUTTON: &str = "table:vote:";
-
-const NO_GAME: &str = "There is no such game running in this channel.";
-const ALREADY: &str = "A game is already running in this channel.";
 
 /// Where a table turn's own reply goes.
 struct Answer<'a> {
@@ -65,15 +63,17 @@ impl SlackBot {
             "whisper" => TurnInput::Whisper,
             _ => TurnInput::Status,
         };
+        let lang = self.scope_language(&scope_of(&c.team)).await;
+        let no_table = say(lang, &Word::NoTableHere { group: game.group() });
         let Some((key, table)) = self.channel_table(&c.channel).await? else {
-            return self.tell(&c.channel, &c.user, None, NO_GAME).await;
+            return self.tell(&c.channel, &c.user, None, &no_table).await;
         };
         if table.game.group() != game.group() {
-            return self.tell(&c.channel, &c.user, None, NO_GAME).await;
+            return self.tell(&c.channel, &c.user, None, &no_table).await;
         }
         let player = player_of(&c.user);
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
-            return self.tell(&c.channel, &c.user, None, &format!("Slow down: try again in {wait} s.")).await;
+            return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
         }
         let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper);
         let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
@@ -86,13 +86,14 @@ impl SlackBot {
     async fn open_lobby(&self, c: &CommandIn, game: Arc<dyn HostedGame>) -> anyhow::Result<()> {
         let scope = scope_of(&c.team);
         let config = self.guilds.guild_config(&scope).await?;
+        let already = say(self.language_of(&config), &Word::AlreadyRunning);
         if self.channel_thread(&c.channel).await?.is_some() {
-            return self.tell(&c.channel, &c.user, None, ALREADY).await;
+            return self.tell(&c.channel, &c.user, None, &already).await;
         }
         let ts = self.post(&c.channel, None, &format!("🎲 *{}*", neutralise(game.group()))).await?;
         let key = thread_key(&c.channel, &ts);
         let Some((table, intro)) = self.open_table(game, &key, &scope, &config, player_of(&c.user)).await? else {
-            return self.tell(&c.channel, &c.user, None, ALREADY).await;
+            return self.tell(&c.channel, &c.user, None, &already).await;
         };
         self.remember_channel(&c.channel, &key);
         self.deliver_table(&key, &table, &intro, None).await
@@ -164,7 +165,8 @@ impl SlackBot {
                 self.tell(a.channel, a.user, thread_ts_of(key), &neutralise(&delivery.reply.text)).await?
             }
             Some(a) if a.secret => {
-                self.tell(a.channel, a.user, thread_ts_of(key), "✅").await?;
+                let done = format!("✅ {}", say(table.language, &Word::Done));
+                self.tell(a.channel, a.user, thread_ts_of(key), &done).await?;
                 self.post_public(key, &delivery.reply, &delivery.choices).await?;
             }
             _ => self.post_public(key, &delivery.reply, &delivery.choices).await?,
@@ -183,7 +185,8 @@ impl SlackBot {
     /// A vote button under a ballot in the channel's table.
     pub(super) async fn on_vote_button(&self, b: &ButtonIn, option: &str) -> anyhow::Result<()> {
         let Some((key, table)) = self.channel_table(&b.channel).await? else {
-            return self.tell(&b.channel, &b.user, None, NO_GAME).await;
+            let lang = self.scope_language(&scope_of(&b.team)).await;
+            return self.tell(&b.channel, &b.user, None, &say(lang, &Word::NoGameHere)).await;
         };
         let inbound =
             Inbound::new(player_of(&b.user), TurnInput::Vote(option.to_string())).with_event(b.trigger_id.clone());

@@ -56,7 +56,7 @@ async fn a_secret_ballot_plays_on_discord_across_a_restart() {
 
     let before = rig.fake.threads().len();
     let id = rig.fake.slash(CHANNEL, &alice, "ballot", &["start"], &[]).unwrap();
-    assert!(rig.reply_to(id).await.text().contains("Lobby open"));
+    assert!(rig.reply_to(id).await.text().contains("lobby is open"));
     let thread = rig.fake.threads()[before];
     for who in [&bob, &carol] {
         let id = rig.fake.slash(thread, who, "ballot", &["join"], &[]).unwrap();
@@ -134,5 +134,5 @@ async fn a_secret_ballot_plays_on_discord_across_a_restart() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let late = rig.fake.slash(thread, &alice, "ballot", &["status"], &[]).unwrap();
-    assert!(rig.reply_to(late).await.text().contains("no such game"));
+    assert!(rig.reply_to(late).await.text().contains("no /ballot game"));
 }
