@@ -174,22 +174,30 @@ impl Bot {
         let engine = self.engine_for(config.model.as_deref());
         let hint_limit = config.hint_limit.unwrap_or(self.defaults.hint_limit);
         let (handle, intro) = engine.start_session(puzzle.clone(), thread, hint_limit, host.clone()).await?;
-        let binding = ThreadBinding {
-            thread: thread.to_string(),
-            scope: scope.to_string(),
-            session_id: handle.id.clone(),
-            started_by: host.id,
-            created_ms: self.now_ms(),
-            ended_ms: None,
-        };
-        match self.guilds.bind_thread(&binding).await {
-            Ok(()) => {}
-            Err(StoreError::Duplicate(_)) => return Ok(None),
-            Err(e) => return Err(e.into()),
+        if !self.bind(thread, scope, &handle.id, &host.id).await? {
+            return Ok(None);
         }
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: scope.to_string() };
         self.remember(thread, handle.clone(), game);
         Ok(Some((handle, intro)))
+    }
+
+    /// Binds `thread` to a new session; false when the thread already
+    /// plays one (its binding is kept).
+    pub(super) async fn bind(&self, thread: &str, scope: &str, session_id: &str, host: &str) -> anyhow::Result<bool> {
+        let binding = ThreadBinding {
+            thread: thread.to_string(),
+            scope: scope.to_string(),
+            session_id: session_id.to_string(),
+            started_by: host.to_string(),
+            created_ms: self.now_ms(),
+            ended_ms: None,
+        };
+        match self.guilds.bind_thread(&binding).await {
+            Ok(()) => Ok(true),
+            Err(StoreError::Duplicate(_)) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Forgets a thread's game and ends its binding.

@@ -16,7 +16,7 @@ use crate::core::game::{Table, TurnInput};
 use crate::core::guild::{GuildConfig, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
-use crate::core::store::{LoadedSession, NewSession, OutboxItem, StoreError};
+use crate::core::store::{LoadedSession, NewSession, OutboxItem};
 
 use super::Bot;
 
@@ -124,18 +124,8 @@ impl Bot {
         };
         let (new, table) = game.open(&host, language, template);
         let handle = engine.create_session(&new, table).await?;
-        let binding = ThreadBinding {
-            thread: thread.to_string(),
-            scope: scope.to_string(),
-            session_id: handle.id.clone(),
-            started_by: host.id.clone(),
-            created_ms: self.now_ms(),
-            ended_ms: None,
-        };
-        match self.guilds.bind_thread(&binding).await {
-            Ok(()) => {}
-            Err(StoreError::Duplicate(_)) => return Ok(None),
-            Err(e) => return Err(e.into()),
+        if !self.bind(thread, scope, &handle.id, &host.id).await? {
+            return Ok(None);
         }
         let live = LiveTable { handle: handle.clone(), game, scope: scope.to_string(), language };
         self.tables.insert(thread, live.clone());

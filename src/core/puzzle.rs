@@ -157,6 +157,7 @@ impl Puzzle {
         for (i, lore) in self.lore.iter().enumerate() {
             check_text(&format!("lore[{i}].text"), &lore.text, MAX_BOTTOM_CHARS, &mut out);
         }
+        self.lint(&mut out);
         out
     }
 
@@ -244,6 +245,8 @@ fn check_text(field: &str, text: &str, max_chars: usize, out: &mut Vec<Problem>)
         out.push(problem(field, "contains control characters"));
     }
 }
+
+mod lint;
 
 #[cfg(test)]
 mod tests;

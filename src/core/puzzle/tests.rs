@@ -47,6 +47,30 @@ fn malformed_puzzles_name_the_field_and_reason() {
 }
 
 #[test]
+fn the_lint_catches_giveaways_told_stories_and_unsupported_facts() {
+    check(
+        |s| s.replace("Think about who was at sea that night.", "Remember: the keeper's brother was aboard that ship."),
+        "hints[0]",
+        "required fact f2",
+    );
+    check(
+        |s| {
+            s.replace(
+                "A lighthouse keeper switched off his lamp one night.",
+                "Because the lamp was dark, the ship struck the rocks and sank one night.",
+            )
+        },
+        "surface",
+        "word for word",
+    );
+    check(
+        |s| s.replace("He learned of it from the newspaper.", "A jealous rival bribed the harbour pilot."),
+        "facts[2].text",
+        "not supported",
+    );
+}
+
+#[test]
 fn a_file_name_that_differs_from_the_id_is_refused() {
     let err = Puzzle::from_toml(LIGHTHOUSE, Some("other-name"), None).expect_err("mismatch");
     assert!(err.iter().any(|p| p.field == "id" && p.reason.contains("other-name")), "{err:?}");
