@@ -104,6 +104,13 @@ async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::Compo
 /// A thread that was archived or deleted ends its game: the game is
 /// closed in the record (as revealed, without posting) and unbound.
 async fn thread_closed(data: &Data, thread: serenity::ChannelId, why: &str) -> Result<(), Error> {
+    let key = super::games::thread_key(thread);
+    if data.bot.find_table(&key).await?.is_some() {
+        // A seated game's record stays as it is; the thread no longer plays it.
+        data.bot.end_table(&key).await?;
+        tracing::info!(thread = %thread, why, "thread closed; table unbound");
+        return Ok(());
+    }
     let Some((handle, game)) = data.game_quietly(thread).await? else { return Ok(()) };
     let system = Player { id: "discord:system".into(), name: "system".into() };
     let event_id = Some(format!("thread-{why}:{thread}"));

@@ -70,7 +70,11 @@ async fn a_truthful_judge_with_a_parrot_narrator_leaks_nothing() {
     let engine = engine(judge).await;
     for puzzle in library.all() {
         let shown = play(&engine, puzzle.clone()).await;
-        assert!(shown.iter().any(|t| t.contains("You are the host")), "the narrator was exercised");
+        let last = engine.store.recent_sessions(1).await.unwrap().remove(0);
+        let turns = engine.store.load_session(&last.id).await.unwrap().unwrap().turns;
+        assert!(turns.iter().any(|t| t.model_calls >= 2), "the narrator was exercised");
+        // The parrot's remark is its own prompt: players get a stock remark.
+        assert!(shown.iter().all(|t| !t.contains("You are the host")), "its instructions never reach players");
         for text in shown {
             assert_eq!(leaked(puzzle, &text), None, "{}: leaked in {text:?}", puzzle.id);
         }

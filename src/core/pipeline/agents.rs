@@ -2,7 +2,10 @@
 //! the answer), the Narrator's remark, and their parsing and fallbacks.
 
 use super::*;
+use std::collections::HashSet;
+
 use crate::core::knowledge::{DocKind, Role};
+use crate::core::text::{distinct_runs, shares_run};
 
 impl Pipeline {
     /// One Judge call. `Ok(None)` is the defined fallback for output that
@@ -99,12 +102,14 @@ impl Pipeline {
             .prompts
             .narrator_user(question, verdict_label(lang, verdict), lang)
             .map_err(|e| LlmError::Config(e.to_string()))?;
+        let prompt = format!("{system}\n{user}");
         let mut request = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
         request.max_tokens = self.settings.narrator_max_tokens;
         request.temperature = 0.7;
         request.seed = self.settings.seed;
         let text = call(&*self.models.narrator, request, usage).await?;
-        Ok(clean_remark(&text))
+        let public = format!("{}\n{question}\n{}", session.puzzle.surface, public_lines(session.history));
+        Ok(clean_remark(&text).filter(|remark| !echoes_prompt(remark, &prompt, &public, lang)))
     }
 }
 
@@ -239,6 +244,33 @@ pub(super) async fn call(client: &dyn LlmClient, request: ChatRequest, usage: &m
 }
 
 /// First line of the Narrator's text, unquoted and cut short.
+/// Consecutive words (en) or characters (zh) of the Narrator's own
+/// instructions that make a remark an echo of its prompt.
+const ECHO_RUN_WORDS: usize = 6;
+const ECHO_RUN_CHARS: usize = 10;
+
+/// Whether a remark repeats its prompt's own text (its instructions, not
+/// the public story or the question players already read): the prompt is
+/// treated like a secret of its output, so a small model that parrots
+/// "You are the host of a Turtle Soup game…" gets a stock remark instead.
+fn echoes_prompt(remark: &str, prompt: &str, public: &str, lang: Language) -> bool {
+    let run = match lang {
+        Language::En => ECHO_RUN_WORDS,
+        Language::Zh => ECHO_RUN_CHARS,
+    };
+    let shown = distinct_runs(public, lang, run);
+    let own: HashSet<String> = distinct_runs(prompt, lang, run).difference(&shown).cloned().collect();
+    let echoed = shares_run(remark, lang, run, &own);
+    if echoed {
+        tracing::info!("the narrator repeated its instructions; using a stock remark");
+    }
+    echoed
+}
+
+fn public_lines(history: &[PublicTurn]) -> String {
+    history.iter().map(|t| format!("{} {}\n", t.player, t.text)).collect()
+}
+
 fn clean_remark(raw: &str) -> Option<String> {
     let line = raw.lines().map(str::trim).find(|l| !l.is_empty())?;
     let line = line.trim_matches(|c: char| c == '"' || c == '“' || c == '”' || c == '\'' || c == '*');

@@ -374,3 +374,16 @@ mod secrecy_gate {
         assert!(out.reply.text.contains(t.puzzle.bottom.trim()) && out.withheld.is_none());
     }
 }
+
+#[tokio::test]
+async fn a_remark_that_repeats_its_instructions_is_replaced_by_a_stock_one() {
+    let echo = "You are the host of a Turtle Soup (situation puzzle) game. Players ask yes/no questions.";
+    let t = table(vec![YES.into()], vec![echo.into()]);
+    let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+    assert!(out.reply.text.starts_with("YES: "), "{}", out.reply.text);
+    assert!(!out.reply.text.contains("host of a Turtle Soup"), "the prompt's own text never reaches players");
+    let quoting_the_surface = "A lighthouse keeper switched off his lamp one night, indeed!";
+    let t = table(vec![YES.into()], vec![quoting_the_surface.into()]);
+    let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+    assert_eq!(out.reply.text, format!("YES: {quoting_the_surface}"), "what players were told may be echoed");
+}
