@@ -150,7 +150,7 @@ impl SlackBot {
         let Some((key, found)) = self.channel_game(&c.channel).await? else {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NoGameHere)).await;
         };
-        let player = player_of(&c.user);
+        let player = self.player(&c.user).await;
         let event_id = c.trigger_id.clone();
         if reveal {
             let turn = Turn { channel: &c.channel, thread: &key, found, player, input: TurnInput::Reveal, event_id };

@@ -72,6 +72,8 @@ pub struct SlackBot {
     seen: Mutex<(HashSet<String>, VecDeque<String>)>,
     /// The latest game thread (key) per channel, for `/soup <verb>`.
     channels: Mutex<HashMap<String, String>>,
+    /// Display names by user id, with when they were looked up.
+    names: Mutex<HashMap<String, (String, i64)>>,
 }
 
 impl std::ops::Deref for SlackBot {
@@ -111,6 +113,7 @@ impl SlackBot {
             me: OnceLock::new(),
             seen: Mutex::default(),
             channels: Mutex::default(),
+            names: Mutex::default(),
         });
         let me = bot.session().auth_test().await.map_err(|e| anyhow::anyhow!("Slack auth.test failed: {e}"))?;
         let _ = bot.me.set(me.user_id.to_string());

@@ -36,6 +36,39 @@ pub fn player_of(user: &str) -> Player {
     Player { id: format!("slack:{user}"), name: safe_name(user) }
 }
 
+/// How long a looked-up display name is kept, and how many are kept.
+const NAME_TTL_MS: i64 = 3_600_000;
+const MAX_NAMES: usize = 10_000;
+
+impl SlackBot {
+    /// The player behind a Slack user: `slack:<id>`, named by their display
+    /// name (`users.info`, kept for an hour); the id when it cannot be
+    /// looked up (no `users:read` scope, an unknown user).
+    pub async fn player(&self, user: &str) -> Player {
+        let now = self.now_ms();
+        let cached = self.names.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(user).cloned();
+        let name = match cached {
+            Some((name, at)) if now - at < NAME_TTL_MS => name,
+            _ => {
+                let name = match self.display_name(user).await {
+                    Ok(name) => safe_name(&name),
+                    Err(e) => {
+                        tracing::debug!(user, error = %format!("{e:#}"), "no display name; showing the user id");
+                        safe_name(user)
+                    }
+                };
+                let mut names = self.names.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if names.len() >= MAX_NAMES {
+                    names.clear();
+                }
+                names.insert(user.to_string(), (name.clone(), now));
+                name
+            }
+        };
+        Player { id: format!("slack:{user}"), name }
+    }
+}
+
 /// Undoes Slack's escaping of `&`, `<`, `>` in what a user typed.
 pub fn unescape(text: &str) -> String {
     text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
@@ -67,7 +100,7 @@ impl SlackBot {
         let Some(thread_ts) = &m.thread_ts else { return Ok(()) };
         let key = thread_key(&m.channel, thread_ts);
         let Some(found) = self.game(&m.channel, &key).await? else { return Ok(()) };
-        let player = player_of(&m.user);
+        let player = self.player(&m.user).await;
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             let lang = found.game.puzzle.language;
             return self.tell(&m.channel, &m.user, Some(thread_ts), &say(lang, &Word::SlowDown(wait))).await;
@@ -92,7 +125,7 @@ impl SlackBot {
             let lang = self.scope_language(&scope_of(&b.team)).await;
             return self.tell(&b.channel, &b.user, None, &say(lang, &Word::NoGameHere)).await;
         };
-        let player = player_of(&b.user);
+        let player = self.player(&b.user).await;
         let turn = Turn { channel: &b.channel, thread: &key, found, player, input, event_id: b.trigger_id.clone() };
         self.take_turn(turn).await
     }
@@ -123,7 +156,7 @@ impl SlackBot {
         let Some((key, found)) = self.channel_game(&c.channel).await? else {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NoGameHere)).await;
         };
-        let player = player_of(&c.user);
+        let player = self.player(&c.user).await;
         if limited && let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
         }
@@ -182,7 +215,7 @@ impl SlackBot {
         let title = format!("🐢 *{}*  {}", neutralise(&puzzle.title), say(puzzle.language, &Word::Thinking));
         let ts = self.post(&c.channel, None, &title).await?;
         let key = thread_key(&c.channel, &ts);
-        let opened = self.bind_new_game(&key, &scope, puzzle.clone(), &config, player_of(&c.user)).await?;
+        let opened = self.bind_new_game(&key, &scope, puzzle.clone(), &config, self.player(&c.user).await).await?;
         let Some((handle, intro)) = opened else {
             return self.update_text(&c.channel, &ts, &refuse(Word::AlreadyRunning)).await;
         };

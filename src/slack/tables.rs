@@ -17,7 +17,7 @@ use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
 use crate::core::store::OutboxItem;
 
 use super::ingress::{ButtonIn, CommandIn};
-use super::play::{player_of, unescape};
+use super::play::unescape;
 use super::render::{neutralise, plan};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
@@ -71,7 +71,7 @@ impl SlackBot {
         if table.game.group() != game.group() {
             return self.tell(&c.channel, &c.user, None, &no_table).await;
         }
-        let player = player_of(&c.user);
+        let player = self.player(&c.user).await;
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
         }
@@ -92,7 +92,8 @@ impl SlackBot {
         }
         let ts = self.post(&c.channel, None, &format!("🎲 *{}*", neutralise(game.group()))).await?;
         let key = thread_key(&c.channel, &ts);
-        let Some((table, intro)) = self.open_table(game, &key, &scope, &config, player_of(&c.user)).await? else {
+        let Some((table, intro)) = self.open_table(game, &key, &scope, &config, self.player(&c.user).await).await?
+        else {
             return self.tell(&c.channel, &c.user, None, &already).await;
         };
         self.remember_channel(&c.channel, &key);
@@ -188,8 +189,8 @@ impl SlackBot {
             let lang = self.scope_language(&scope_of(&b.team)).await;
             return self.tell(&b.channel, &b.user, None, &say(lang, &Word::NoGameHere)).await;
         };
-        let inbound =
-            Inbound::new(player_of(&b.user), TurnInput::Vote(option.to_string())).with_event(b.trigger_id.clone());
+        let inbound = Inbound::new(self.player(&b.user).await, TurnInput::Vote(option.to_string()))
+            .with_event(b.trigger_id.clone());
         let delivery = table.handle.send(inbound).await?;
         let answer = Answer { channel: &b.channel, user: &b.user, secret: true };
         self.deliver_table(&key, &table, &delivery, Some(&answer)).await

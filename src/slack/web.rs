@@ -2,6 +2,7 @@
 //! message in place, answer one user privately. Text reaching here is
 //! already neutralised (`render.rs`); links and names are never expanded.
 
+use anyhow::Context as _;
 use slack_morphism::prelude::*;
 
 use super::SlackBot;
@@ -57,6 +58,21 @@ impl SlackBot {
         }
         self.session().chat_post_ephemeral(&request).await.map_err(|e| failed("chat.postEphemeral", e))?;
         Ok(())
+    }
+
+    /// A user's display name (`users.info`): the profile's display name,
+    /// else the real name, else the account name.
+    pub async fn display_name(&self, user: &str) -> anyhow::Result<String> {
+        let request = SlackApiUsersInfoRequest::new(user.into());
+        let info = self.session().users_info(&request).await.map_err(|e| failed("users.info", e))?.user;
+        let profile = info.profile.as_ref();
+        let names = [
+            profile.and_then(|p| p.display_name.clone()),
+            profile.and_then(|p| p.real_name.clone()),
+            info.real_name.clone(),
+            info.name.clone(),
+        ];
+        names.into_iter().flatten().find(|n| !n.trim().is_empty()).context("the user has no name")
     }
 
     /// Members of a user group (`usergroups.users.list`).

@@ -66,6 +66,8 @@ pub(crate) struct Inner {
     pub envelopes: Mutex<HashMap<String, (Instant, Option<Instant>)>>,
     /// User group id → members.
     pub groups: Mutex<HashMap<String, Vec<String>>>,
+    /// Display names by user id, for `users.info`.
+    pub users: Mutex<HashMap<String, String>>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -110,6 +112,7 @@ impl FakeSlack {
             opened: AtomicU64::new(0),
             envelopes: Mutex::default(),
             groups: Mutex::default(),
+            users: Mutex::default(),
         });
         let api_url = format!("http://{}/api", web.local_addr()?);
         tokio::spawn(web::serve(web, inner.clone()));
@@ -119,6 +122,12 @@ impl FakeSlack {
 
     pub fn endpoint(&self) -> super::Endpoint {
         super::Endpoint { bot_token: BOT_TOKEN.into(), api_url: Some(self.api_url.clone()) }
+    }
+
+    /// A workspace member's display name (`users.info`); unknown users
+    /// are `user_not_found`.
+    pub fn set_user(&self, id: &str, display_name: &str) {
+        lock(&self.inner.users).insert(id.into(), display_name.into());
     }
 
     pub fn set_group(&self, group: &str, members: &[&str]) {

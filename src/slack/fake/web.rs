@@ -53,6 +53,18 @@ async fn handle(
                 None => (json!({"ok": false, "error": "no_such_subteam"}), None),
             }
         }
+        "users.info" => {
+            let id = body.get("user").and_then(Value::as_str).unwrap_or_default().to_string();
+            let name = lock(&inner.users).get(&id).cloned();
+            match name {
+                Some(name) => (
+                    json!({"ok": true, "user": {"id": id, "team_id": TEAM, "name": name.to_lowercase(),
+                           "real_name": name, "profile": {"display_name": name, "real_name": name}}}),
+                    None,
+                ),
+                None => (json!({"ok": false, "error": "user_not_found"}), None),
+            }
+        }
         "apps.connections.open" => (json!({"ok": true, "url": inner.ws_url}), None),
         _ => (json!({"ok": false, "error": "unknown_method"}), None),
     };

@@ -1,8 +1,10 @@
 //! Whole games through both connection modes: start, three users asking
 //! in one thread, a button, a guess, the reveal and the transcript snippet.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use echoes::slack::SlackSettings;
 use echoes::slack::fake::Call;
 use echoes::slack::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS};
 
@@ -92,4 +94,16 @@ async fn help_lists_every_slack_verb_and_unknown_verbs_get_a_help_line() {
     g.command("trig-dance", "UALICE", "dance").await;
     g.told("UALICE", "/soup help").await;
     g.rig.stop().await;
+}
+
+#[tokio::test]
+async fn people_are_shown_by_their_display_names_looked_up_once() {
+    let (rig, _dir) = super::rig(Arc::new(crate::discord::rules()), SlackSettings::default(), true).await;
+    rig.fake.set_user("UANN", "Ann Lee");
+    let ann = rig.bot.player("UANN").await;
+    assert_eq!((ann.id.as_str(), ann.name.as_str()), ("slack:UANN", "Ann Lee"));
+    rig.bot.player("UANN").await;
+    assert_eq!(rig.fake.calls_to("users.info").len(), 1, "the name is kept, not looked up again");
+    let stranger = rig.bot.player("UNOBODY").await;
+    assert_eq!(stranger.name, "UNOBODY", "without a name (or the users:read scope) the id is shown");
 }
