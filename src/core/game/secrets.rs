@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason};
+use crate::core::text::is_cjk;
 
 use super::message::Audience;
 
@@ -117,10 +118,6 @@ fn words(text: &str) -> Vec<String> {
         out.push(word);
     }
     out
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
 /// Counts only: the gates hold secrets and must never be logged.
