@@ -8,10 +8,13 @@ use anyhow::Context;
 use include_dir::{Dir, include_dir};
 
 use crate::core::catalogue::Catalogue;
+use crate::core::game::HostedGame;
 use crate::core::prompts::Prompts;
+use crate::core::undercover::{UndercoverHost, WordLibrary};
 
 static PROMPTS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/prompts");
 pub static PUZZLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/puzzles");
+static WORDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/undercover");
 pub const CATALOGUE: &str = include_str!("../commands/catalogue.toml");
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
@@ -48,6 +51,53 @@ fn template_name(path: &Path) -> Option<String> {
     file.strip_suffix(".j2").map(str::to_string)
 }
 
+/// Undercover's word files as (path under the word directory, text):
+/// from `dir` (files `en/*.toml`, `zh/*.toml`) or the embedded set.
+pub fn word_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    let Some(dir) = dir else {
+        let mut out = Vec::new();
+        for lang in WORDS.dirs() {
+            for file in lang.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
+                let text = file.contents_utf8().unwrap_or_default().to_string();
+                out.push((file.path().to_string_lossy().replace('\\', "/"), text));
+            }
+        }
+        return Ok(out);
+    };
+    let mut out = Vec::new();
+    for lang in ["en", "zh"] {
+        let sub = dir.join(lang);
+        if !sub.is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(&sub).with_context(|| format!("reading {}", sub.display()))? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+                let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                out.push((format!("{lang}/{name}"), text));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The bundled word pairs (checked by a unit test, so none is skipped).
+pub fn words() -> WordLibrary {
+    let sources = word_sources(None).unwrap_or_default();
+    let (library, problems) = WordLibrary::from_sources(&sources);
+    for p in &problems {
+        tracing::warn!(problem = %p, "a bundled word pair was skipped");
+    }
+    library
+}
+
+/// The seated games the bots host beside Turtle Soup.
+pub fn hosted_games() -> Vec<std::sync::Arc<dyn HostedGame>> {
+    vec![std::sync::Arc::new(UndercoverHost::new(std::sync::Arc::new(words())))]
+}
+
 pub fn catalogue() -> Catalogue {
     // The embedded catalogue is checked by a unit test, so this cannot fail
     // in a built binary.
@@ -56,6 +106,16 @@ pub fn catalogue() -> Catalogue {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_bundled_word_pair_is_valid() {
+        let sources = super::word_sources(None).unwrap();
+        let (library, problems) = crate::core::undercover::WordLibrary::from_sources(&sources);
+        assert!(problems.is_empty(), "{problems:#?}");
+        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+            assert!(library.choices(lang, None).len() >= 60, "{} pairs in {lang:?}", library.choices(lang, None).len());
+        }
+    }
+
     #[test]
     fn embedded_catalogue_parses() {
         let c = super::catalogue();

@@ -63,6 +63,37 @@ pub enum Command {
     /// Measure performance figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Who is the Undercover: check word-pair files.
+    #[command(subcommand)]
+    Undercover(UndercoverCommand),
+    /// AI-only games, to judge a model or a prompt.
+    #[command(subcommand)]
+    Selfplay(SelfplayCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UndercoverCommand {
+    /// Validate word-pair directories (holding en/ and zh/; default: the bundled pairs).
+    Check { paths: Vec<PathBuf> },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SelfplayCommand {
+    /// Who is the Undercover with AI seats only: win rates by role, game
+    /// length and how often an AI seat's move fell back to a safe move.
+    Undercover {
+        #[arg(long, default_value_t = 6)]
+        seats: usize,
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        #[arg(long)]
+        blank: bool,
+        #[arg(long, value_parser = parse_language)]
+        language: Option<Language>,
+        /// Seed for pairs, roles and tie-breaks (games differ by index).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -179,8 +210,21 @@ pub enum BenchCommand {
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// A puzzle id (see `echoes puzzles list`); random if omitted.
+    /// A puzzle id (see `echoes puzzles list`), random if omitted; or
+    /// `undercover` to play Who is the Undercover with AI seats.
     pub puzzle: Option<String>,
+    /// Seated games: seats at the table, you included (3–12).
+    #[arg(long)]
+    pub seats: Option<usize>,
+    /// Seated games: AI players beside you (default: fill the table, 4 without --seats).
+    #[arg(long)]
+    pub ai_seats: Option<usize>,
+    /// Undercover: one seat gets no word (the blank, "Mr. White").
+    #[arg(long)]
+    pub blank: bool,
+    /// Seated games: the seed for pairs, roles and tie-breaks (a replayable game).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Play the lines of FILE as the player's input and print the transcript.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
@@ -264,6 +308,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve(settings, args).await,
         Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
+        Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
+        Command::Selfplay(SelfplayCommand::Undercover { seats, games, blank, language, seed }) => {
+            selfplay_undercover(settings, seats, games, blank, language, seed).await
+        }
         Command::Bench(BenchCommand::Secrecy { models, puzzles, limit }) => {
             bench_secrecy(settings, models, puzzles, limit).await
         }
@@ -314,11 +362,72 @@ async fn models(settings: &Settings, command: ModelsCommand) -> anyhow::Result<(
     Ok(())
 }
 
+/// `echoes undercover check`: every problem in the word files, and the
+/// counts per language, theme and difficulty; an error when any is bad.
+fn check_words(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
+    let mut bad = 0;
+    for dir in dirs {
+        let sources = crate::assets::word_sources(dir.as_deref())?;
+        let where_ = dir.as_ref().map_or("the bundled pairs".to_string(), |d| d.display().to_string());
+        if sources.is_empty() {
+            anyhow::bail!("{where_}: no word files (expected en/*.toml and zh/*.toml)");
+        }
+        let (library, problems) = crate::core::undercover::WordLibrary::from_sources(&sources);
+        for p in &problems {
+            println!("{where_}: {p}");
+        }
+        bad += problems.len();
+        println!("{where_}: {} files, {} valid pairs\n{}", sources.len(), library.len(), library.summary());
+    }
+    if bad > 0 {
+        anyhow::bail!("{bad} problems in the word files");
+    }
+    Ok(())
+}
+
+async fn selfplay_undercover(
+    mut settings: Settings,
+    seats: usize,
+    games: usize,
+    blank: bool,
+    language: Option<Language>,
+    seed: u64,
+) -> anyhow::Result<()> {
+    if !(crate::core::undercover::MIN_SEATS..=crate::core::undercover::MAX_SEATS).contains(&seats) {
+        anyhow::bail!("--seats must be between 3 and 12");
+    }
+    let (models, notice) = choose_models(&mut settings).await?;
+    let app = App::open(settings, models).await?;
+    eprintln!("{notice}");
+    let language = language.unwrap_or_else(|| app.settings.language());
+    let host = crate::core::undercover::UndercoverHost::new(std::sync::Arc::new(crate::assets::words()));
+    let report = crate::core::undercover::selfplay::run(&app.engine.pipeline, &host, seats, blank, language, games, seed)
+        .await
+        .map_err(|e| anyhow::anyhow!(e))?;
+    print!("{}", report.render());
+    Ok(())
+}
+
 async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
     let (models, notice) = choose_models(&mut settings).await?;
     let app = App::open(settings, models).await?;
     report_skipped(&app);
     eprintln!("{notice}");
+    let seated = crate::assets::hosted_games().into_iter().find(|g| Some(g.group()) == args.puzzle.as_deref());
+    if let Some(game) = seated {
+        let ai_seats = args.ai_seats.unwrap_or_else(|| args.seats.map_or(4, |n| n.saturating_sub(1)));
+        let options = crate::core::game::TableOptions {
+            seats: Some(args.seats.unwrap_or(ai_seats + 1)),
+            ai_seats: Some(ai_seats),
+            language: args.language,
+            blank: Some(args.blank),
+            seed: args.seed,
+        };
+        let name = args.name.unwrap_or_else(|| "Player".to_string());
+        let run = console::table::SeatedOptions { options, name, script: args.script };
+        return console::table::play_hosted(&app, game, run).await;
+    }
     let opts = PlayOptions {
         puzzle: args.puzzle,
         script: args.script,

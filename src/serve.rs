@@ -95,8 +95,7 @@ pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
         catalogue: app.catalogue.clone(),
         defaults: Defaults { language: app.settings.language(), hint_limit: app.settings.game.hint_limit },
         models: Some(models),
-        // Seated games register here as they land (Undercover, the Arena).
-        hosted: Vec::new(),
+        hosted: crate::assets::hosted_games(),
     })
 }
 

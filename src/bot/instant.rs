@@ -26,11 +26,20 @@ use super::{BotParts, Defaults};
 #[derive(Debug, Clone, Default)]
 pub struct InstantModel {
     rules: Vec<(String, String)>,
+    /// Replies to other roles' prompts (an AI seat's vote): the first
+    /// rule whose key the prompt contains.
+    others: Vec<(String, String)>,
 }
 
 impl InstantModel {
     pub fn new(rules: &[(&str, String)]) -> Self {
-        InstantModel { rules: rules.iter().map(|(k, v)| (k.to_string(), v.clone())).collect() }
+        InstantModel { rules: rules.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(), others: Vec::new() }
+    }
+
+    /// Replies for prompts that are not the Judge's, by a key the prompt contains.
+    pub fn with_others(mut self, rules: &[(&str, &str)]) -> Self {
+        self.others = rules.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self
     }
 
     /// A Judge reply for a question.
@@ -46,7 +55,9 @@ impl InstantModel {
     fn reply(&self, request: &ChatRequest) -> String {
         let system = request.messages.first().map(|m| m.content.as_str()).unwrap_or_default();
         if !system.contains("You are the JUDGE") {
-            return "Keep digging.".into();
+            let prompt: String = request.messages.iter().map(|m| m.content.as_str()).collect();
+            let rule = self.others.iter().find(|(key, _)| prompt.contains(key.as_str()));
+            return rule.map_or_else(|| "Keep digging.".into(), |(_, reply)| reply.clone());
         }
         let user = request.messages.get(1).map(|m| m.content.as_str()).unwrap_or_default();
         let said = user.split("<<<").nth(1).and_then(|s| s.split(">>>").next()).unwrap_or(user);
@@ -90,6 +101,6 @@ pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow
         catalogue: crate::assets::catalogue(),
         defaults: Defaults { language: Language::En, hint_limit: 3 },
         models: None,
-        hosted: Vec::new(),
+        hosted: crate::assets::hosted_games(),
     })
 }

@@ -35,12 +35,12 @@ use crate::core::catalogue::Catalogue;
 use crate::core::guild::{GuildConfig, GuildStore};
 use crate::core::llm::RoleModels;
 use crate::core::puzzle::Language;
-use crate::core::store::{Clock, LeaderRow, Store};
+use crate::core::store::{Clock, LeaderRow, RoleRow, Store};
 use crate::puzzles::PuzzleLibrary;
 
 pub use games::{Found, Games, LiveGame};
 pub use puzzles::{NoPuzzle, Wanted};
-pub use tables::{HostedGame, LiveTable, Tables};
+pub use tables::{HostedGame, LiveTable, Opening, Tables};
 
 /// Builds the models for a model name a moderator chose (`config model`).
 pub type ModelFactory = Arc<dyn Fn(&str) -> anyhow::Result<RoleModels> + Send + Sync>;
@@ -176,6 +176,45 @@ pub fn leaderboard_lines(rows: &[LeaderRow], safe_name: impl Fn(&str) -> String)
     rows.iter()
         .enumerate()
         .map(|(i, r)| format!("{}. {} · {} pts · {} solved\n", i + 1, safe_name(&r.name), r.points, r.solves))
+        .collect()
+}
+
+/// Games and wins per player and role, one line per player, most wins
+/// first; `role_name` is the game's name for a stored role.
+pub fn role_stats_lines(
+    lang: Language,
+    rows: &[RoleRow],
+    role_name: impl Fn(&str) -> String,
+    safe_name: impl Fn(&str) -> String,
+) -> String {
+    let mut players: Vec<(&str, &str, i64, i64, Vec<String>)> = Vec::new();
+    for r in rows {
+        let i = match players.iter().position(|p| p.0 == r.player_id) {
+            Some(i) => i,
+            None => {
+                players.push((&r.player_id, &r.name, 0, 0, Vec::new()));
+                players.len() - 1
+            }
+        };
+        let p = &mut players[i];
+        p.2 += r.games;
+        p.3 += r.wins;
+        p.4.push(format!("{} {}/{}", role_name(&r.role), r.wins, r.games));
+    }
+    players.sort_by(|a, b| b.3.cmp(&a.3).then(b.2.cmp(&a.2)).then(a.1.cmp(b.1)));
+    if players.is_empty() {
+        return match lang {
+            Language::En => "No finished games here yet.".to_string(),
+            Language::Zh => "这里还没有打完的对局。".to_string(),
+        };
+    }
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, (_, name, games, wins, roles))| match lang {
+            Language::En => format!("{}. {} · {wins} wins in {games} games ({})\n", i + 1, safe_name(name), roles.join(", ")),
+            Language::Zh => format!("{}. {} · {games} 局胜 {wins} 局（{}）\n", i + 1, safe_name(name), roles.join("，")),
+        })
         .collect()
 }
 

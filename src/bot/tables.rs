@@ -12,26 +12,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::core::actor::{Delivery, EngineError, Inbound, SessionHandle, new_canary};
-use crate::core::game::{Table, TurnInput};
+use crate::core::game::{TableOptions, TurnInput};
+pub use crate::core::game::HostedGame;
 use crate::core::guild::{GuildConfig, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
-use crate::core::store::{LoadedSession, NewSession, OutboxItem};
+use crate::core::store::{NewSession, OutboxItem};
 
 use super::Bot;
-
-/// A seated game a bot can host.
-pub trait HostedGame: Send + Sync {
-    /// The game's `Game::KIND`, as stored with its sessions.
-    fn kind(&self) -> &'static str;
-    /// Its command group in the catalogue (`undercover`).
-    fn group(&self) -> &'static str;
-    /// A lobby opened by `host`: the first state as a table and its
-    /// session row (the id, canary and times are the engine's).
-    fn open(&self, host: &Player, language: Language, new: NewSession) -> (NewSession, Box<dyn Table>);
-    /// The table of a stored session of this game.
-    fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError>;
-}
 
 /// A thread's seated game.
 #[derive(Clone)]
@@ -79,6 +67,16 @@ impl Tables {
     }
 }
 
+/// What opening a lobby did.
+pub enum Opening {
+    /// The lobby is open; its first reply.
+    Open(LiveTable, Delivery),
+    /// The thread already plays a game.
+    Busy,
+    /// The game refused the options (a sentence for the host).
+    Refused(String),
+}
+
 /// A table found for a thread, with what a restart left undelivered.
 pub struct FoundTable {
     pub table: LiveTable,
@@ -94,8 +92,8 @@ impl Bot {
         self.hosted.iter().find(|g| g.group() == group).cloned()
     }
 
-    /// Opens a lobby of `game` in `thread` and binds it; `Ok(None)` when
-    /// the thread already plays something.
+    /// Opens a lobby of `game` in `thread` and binds it; `Opening::Busy`
+    /// when the thread already plays something.
     pub async fn open_table(
         &self,
         game: Arc<dyn HostedGame>,
@@ -103,8 +101,9 @@ impl Bot {
         scope: &str,
         config: &GuildConfig,
         host: Player,
-    ) -> anyhow::Result<Option<(LiveTable, Delivery)>> {
-        let language = self.language_of(config);
+        options: &TableOptions,
+    ) -> anyhow::Result<Opening> {
+        let language = options.language.unwrap_or_else(|| self.language_of(config));
         let engine = self.engine_for(config.model.as_deref());
         let template = NewSession {
             id: uuid::Uuid::new_v4().simple().to_string(),
@@ -122,15 +121,18 @@ impl Bot {
             },
             created_ms: self.now_ms(),
         };
-        let (new, table) = game.open(&host, language, template);
+        let (new, table) = match game.open(&host, language, options, template) {
+            Ok(opened) => opened,
+            Err(why) => return Ok(Opening::Refused(why)),
+        };
         let handle = engine.create_session(&new, table).await?;
         if !self.bind(thread, scope, &handle.id, &host.id).await? {
-            return Ok(None);
+            return Ok(Opening::Busy);
         }
         let live = LiveTable { handle: handle.clone(), game, scope: scope.to_string(), language };
         self.tables.insert(thread, live.clone());
         let intro = handle.send(Inbound::new(host, TurnInput::Status)).await?;
-        Ok(Some((live, intro)))
+        Ok(Opening::Open(live, intro))
     }
 
     /// The seated game in a thread, resumed from SQL after a restart;

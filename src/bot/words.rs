@@ -31,7 +31,8 @@ pub enum Word<'a> {
     // Seated games (`/<group> …`).
     NoTableHere { group: &'a str },
     LobbyOpen { group: &'a str, thread: u64 },
-    DmsClosed { group: &'a str },
+    /// `verb` is the group's "show me my secret" verb (`whisper`, `word`).
+    DmsClosed { group: &'a str, verb: &'a str },
     // Refusals and failures.
     SlowDown(u64),
     NotModerator,
@@ -199,8 +200,8 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
                 channel(thread)
             )
         }
-        Word::DmsClosed { group } => {
-            format!("I could not send you a direct message. Use `/{group} whisper` to see your secret privately.")
+        Word::DmsClosed { group, verb } => {
+            format!("I could not send you a direct message. Use `/{group} {verb}` to see your secret privately.")
         }
         Word::SlowDown(secs) => format!("Easy there! You can take another turn in {secs} s."),
         Word::NotModerator => format!("Only {} can do that.", n.who_moderates),
@@ -264,7 +265,7 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::LobbyOpen { group, thread } => {
             format!("🎲 {} 大厅已在 {} 开放：用 `/{group} join` 入座。", bold(markup, group), channel(thread))
         }
-        Word::DmsClosed { group } => format!("我无法私信你。请用 `/{group} whisper` 私下查看你的秘密。"),
+        Word::DmsClosed { group, verb } => format!("我无法私信你。请用 `/{group} {verb}` 私下查看你的秘密。"),
         Word::SlowDown(secs) => format!("慢一点！{secs} 秒后可以再行动。"),
         Word::NotModerator => format!("只有{}可以这样做。", n.who_moderates),
         Word::Oops => "我这边出了点问题，这次不计数。请稍后再试。".into(),

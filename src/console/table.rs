@@ -6,11 +6,18 @@
 //! turns nobody typed (an AI seat's vote, a deadline) arrive through the
 //! engine's courier (`TerminalCourier`) and are printed the same way.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
-use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle};
-use crate::core::game::{Audience, TurnInput};
+use crate::app::App;
+use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle, new_canary};
+use crate::core::game::{Audience, HostedGame, Snapshot, TableOptions, TurnInput};
 use crate::core::soup::Player;
+use crate::core::store::NewSession;
+
+use super::screen::Screen;
 
 /// One line typed at a seated game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,22 +30,30 @@ pub enum TableLine {
 }
 
 /// The verbs, for help and errors.
-pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /vote <id> /whisper /status /quit";
+pub const TABLE_VERBS: &str =
+    "/join /leave /begin /add-ai /describe <text> /vote <seat> /word /guess <word> /status /end /quit (a line without / describes)";
 
 pub fn parse_table_line(line: &str) -> TableLine {
     let line = line.trim();
     if line.is_empty() {
         return TableLine::Empty;
     }
+    if !line.starts_with('/') {
+        return TableLine::Move(TurnInput::Say(line.to_string()));
+    }
     let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let rest = rest.trim();
     match verb.to_lowercase().as_str() {
         "/join" => TableLine::Move(TurnInput::Join),
         "/leave" => TableLine::Move(TurnInput::Leave),
         "/begin" | "/start" => TableLine::Move(TurnInput::Begin),
         "/add-ai" => TableLine::Move(TurnInput::AddAi),
-        "/vote" if !rest.trim().is_empty() => TableLine::Move(TurnInput::Vote(rest.trim().to_string())),
-        "/whisper" => TableLine::Move(TurnInput::Whisper),
+        "/vote" if !rest.is_empty() => TableLine::Move(TurnInput::Vote(rest.to_string())),
+        "/describe" | "/say" if !rest.is_empty() => TableLine::Move(TurnInput::Say(rest.to_string())),
+        "/guess" if !rest.is_empty() => TableLine::Move(TurnInput::Guess(rest.to_string())),
+        "/whisper" | "/word" => TableLine::Move(TurnInput::Whisper),
         "/status" => TableLine::Move(TurnInput::Status),
+        "/end" => TableLine::Move(TurnInput::Reveal),
         "/quit" | "/exit" => TableLine::Quit,
         _ => TableLine::Unknown(verb.to_string()),
     }
@@ -104,6 +119,58 @@ pub async fn play_lines(
     drain(handle, me, courier, out).await
 }
 
+/// Plays a seated game from a line source until it ends, the human quits
+/// or input runs out, printing what the courier brings as it comes
+/// (AI seats' moves and deadlines do not wait for the human's next line).
+/// A script's lines are played once the table has been quiet for
+/// `settle`, so AI seats move in between as they would live.
+pub async fn play_live(
+    handle: &SessionHandle,
+    me: &Player,
+    mut lines: mpsc::Receiver<String>,
+    courier: &mut mpsc::UnboundedReceiver<Delivery>,
+    settle: Option<std::time::Duration>,
+    out: &mut dyn FnMut(&str),
+) -> anyhow::Result<bool> {
+    loop {
+        if let Some(quiet) = settle {
+            loop {
+                match tokio::time::timeout(quiet, courier.recv()).await {
+                    Ok(Some(delivery)) => {
+                        if show(handle, me, &delivery, out).await? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(None) | Err(_) => break,
+                }
+            }
+        }
+        let line = tokio::select! {
+            delivery = courier.recv() => {
+                match delivery {
+                    Some(delivery) if show(handle, me, &delivery, out).await? => return Ok(true),
+                    _ => continue,
+                }
+            }
+            line = lines.recv() => line,
+        };
+        let Some(line) = line else { return drain(handle, me, courier, out).await };
+        let input = match parse_table_line(&line) {
+            TableLine::Move(input) => input,
+            TableLine::Quit => return Ok(false),
+            TableLine::Empty => continue,
+            TableLine::Unknown(verb) => {
+                out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
+                continue;
+            }
+        };
+        let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
+        if show(handle, me, &delivery, out).await? {
+            return Ok(true);
+        }
+    }
+}
+
 /// Prints what the courier brought so far; true when the game ended.
 async fn drain(
     handle: &SessionHandle,
@@ -131,6 +198,80 @@ pub async fn show(
     }
     handle.delivered(delivery).await?;
     Ok(delivery.over)
+}
+
+/// How a seated game is played in the terminal.
+pub struct SeatedOptions {
+    pub options: TableOptions,
+    pub name: String,
+    pub script: Option<PathBuf>,
+}
+
+/// Plays a hosted seated game (`echoes play undercover`): the human at the
+/// keyboard hosts, AI seats fill the table, and the game starts at once.
+pub async fn play_hosted(app: &App, game: Arc<dyn HostedGame>, run: SeatedOptions) -> anyhow::Result<()> {
+    let me = Player { id: format!("console:{}", run.name.to_lowercase()), name: run.name.clone() };
+    let mut screen = Screen::new(run.script.is_some());
+    let (tx, mut courier) = mpsc::unbounded_channel();
+    app.engine.set_courier(Arc::new(TerminalCourier(tx)));
+    let language = run.options.language.unwrap_or_else(|| app.settings.language());
+    let template = NewSession {
+        id: uuid::Uuid::new_v4().simple().to_string(),
+        puzzle_id: "-".into(),
+        language,
+        channel: "console".into(),
+        canary: new_canary(),
+        snapshot: Snapshot {
+            kind: game.kind().to_string(),
+            version: 0,
+            phase: String::new(),
+            progress: 0,
+            deadline_ms: None,
+            body: String::new(),
+        },
+        created_ms: app.engine.clock.now_ms(),
+    };
+    let (new, table) = game.open(&me, language, &run.options, template).map_err(|why| anyhow::anyhow!(why))?;
+    let handle = app.engine.create_session(&new, table).await?;
+    screen.info(&format!("session {}", handle.id));
+    let mut out = |text: &str| screen.reply(text);
+    for input in [TurnInput::Status, TurnInput::Begin] {
+        let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
+        show(&handle, &me, &delivery, &mut out).await?;
+    }
+    let (lines_tx, lines) = mpsc::channel(64);
+    let settle = match &run.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("cannot read the script {}: {e}", path.display()))?;
+            tokio::spawn(async move {
+                for line in text.lines() {
+                    if lines_tx.send(line.to_string()).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            Some(std::time::Duration::from_millis(400))
+        }
+        None => {
+            tokio::spawn(async move {
+                use tokio::io::AsyncBufReadExt as _;
+                let mut stdin = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+                while let Ok(Some(line)) = stdin.next_line().await {
+                    if lines_tx.send(line).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            None
+        }
+    };
+    let over = play_live(&handle, &me, lines, &mut courier, settle, &mut out).await?;
+    if !over {
+        screen.info("the game is still on; it ends by itself when its deadlines pass, or with /end");
+    }
+    app.engine.settle().await;
+    Ok(())
 }
 
 #[cfg(test)]

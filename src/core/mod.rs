@@ -25,6 +25,7 @@ pub mod secrecy;
 pub mod soup;
 pub mod store;
 pub mod text;
+pub mod undercover;
 pub mod verdict;
 
 #[cfg(test)]

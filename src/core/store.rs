@@ -124,6 +124,16 @@ pub struct LeaderRow {
     pub solves: i64,
 }
 
+/// One player's games and wins in one role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoleRow {
+    pub player_id: String,
+    pub name: String,
+    pub role: String,
+    pub games: i64,
+    pub wins: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionSummary {
     pub id: String,
@@ -198,6 +208,10 @@ pub trait Store: Send + Sync {
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
 
     async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
+
+    /// Games and wins per player and role in one game (`undercover`),
+    /// within one server or workspace when `scope` is given; most wins first.
+    async fn role_stats(&self, kind: &str, scope: Option<&str>, limit: u32) -> Result<Vec<RoleRow>, StoreError>;
 
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError>;
 

@@ -60,7 +60,7 @@ pub fn commands(catalogue: &Catalogue, seated: &[&str]) -> Vec<poise::Command<Da
     let mut commands = vec![soup::soup(), admin::soup_admin()];
     for group in seated {
         if catalogue.for_frontend(Frontend::Discord).any(|v| v.group == *group) {
-            commands.push(tables::command_for(group));
+            commands.push(tables::command_for(group, catalogue));
         }
     }
     for top in &mut commands {

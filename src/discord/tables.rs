@@ -16,14 +16,16 @@ use serenity::{
     Mentionable as _,
 };
 
-use crate::bot::LiveTable;
+use crate::bot::{LiveTable, Opening};
+use crate::core::catalogue::{Catalogue, Frontend};
 use crate::core::actor::{Courier, Delivery, Inbound};
-use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
+use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 use crate::core::store::OutboxItem;
 
 use super::games::{player_of, scope_of, thread_key};
+use super::soup::LanguageChoice;
 use super::render::neutralise;
 use super::send::{message, no_pings, private};
 use super::types::{Context, Data, Error};
@@ -32,15 +34,22 @@ use super::words::{Word, say};
 /// Vote buttons carry `table:vote:<option id>`.
 pub const VOTE_BUTTON: &str = "table:vote:";
 
-/// The seated-game command tree, named `group`.
-pub fn command_for(group: &str) -> poise::Command<Data, Error> {
+/// The seated-game command tree, named `group`: the template's verbs and
+/// options that the catalogue lists for that group, nothing more.
+pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, Error> {
+    let listed: Vec<&crate::core::catalogue::Verb> =
+        catalogue.for_frontend(Frontend::Discord).filter(|v| v.group == group).collect();
     let mut command = table();
     command.name = group.to_string().into();
     command.qualified_name = group.to_string().into();
     command.identifying_name = format!("table_{group}").into();
+    command.subcommands.retain(|sub| listed.iter().any(|v| v.name == sub.name));
     for sub in &mut command.subcommands {
         sub.qualified_name = format!("{group} {}", sub.name).into();
         sub.identifying_name = format!("table_{group}_{}", sub.name).into();
+        if let Some(verb) = listed.iter().find(|v| v.name == sub.name) {
+            sub.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
+        }
     }
     command
 }
@@ -49,7 +58,10 @@ pub fn command_for(group: &str) -> poise::Command<Data, Error> {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("start", "join", "leave", "begin", "add_ai", "vote", "whisper", "status"),
+    subcommands(
+        "start", "join", "leave", "begin", "add_ai", "vote", "whisper", "word", "describe", "guess", "status", "end",
+        "stats"
+    ),
     subcommand_required
 )]
 pub async fn table(_: Context<'_>) -> Result<(), Error> {
@@ -58,7 +70,26 @@ pub async fn table(_: Context<'_>) -> Result<(), Error> {
 
 /// Open a lobby.
 #[poise::command(slash_command, guild_only)]
-async fn start(ctx: Context<'_>) -> Result<(), Error> {
+async fn start(
+    ctx: Context<'_>,
+    #[description = "Seats at the table"]
+    #[min = 3]
+    #[max = 12]
+    seats: Option<u32>,
+    #[description = "AI players to seat now"]
+    #[min = 0]
+    #[max = 11]
+    ai_seats: Option<u32>,
+    #[description = "Language"] language: Option<LanguageChoice>,
+    #[description = "A blank seat with no word"] blank: Option<bool>,
+) -> Result<(), Error> {
+    let options = TableOptions {
+        seats: seats.map(|n| n as usize),
+        ai_seats: ai_seats.map(|n| n as usize),
+        language: language.map(Into::into),
+        blank,
+        seed: None,
+    };
     let data = ctx.data();
     let http = &ctx.serenity_context().http;
     let guild = ctx.guild_id().context("guild only")?;
@@ -79,9 +110,16 @@ async fn start(ctx: Context<'_>) -> Result<(), Error> {
         .auto_archive_duration(serenity::AutoArchiveDuration::OneDay);
     let thread = ctx.channel_id().create_thread(http, thread).await?.id;
     let host = player_of(ctx.author());
-    let Some((table, intro)) = data.open_table(game, &thread_key(thread), &scope, &config, host.clone()).await? else {
-        ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
-        return Ok(());
+    let (table, intro) = match data.open_table(game, &thread_key(thread), &scope, &config, host.clone(), &options).await? {
+        Opening::Open(table, intro) => (table, intro),
+        Opening::Busy => {
+            ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
+            return Ok(());
+        }
+        Opening::Refused(why) => {
+            ctx.send(private(&neutralise(&why))).await?;
+            return Ok(());
+        }
     };
     data.deliver_table(http, thread, &table, &intro, &host, None).await?;
     let open = say(lang, &Word::LobbyOpen { group: &group, thread: thread.get() });
@@ -125,6 +163,44 @@ async fn whisper(ctx: Context<'_>) -> Result<(), Error> {
     table_turn(ctx, TurnInput::Whisper).await
 }
 
+/// Show me my word again, privately.
+#[poise::command(slash_command, guild_only)]
+async fn word(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Whisper).await
+}
+
+/// Describe your word in one line, without saying it.
+#[poise::command(slash_command, guild_only)]
+async fn describe(ctx: Context<'_>, #[description = "Your description"] text: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Say(text)).await
+}
+
+/// Your one guess at the civilians' word (the blank seat, voted out).
+#[poise::command(slash_command, guild_only)]
+async fn guess(ctx: Context<'_>, #[description = "The word"] word: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Guess(word)).await
+}
+
+/// End the game now and show everything (host or moderator).
+#[poise::command(slash_command, guild_only)]
+async fn end(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Reveal).await
+}
+
+/// Wins per role in this server.
+#[poise::command(slash_command, guild_only)]
+async fn stats(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let guild = ctx.guild_id().context("guild only")?;
+    let lang = data.guild_language(Some(guild)).await;
+    let group = group_of(ctx).unwrap_or_default();
+    let Some(game) = data.hosted(&group) else { return refuse(ctx, lang, Word::NoTableHere { group: &group }).await };
+    let rows = data.store.role_stats(game.kind(), Some(&scope_of(guild)), 30).await?;
+    let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
+    ctx.send(poise::CreateReply::default().content(text).allowed_mentions(no_pings())).await?;
+    Ok(())
+}
+
 /// Show the table.
 #[poise::command(slash_command, guild_only)]
 async fn status(ctx: Context<'_>) -> Result<(), Error> {
@@ -144,7 +220,7 @@ async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), 
 /// Whether a verb's acknowledgement is private: a vote or a whisper must
 /// not show who did what.
 fn is_secret(input: &TurnInput) -> bool {
-    matches!(input, TurnInput::Vote(_) | TurnInput::Whisper)
+    matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_))
 }
 
 /// One command turn in a table's thread.
@@ -336,7 +412,10 @@ impl Data {
         };
         if let Err(e) = sent.await {
             tracing::info!(user = %user, error = %e, "cannot DM a seat; telling them to use whisper");
-            let closed = say(table.language, &Word::DmsClosed { group: table.game.group() });
+            let group = table.game.group();
+            let word = self.catalogue.for_frontend(Frontend::Discord).any(|v| v.group == group && v.name == "word");
+            let verb = if word { "word" } else { "whisper" };
+            let closed = say(table.language, &Word::DmsClosed { group, verb });
             let text = format!("{}: {closed}", user.mention());
             thread.send_message(http, CreateMessage::new().content(text).allowed_mentions(no_pings())).await?;
         }

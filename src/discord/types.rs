@@ -71,7 +71,7 @@ impl Data {
             catalogue: parts.catalogue,
             defaults: parts.defaults,
             models: parts.models,
-            hosted: Vec::new(),
+            hosted: crate::assets::hosted_games(),
         };
         Data::from_bot(bot, parts.settings)
     }

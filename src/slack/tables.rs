@@ -10,10 +10,11 @@ use std::sync::{Arc, Weak};
 use serde_json::json;
 use slack_morphism::prelude::*;
 
-use crate::bot::{HostedGame, LiveTable};
+use crate::bot::{HostedGame, LiveTable, Opening};
 use crate::core::actor::{Courier, Delivery, Inbound};
 use crate::core::catalogue::Frontend;
-use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
+use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
+use crate::core::puzzle::Language;
 use crate::core::store::OutboxItem;
 
 use super::ingress::{ButtonIn, CommandIn};
@@ -53,17 +54,25 @@ impl SlackBot {
                 help.lines().filter(|l| l.starts_with(&format!("/{} ", game.group()))).collect();
             return self.tell(&c.channel, &c.user, None, &neutralise(&group_lines.join("\n"))).await;
         }
+        let lang = self.scope_language(&scope_of(&c.team)).await;
         let input = match verb.as_str() {
-            "start" => return self.open_lobby(c, game).await,
+            "start" => return self.open_lobby(c, game, table_options(rest)).await,
+            "stats" => {
+                let rows = self.store.role_stats(game.kind(), Some(&scope_of(&c.team)), 30).await?;
+                let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
+                return self.tell(&c.channel, &c.user, None, &text).await;
+            }
             "join" => TurnInput::Join,
             "leave" => TurnInput::Leave,
             "begin" => TurnInput::Begin,
             "add-ai" => TurnInput::AddAi,
             "vote" => TurnInput::Vote(rest.trim().to_string()),
-            "whisper" => TurnInput::Whisper,
+            "whisper" | "word" => TurnInput::Whisper,
+            "describe" => TurnInput::Say(rest.trim().to_string()),
+            "guess" => TurnInput::Guess(rest.trim().to_string()),
+            "end" => TurnInput::Reveal,
             _ => TurnInput::Status,
         };
-        let lang = self.scope_language(&scope_of(&c.team)).await;
         let no_table = say(lang, &Word::NoTableHere { group: game.group() });
         let Some((key, table)) = self.channel_table(&c.channel).await? else {
             return self.tell(&c.channel, &c.user, None, &no_table).await;
@@ -75,7 +84,7 @@ impl SlackBot {
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
         }
-        let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper);
+        let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_));
         let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
         inbound.moderator = self.is_admin(&scope_of(&c.team), &c.user).await.unwrap_or(false);
         let delivery = table.handle.send(inbound).await?;
@@ -83,7 +92,7 @@ impl SlackBot {
         self.deliver_table(&key, &table, &delivery, Some(&answer)).await
     }
 
-    async fn open_lobby(&self, c: &CommandIn, game: Arc<dyn HostedGame>) -> anyhow::Result<()> {
+    async fn open_lobby(&self, c: &CommandIn, game: Arc<dyn HostedGame>, options: TableOptions) -> anyhow::Result<()> {
         let scope = scope_of(&c.team);
         let config = self.guilds.guild_config(&scope).await?;
         let already = say(self.language_of(&config), &Word::AlreadyRunning);
@@ -92,9 +101,11 @@ impl SlackBot {
         }
         let ts = self.post(&c.channel, None, &format!("🎲 *{}*", neutralise(game.group()))).await?;
         let key = thread_key(&c.channel, &ts);
-        let Some((table, intro)) = self.open_table(game, &key, &scope, &config, self.player(&c.user).await).await?
-        else {
-            return self.tell(&c.channel, &c.user, None, &already).await;
+        let host = self.player(&c.user).await;
+        let (table, intro) = match self.open_table(game, &key, &scope, &config, host, &options).await? {
+            Opening::Open(table, intro) => (table, intro),
+            Opening::Busy => return self.tell(&c.channel, &c.user, None, &already).await,
+            Opening::Refused(why) => return self.tell(&c.channel, &c.user, None, &neutralise(&why)).await,
         };
         self.remember_channel(&c.channel, &key);
         self.deliver_table(&key, &table, &intro, None).await
@@ -201,6 +212,27 @@ impl SlackBot {
         let Some(found) = self.find_table(&key).await? else { return Ok(()) };
         self.deliver_table(&key, &found.table, delivery, None).await
     }
+}
+
+/// `start`'s options from the text after it: `seats:6 ai_seats:3
+/// language:zh blank:yes`, or the short forms `6`, `zh`, `blank`.
+pub fn table_options(text: &str) -> TableOptions {
+    let mut options = TableOptions::default();
+    for token in text.split_whitespace() {
+        let (key, value) = token.split_once([':', '=']).unwrap_or(("", token));
+        let yes = |v: &str| matches!(v.to_lowercase().as_str(), "yes" | "true" | "on" | "1");
+        match key.to_lowercase().replace('-', "_").as_str() {
+            "seats" => options.seats = value.parse().ok(),
+            "ai_seats" | "ai" => options.ai_seats = value.parse().ok(),
+            "language" | "lang" => options.language = Language::parse(value),
+            "blank" => options.blank = Some(yes(value)),
+            "" if value.eq_ignore_ascii_case("blank") => options.blank = Some(true),
+            "" if value.parse::<usize>().is_ok() => options.seats = value.parse().ok(),
+            "" => options.language = Language::parse(value).or(options.language),
+            _ => {}
+        }
+    }
+    options
 }
 
 /// `slack:<channel>:<ts>` → the channel.

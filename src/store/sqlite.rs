@@ -19,7 +19,7 @@ use crate::core::prompts::PublicTurn;
 use crate::core::soup::Player;
 use crate::core::store::{
     Committed, CustomPuzzle, FinishedSession, LeaderRow, LoadedSession, NewSession, OutboxItem, PlayerStats,
-    PuzzleStats, SessionSummary, Store, StoreError, StoredTurn, TurnCommit,
+    PuzzleStats, RoleRow, SessionSummary, Store, StoreError, StoredTurn, TurnCommit,
 };
 use crate::core::verdict::{Intent, Verdict};
 
@@ -210,12 +210,15 @@ async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) ->
 async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     for p in t.points {
         upsert_player(tx, &p.player.id, &p.player.name, t.created_ms).await?;
-        sqlx::query("INSERT INTO scores (session_id, player_id, points, solved, created_ms) VALUES (?, ?, ?, ?, ?)")
-            .bind(t.session_id)
-            .bind(&p.player.id)
-            .bind(p.points as i64)
-            .bind(i64::from(p.solved))
-            .bind(t.created_ms)
+        sqlx::query(
+            "INSERT INTO scores (session_id, player_id, points, solved, role, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(t.session_id)
+        .bind(&p.player.id)
+        .bind(p.points as i64)
+        .bind(i64::from(p.solved))
+        .bind(p.role.as_deref())
+        .bind(t.created_ms)
             .execute(&mut **tx)
             .await
             .map_err(db)?;
@@ -408,7 +411,8 @@ impl Store for SqliteStore {
     async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT s.player_id, p.name, SUM(s.points) AS points, SUM(s.solved) AS solves
-             FROM scores s JOIN players p ON p.id = s.player_id
+             FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
+             WHERE x.game_kind = 'soup'
              GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT ?",
         )
         .bind(limit as i64)
@@ -422,6 +426,35 @@ impl Store for SqliteStore {
                     name: row.try_get("name").map_err(db)?,
                     points: row.try_get("points").map_err(db)?,
                     solves: row.try_get("solves").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn role_stats(&self, kind: &str, scope: Option<&str>, limit: u32) -> Result<Vec<RoleRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT s.player_id, p.name, COALESCE(s.role, '') AS role, COUNT(*) AS games, SUM(s.solved) AS wins
+             FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
+             WHERE x.game_kind = ?
+               AND (? IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))
+             GROUP BY s.player_id, p.name, COALESCE(s.role, '')
+             ORDER BY wins DESC, games DESC, p.name LIMIT ?",
+        )
+        .bind(kind)
+        .bind(scope)
+        .bind(scope)
+        .bind(limit as i64)
+        .fetch_all(&self.reader)
+        .await
+        .map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(RoleRow {
+                    player_id: row.try_get("player_id").map_err(db)?,
+                    name: row.try_get("name").map_err(db)?,
+                    role: row.try_get("role").map_err(db)?,
+                    games: row.try_get("games").map_err(db)?,
+                    wins: row.try_get("wins").map_err(db)?,
                 })
             })
             .collect()

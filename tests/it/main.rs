@@ -16,3 +16,4 @@ mod parrot;
 mod resume;
 mod slack;
 mod support;
+mod undercover;

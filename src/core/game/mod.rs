@@ -20,6 +20,7 @@
 //! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
 
 pub mod ballot;
+pub mod host;
 pub mod input;
 pub mod message;
 pub mod seats;
@@ -31,6 +32,7 @@ pub mod view;
 use serde::{Serialize, de::DeserializeOwned};
 
 pub use ballot::{Ballot, BallotError, Tally};
+pub use host::{HostedGame, TableOptions};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};

@@ -46,12 +46,13 @@ impl SecretGates {
     /// `public_context` is what every player has already seen (a surface,
     /// the rules); its words never count as evidence.
     pub fn new(public_context: &str, secrets: &[Secret], canary: Canary) -> SecretGates {
+        // A seat's gate leaves out its own secrets, and any other seat's
+        // that are the same text (civilians in Undercover share a word).
         let gate_without = |owner: Option<&str>| {
-            let texts: Vec<&str> = secrets
-                .iter()
-                .filter(|s| owner.is_none() || s.owner.as_deref() != owner)
-                .map(|s| s.text.as_str())
-                .collect();
+            let own: Vec<&str> =
+                secrets.iter().filter(|s| owner.is_some() && s.owner.as_deref() == owner).map(|s| s.text.as_str()).collect();
+            let texts: Vec<&str> =
+                secrets.iter().map(|s| s.text.as_str()).filter(|text| !own.contains(text)).collect();
             match texts.split_first() {
                 Some((first, rest)) => Gate::new(public_context, first, rest, canary.clone()),
                 None => Gate::new(public_context, "", &[], canary.clone()),
@@ -75,10 +76,12 @@ impl SecretGates {
             return Check::Blocked(b);
         }
         let said = words(text);
+        let own: Vec<&Vec<String>> =
+            self.short.iter().filter(|(owner, _)| seat.is_some() && owner.as_deref() == seat).map(|(_, w)| w).collect();
         let hit = self
             .short
             .iter()
-            .filter(|(owner, _)| seat.is_none() || owner.as_deref() != seat)
+            .filter(|(_, w)| !own.contains(&w))
             .find(|(_, w)| said.windows(w.len()).any(|run| run == w.as_slice()));
         match hit {
             Some((_, w)) => Check::Blocked(Blocked { reason: Reason::Span, span: w.join(" "), canary: false }),

@@ -46,7 +46,10 @@ pub struct TurnRecord {
 pub struct Points {
     pub player: Player,
     pub points: u32,
+    /// Solved the puzzle; in a seated game, won.
     pub solved: bool,
+    /// The role played, in games with roles (`undercover`).
+    pub role: Option<String>,
 }
 
 /// What one input did, not yet committed.

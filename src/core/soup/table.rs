@@ -106,6 +106,7 @@ fn points_of(game: &SoupGame) -> Vec<Points> {
             solved: game.solver.as_deref() == Some(id.as_str()),
             player: Player { id, name },
             points,
+            role: None,
         })
         .collect()
 }

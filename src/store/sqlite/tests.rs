@@ -110,8 +110,8 @@ async fn points_reach_the_leaderboard() {
     let usage = Usage::default();
     let player = alice();
     let points = [
-        Points { player: Player { id: "t:alice".into(), name: "Alice".into() }, points: 90, solved: true },
-        Points { player: Player { id: "t:bob".into(), name: "Bob".into() }, points: 5, solved: false },
+        Points { player: Player { id: "t:alice".into(), name: "Alice".into() }, points: 90, solved: true, role: None },
+        Points { player: Player { id: "t:bob".into(), name: "Bob".into() }, points: 5, solved: false, role: None },
     ];
     let record = question(usage);
     let snapshot = solved.snapshot().unwrap();

@@ -9,6 +9,7 @@ mod moderators;
 mod restart;
 mod safety;
 mod tables;
+pub mod undercover;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -29,14 +29,19 @@ pub async fn data_with_ballot(
     let base = &parts.engine;
     let engine = echoes::core::actor::Engine::new(base.pipeline.clone(), base.store.clone(), clock, 0);
     parts.engine = Arc::new(engine);
-    parts.hosted = vec![Arc::new(BallotHost)];
+    parts.hosted.push(Arc::new(BallotHost));
     parts.catalogue.verbs.extend(Catalogue::parse(CATALOGUE).unwrap().verbs);
     Data::from_bot(parts, settings)
 }
 
 impl Rig {
     pub async fn with_ballot(clock: Arc<ManualClock>) -> Rig {
-        let mut rig = Rig::with(rules(), DiscordSettings::default()).await;
+        Rig::with_tables(rules(), clock).await
+    }
+
+    /// A rig hosting the seated games (Undercover and the test game) on `clock`.
+    pub async fn with_tables(model: echoes::bot::instant::InstantModel, clock: Arc<ManualClock>) -> Rig {
+        let mut rig = Rig::with(model, DiscordSettings::default()).await;
         rig.tables = Some(clock);
         rig.restart().await;
         rig

@@ -282,7 +282,7 @@ impl Table for BallotTable {
             PublicTurn { player: inbound.player.name.clone(), text: reply.text.clone(), outcome: "move".into() };
         let points = match next.is_over() {
             true => {
-                next.seats.humans().map(|s| Points { player: s.player.clone(), points: 1, solved: false }).collect()
+                next.seats.humans().map(|s| Points { player: s.player.clone(), points: 1, solved: false, role: None }).collect()
             }
             false => Vec::new(),
         };

@@ -6,6 +6,7 @@
 mod game;
 mod safety;
 mod tables;
+mod undercover;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,0 +1,51 @@
+//! `HostedGame`: how a bot opens a seated game's lobby and rebuilds its
+//! table from the record. A game registers one (Undercover's is
+//! `undercover::UndercoverHost`) with the bots (`BotParts::hosted`) under
+//! its catalogue group; the front ends know no game beyond that.
+
+use crate::core::actor::EngineError;
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+use crate::core::store::{LoadedSession, NewSession};
+
+use super::Table;
+
+/// What `start` was given; a game reads the options it has and ignores
+/// the rest (each front end offers only the catalogue's options).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    /// How many seats the table has.
+    pub seats: Option<usize>,
+    /// AI seats to fill at once.
+    pub ai_seats: Option<usize>,
+    /// The game's language (else the server's).
+    pub language: Option<Language>,
+    /// Undercover: a blank seat.
+    pub blank: Option<bool>,
+    /// The game's seed (pair, roles, tie-breaks); random when absent.
+    pub seed: Option<u64>,
+}
+
+/// A seated game a bot can host.
+pub trait HostedGame: Send + Sync {
+    /// The game's `Game::KIND`, as stored with its sessions.
+    fn kind(&self) -> &'static str;
+    /// Its command group in the catalogue (`undercover`).
+    fn group(&self) -> &'static str;
+    /// A lobby opened by `host`: the first state as a table and its
+    /// session row (the id, canary and times are the engine's); an error
+    /// is a sentence for the host (no words in that language).
+    fn open(
+        &self,
+        host: &Player,
+        language: Language,
+        options: &TableOptions,
+        new: NewSession,
+    ) -> Result<(NewSession, Box<dyn Table>), String>;
+    /// The table of a stored session of this game.
+    fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError>;
+    /// A stored role's name for players (`civilian` → `平民`).
+    fn role_name(&self, _language: Language, role: &str) -> String {
+        role.to_string()
+    }
+}

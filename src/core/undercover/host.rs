@@ -1,0 +1,85 @@
+//! Who is the Undercover as a game the bots host (`/undercover …`): a
+//! lobby with the options `start` was given, a pair dealt from the word
+//! library by a recorded seed, and the table rebuilt from the record.
+
+use std::sync::Arc;
+
+use crate::core::actor::EngineError;
+use crate::core::game::{Game, HostedGame, Table, TableOptions};
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+use crate::core::store::{LoadedSession, NewSession};
+
+use super::{Dealt, MAX_SEATS, Role, Rules, UndercoverGame, UndercoverTable, WordLibrary, say, splitmix};
+
+pub struct UndercoverHost {
+    pub words: Arc<WordLibrary>,
+    pub rules: Rules,
+}
+
+impl UndercoverHost {
+    pub fn new(words: Arc<WordLibrary>) -> UndercoverHost {
+        UndercoverHost { words, rules: Rules::default() }
+    }
+
+    /// A lobby as `open` makes it, with a given seed (tests and self-play).
+    pub fn lobby(
+        &self,
+        host: &Player,
+        language: Language,
+        options: &TableOptions,
+        seed: u64,
+    ) -> Result<UndercoverGame, String> {
+        let pair = self.words.pick(language, None, seed).ok_or_else(|| match language {
+            Language::En => "There are no English word pairs to play with.".to_string(),
+            Language::Zh => "没有可用的中文词对。".to_string(),
+        })?;
+        let dealt = Dealt::from_pair(&pair.pair, splitmix(seed) & 1 == 1);
+        let rules = Rules { blank: options.blank.unwrap_or(self.rules.blank), ..self.rules.clone() };
+        let seats = options.seats.unwrap_or(MAX_SEATS);
+        let mut game = UndercoverGame::new(host, seats, rules, language, dealt, seed);
+        for _ in 0..options.ai_seats.unwrap_or(0) {
+            match game.seats.add_ai() {
+                Ok(seats) => game.seats = seats,
+                Err(_) => break,
+            }
+        }
+        Ok(game)
+    }
+}
+
+impl HostedGame for UndercoverHost {
+    fn kind(&self) -> &'static str {
+        UndercoverGame::KIND
+    }
+
+    fn group(&self) -> &'static str {
+        "undercover"
+    }
+
+    fn open(
+        &self,
+        host: &Player,
+        language: Language,
+        options: &TableOptions,
+        mut new: NewSession,
+    ) -> Result<(NewSession, Box<dyn Table>), String> {
+        let game = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
+        new.language = language;
+        new.puzzle_id = game.dealt.pair_id.clone();
+        new.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        let table = UndercoverTable::new(game, Vec::new(), &new.canary);
+        Ok((new, Box::new(table)))
+    }
+
+    fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {
+        let game: UndercoverGame = loaded.game().map_err(|e| EngineError::Resume(e.to_string()))?;
+        let history = loaded.turns.iter().filter_map(|t| t.public.clone()).collect();
+        Ok(Box::new(UndercoverTable::new(game, history, &loaded.canary)))
+    }
+
+    fn role_name(&self, language: Language, role: &str) -> String {
+        let known = [Role::Civilian, Role::Undercover, Role::Blank].into_iter().find(|r| r.as_str() == role);
+        known.map_or_else(|| role.to_string(), |r| say::role(language, r).to_string())
+    }
+}

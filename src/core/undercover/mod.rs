@@ -1,0 +1,656 @@
+//! Who is the Undercover (谁是卧底), from seed 002: civilians share a
+//! secret word, the undercover(s) hold a close but different one, and an
+//! optional blank seat ("Mr. White") holds none. Each round every living
+//! seat describes its word in one line, in a shown order; then everyone
+//! votes in secret at once and the most-voted seat is out (a tie: a run-off
+//! between the tied seats, then a pick from the recorded seed). Civilians
+//! win when every undercover and the blank are out; the undercovers win
+//! when the living undercovers and blank are as many as the living
+//! civilians. A blank seat voted out gets one private guess at the
+//! civilians' word and wins alone if it is right.
+//!
+//! This file is the pure state machine (`UndercoverGame`); `table.rs`
+//! hosts it on the engine (messages, the gate, AI seats), `agents.rs` is
+//! the AI seats' model calls, `say.rs` every fixed sentence in en and zh,
+//! `words.rs` the word pairs, `host.rs` how the bots open and resume it.
+
+pub mod agents;
+pub mod host;
+pub mod say;
+pub mod selfplay;
+pub mod table;
+pub mod words;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::game::{Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats};
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+
+pub use host::UndercoverHost;
+pub use table::UndercoverTable;
+pub use words::{ThemedPair, WordLibrary, WordPair};
+
+/// Fewest and most seats.
+pub const MIN_SEATS: usize = 3;
+pub const MAX_SEATS: usize = 12;
+/// Fewest seats for a game with a blank seat.
+pub const MIN_SEATS_WITH_BLANK: usize = 5;
+
+/// What a table is set up with; stored with the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub describe_seconds: u32,
+    pub vote_seconds: u32,
+    pub guess_seconds: u32,
+    /// Undercover seats; `None`: 1 up to 6 seats, 2 above.
+    pub undercovers: Option<usize>,
+    pub blank: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules { describe_seconds: 90, vote_seconds: 60, guess_seconds: 60, undercovers: None, blank: false }
+    }
+}
+
+/// A seat's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Civilian,
+    Undercover,
+    Blank,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Civilian => "civilian",
+            Role::Undercover => "undercover",
+            Role::Blank => "blank",
+        }
+    }
+}
+
+/// The pair this game plays, as dealt (the sides may be swapped from the
+/// file's, by the seed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dealt {
+    pub pair_id: String,
+    pub civilian: String,
+    pub undercover: String,
+    pub civilian_aliases: Vec<String>,
+    pub undercover_aliases: Vec<String>,
+}
+
+impl Dealt {
+    /// Deals `pair`, swapping its sides when `swap` is set.
+    pub fn from_pair(pair: &WordPair, swap: bool) -> Dealt {
+        let (c, u, ca, ua) = match swap {
+            false => (&pair.civilian, &pair.undercover, &pair.aliases.civilian, &pair.aliases.undercover),
+            true => (&pair.undercover, &pair.civilian, &pair.aliases.undercover, &pair.aliases.civilian),
+        };
+        Dealt {
+            pair_id: pair.id.clone(),
+            civilian: c.clone(),
+            undercover: u.clone(),
+            civilian_aliases: ca.clone(),
+            undercover_aliases: ua.clone(),
+        }
+    }
+
+    /// The word (and its other forms) a role holds.
+    pub fn forms(&self, role: Role) -> Vec<&str> {
+        let (word, aliases) = match role {
+            Role::Civilian => (&self.civilian, &self.civilian_aliases),
+            Role::Undercover => (&self.undercover, &self.undercover_aliases),
+            Role::Blank => return Vec::new(),
+        };
+        std::iter::once(word.as_str()).chain(aliases.iter().map(String::as_str)).collect()
+    }
+
+    pub fn word(&self, role: Role) -> Option<&str> {
+        self.forms(role).first().copied()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    Lobby,
+    /// `speakers[turn]` describes now.
+    Describe {
+        round: u32,
+        turn: usize,
+    },
+    Vote {
+        round: u32,
+        runoff: bool,
+    },
+    /// The blank seat, just voted out, guesses the civilians' word.
+    LastGuess {
+        round: u32,
+        seat: String,
+    },
+    Over,
+}
+
+/// How a seat left the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum Out {
+    Voted { round: u32, random: bool },
+    Left { round: u32 },
+}
+
+/// One description (or a skipped turn: `text` is `None`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Said {
+    pub round: u32,
+    pub seat: String,
+    pub text: Option<String>,
+}
+
+/// One closed ballot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VoteRecord {
+    pub round: u32,
+    pub runoff: bool,
+    /// Voter seat → the seat they voted for.
+    pub votes: BTreeMap<String, String>,
+    pub abstained: Vec<String>,
+    /// Who went out, if anyone did on this ballot.
+    pub out: Option<String>,
+    /// Picked from the seed after a tied run-off.
+    pub random: bool,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Civilians,
+    Undercover,
+    /// The blank seat guessed the civilians' word.
+    Blank,
+    /// Ended by the host or a moderator, or idle: nobody won.
+    Ended,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UndercoverGame {
+    pub seats: Seats,
+    pub rules: Rules,
+    pub language: Language,
+    /// Recorded at the lobby's opening: roles, order and tie picks follow it.
+    pub seed: u64,
+    pub dealt: Dealt,
+    pub phase: Phase,
+    /// Seat id → role, from the start.
+    pub roles: BTreeMap<String, Role>,
+    pub out: BTreeMap<String, Out>,
+    /// This round's describing order.
+    pub speakers: Vec<String>,
+    pub said: Vec<Said>,
+    pub ballot: Option<Ballot>,
+    pub votes: Vec<VoteRecord>,
+    pub deadline: Option<Deadline>,
+    pub outcome: Option<Outcome>,
+    /// The blank seat's last guess, once made: (its text, right).
+    pub last_guess: Option<(String, bool)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    Join(Player),
+    Leave { seat: String, now_ms: i64 },
+    AddAi,
+    Begin { by: String, moderator: bool, now_ms: i64 },
+    /// A description the table already checked against the secret words.
+    Describe { seat: String, text: String, now_ms: i64 },
+    /// A vote for a ballot option (a seat number).
+    Vote { voter: String, option: String, now_ms: i64 },
+    /// The blank seat's guess, judged by the table.
+    LastGuess { seat: String, text: String, right: bool, now_ms: i64 },
+    Timer { tag: String, now_ms: i64 },
+    End { by: String, moderator: bool },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error("{0}")]
+    Seat(#[from] SeatError),
+    #[error("not now")]
+    NotNow,
+    #[error("not seated in this game")]
+    NotSeated,
+    #[error("out of the game")]
+    Out,
+    #[error("not your turn")]
+    NotYourTurn { speaker: String },
+    #[error("no such choice")]
+    NotAnOption,
+    #[error("no voting for yourself")]
+    OwnVote,
+    #[error("a blank seat needs {MIN_SEATS_WITH_BLANK} seats")]
+    TooFewForBlank,
+    #[error("only the host or a moderator may end the game")]
+    NotHost,
+    #[error("a timer for a phase that has ended")]
+    StaleTimer,
+}
+
+impl UndercoverGame {
+    /// A lobby of at most `max_seats` seats opened by `host`.
+    pub fn new(host: &Player, max_seats: usize, rules: Rules, language: Language, dealt: Dealt, seed: u64) -> Self {
+        let max = max_seats.clamp(MIN_SEATS, MAX_SEATS);
+        let seat_rules = SeatRules { min: MIN_SEATS, max, max_ai: max - 1 };
+        UndercoverGame {
+            seats: Seats::open(seat_rules, host),
+            rules,
+            language,
+            seed,
+            dealt,
+            phase: Phase::Lobby,
+            roles: BTreeMap::new(),
+            out: BTreeMap::new(),
+            speakers: Vec::new(),
+            said: Vec::new(),
+            ballot: None,
+            votes: Vec::new(),
+            deadline: None,
+            outcome: None,
+            last_guess: None,
+        }
+    }
+
+    /// Seat ids in seating order.
+    pub fn seat_ids(&self) -> Vec<String> {
+        self.seats.seats.iter().map(|s| s.player.id.clone()).collect()
+    }
+
+    /// Living seats, in seating order.
+    pub fn living(&self) -> Vec<String> {
+        self.seat_ids().into_iter().filter(|id| !self.out.contains_key(id)).collect()
+    }
+
+    pub fn is_alive(&self, seat: &str) -> bool {
+        self.seats.is_seated(seat) && !self.out.contains_key(seat)
+    }
+
+    /// A seat's number as shown (1-based, seating order).
+    pub fn number(&self, seat: &str) -> Option<usize> {
+        self.seats.seats.iter().position(|s| s.player.id == seat).map(|i| i + 1)
+    }
+
+    /// The seat with a number.
+    pub fn seat_by_number(&self, number: &str) -> Option<&str> {
+        let n: usize = number.trim().trim_start_matches('#').parse().ok()?;
+        self.seats.seats.get(n.checked_sub(1)?).map(|s| s.player.id.as_str())
+    }
+
+    pub fn name(&self, seat: &str) -> String {
+        self.seats.seat(seat).map_or_else(|| "?".to_string(), |s| s.player.name.clone())
+    }
+
+    pub fn role(&self, seat: &str) -> Option<Role> {
+        self.roles.get(seat).copied()
+    }
+
+    /// The word a seat was dealt (`None` for the blank or a non-seat).
+    pub fn word_of(&self, seat: &str) -> Option<&str> {
+        self.role(seat).and_then(|r| self.dealt.word(r))
+    }
+
+    /// Who describes now.
+    pub fn speaker(&self) -> Option<&str> {
+        match &self.phase {
+            Phase::Describe { turn, .. } => self.speakers.get(*turn).map(String::as_str),
+            _ => None,
+        }
+    }
+
+    pub fn round(&self) -> u32 {
+        match &self.phase {
+            Phase::Describe { round, .. } | Phase::Vote { round, .. } | Phase::LastGuess { round, .. } => *round,
+            Phase::Lobby => 0,
+            Phase::Over => self.votes.last().map_or(0, |v| v.round),
+        }
+    }
+
+    /// The seats that won, once over.
+    pub fn winners(&self) -> Vec<String> {
+        let with_role = |roles: &[Role]| -> Vec<String> {
+            self.roles.iter().filter(|(_, r)| roles.contains(r)).map(|(s, _)| s.clone()).collect()
+        };
+        match self.outcome {
+            Some(Outcome::Civilians) => with_role(&[Role::Civilian]),
+            Some(Outcome::Undercover) => {
+                let mut w = with_role(&[Role::Undercover]);
+                w.extend(with_role(&[Role::Blank]).into_iter().filter(|s| self.is_alive(s)));
+                w
+            }
+            Some(Outcome::Blank) => with_role(&[Role::Blank]),
+            Some(Outcome::Ended) | None => Vec::new(),
+        }
+    }
+
+    /// Who wins now, from the living seats; `None` while play goes on.
+    fn settled(&self) -> Option<Outcome> {
+        let living = self.living();
+        let count = |roles: &[Role]| living.iter().filter(|s| self.role(s).is_some_and(|r| roles.contains(&r))).count();
+        let civilians = count(&[Role::Civilian]);
+        let others = count(&[Role::Undercover, Role::Blank]);
+        if others == 0 {
+            Some(Outcome::Civilians)
+        } else if others >= civilians {
+            Some(Outcome::Undercover)
+        } else {
+            None
+        }
+    }
+
+    fn rng(&self, salt: u64) -> u64 {
+        splitmix(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    fn begin(&mut self, now_ms: i64) -> Result<(), Rejection> {
+        let ids = self.seat_ids();
+        let n = ids.len();
+        if self.rules.blank && n < MIN_SEATS_WITH_BLANK {
+            return Err(Rejection::TooFewForBlank);
+        }
+        let blank = usize::from(self.rules.blank);
+        // Civilians must outnumber the others at the start.
+        let most = n.saturating_sub(2 * blank + 1) / 2;
+        let undercovers = self.rules.undercovers.unwrap_or(if n <= 6 { 1 } else { 2 }).clamp(1, most.max(1));
+        let mut shuffled = ids.clone();
+        shuffle(&mut shuffled, self.rng(1));
+        self.roles = ids.iter().map(|id| (id.clone(), Role::Civilian)).collect();
+        for id in shuffled.iter().take(undercovers) {
+            self.roles.insert(id.clone(), Role::Undercover);
+        }
+        if let Some(id) = shuffled.get(undercovers).filter(|_| blank == 1) {
+            self.roles.insert(id.clone(), Role::Blank);
+        }
+        self.open_round(1, now_ms);
+        Ok(())
+    }
+
+    /// Round `round`'s describing order: the living, starting one seat
+    /// further each round.
+    fn open_round(&mut self, round: u32, now_ms: i64) {
+        let mut order = self.living();
+        if !order.is_empty() {
+            let shift = (round as usize - 1) % order.len();
+            order.rotate_left(shift);
+        }
+        self.speakers = order;
+        self.ballot = None;
+        self.phase = Phase::Describe { round, turn: 0 };
+        self.deadline = Some(Deadline::after(now_ms, self.rules.describe_seconds, format!("describe:{round}:0")));
+    }
+
+    /// The next living speaker, or the vote when everyone has spoken.
+    fn next_speaker(&mut self, round: u32, from: usize, now_ms: i64) {
+        let next = (from..self.speakers.len()).find(|&t| self.is_alive(&self.speakers[t]));
+        match next {
+            Some(turn) => {
+                self.phase = Phase::Describe { round, turn };
+                let tag = format!("describe:{round}:{turn}");
+                self.deadline = Some(Deadline::after(now_ms, self.rules.describe_seconds, tag));
+            }
+            None => {
+                let candidates = self.living();
+                self.open_vote(round, false, candidates, now_ms);
+            }
+        }
+    }
+
+    fn open_vote(&mut self, round: u32, runoff: bool, candidates: Vec<String>, now_ms: i64) {
+        let options = candidates
+            .iter()
+            .map(|s| {
+                let n = self.number(s).unwrap_or(0);
+                (n.to_string(), format!("#{n} {}", self.name(s)))
+            })
+            .collect();
+        self.ballot = Some(Ballot::open(options, self.living()));
+        self.phase = Phase::Vote { round, runoff };
+        let tag = format!("vote:{round}:{}", if runoff { "runoff" } else { "main" });
+        self.deadline = Some(Deadline::after(now_ms, self.rules.vote_seconds, tag));
+    }
+
+    fn close_vote(&mut self, round: u32, runoff: bool, now_ms: i64) {
+        let Some(ballot) = self.ballot.take() else { return };
+        let (_, tally) = ballot.close();
+        let seat_of = |option: &str| self.seat_by_number(option).map(str::to_string).unwrap_or_default();
+        let votes: BTreeMap<String, String> = tally.votes.iter().map(|(v, o)| (v.clone(), seat_of(o))).collect();
+        let mut record =
+            VoteRecord { round, runoff, votes, abstained: tally.abstained.clone(), out: None, random: false };
+        let top = tally.counts.first().map_or(0, |c| c.1);
+        let tied: Vec<String> = match top {
+            0 => tally.counts.iter().map(|(o, _)| seat_of(o)).collect(),
+            _ => tally.counts.iter().filter(|c| c.1 == top).map(|(o, _)| seat_of(o)).collect(),
+        };
+        let out = match (tally.winner(), runoff) {
+            (Some(option), _) => Some(seat_of(option)),
+            (None, false) => None,
+            (None, true) => {
+                record.random = true;
+                let pick = (self.rng(u64::from(round) + 1000) % tied.len().max(1) as u64) as usize;
+                tied.get(pick).cloned()
+            }
+        };
+        record.out = out.clone();
+        let random = record.random;
+        self.votes.push(record);
+        match out {
+            Some(seat) => self.eliminate(&seat, round, random, now_ms),
+            None => self.open_vote(round, true, tied, now_ms),
+        }
+    }
+
+    fn eliminate(&mut self, seat: &str, round: u32, random: bool, now_ms: i64) {
+        self.out.insert(seat.to_string(), Out::Voted { round, random });
+        if self.role(seat) == Some(Role::Blank) {
+            self.phase = Phase::LastGuess { round, seat: seat.to_string() };
+            self.deadline = Some(Deadline::after(now_ms, self.rules.guess_seconds, format!("guess:{round}")));
+            return;
+        }
+        self.settle_or_next_round(round, now_ms);
+    }
+
+    fn settle_or_next_round(&mut self, round: u32, now_ms: i64) {
+        match self.settled() {
+            Some(outcome) => self.finish(outcome),
+            None => self.open_round(round + 1, now_ms),
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+        self.deadline = None;
+        if let Some(ballot) = self.ballot.take() {
+            self.ballot = Some(ballot.close().0);
+        }
+    }
+
+    /// A seat leaves a running game: out, and play goes on if it can.
+    fn leave_running(&mut self, seat: &str, now_ms: i64) -> Result<(), Rejection> {
+        if !self.is_alive(seat) {
+            return Err(if self.seats.is_seated(seat) { Rejection::Out } else { Rejection::NotSeated });
+        }
+        let round = self.round();
+        self.out.insert(seat.to_string(), Out::Left { round });
+        if let Some(outcome) = self.settled() {
+            self.finish(outcome);
+            return Ok(());
+        }
+        match self.phase.clone() {
+            Phase::Describe { round, turn } if self.speakers.get(turn).map(String::as_str) == Some(seat) => {
+                self.next_speaker(round, turn + 1, now_ms)
+            }
+            Phase::Vote { round, runoff } => {
+                let Some(ballot) = self.ballot.take() else { return Ok(()) };
+                let number = self.number(seat).unwrap_or(0).to_string();
+                let options: Vec<(String, String)> =
+                    ballot.options.iter().filter(|(id, _)| *id != number).cloned().collect();
+                let (_, tally) = ballot.close();
+                let mut rebuilt = Ballot::open(options, self.living());
+                for (voter, option) in tally.votes.iter().filter(|(v, o)| *v != seat && **o != number) {
+                    rebuilt = rebuilt.cast(voter, option).unwrap_or(rebuilt);
+                }
+                let complete = rebuilt.is_complete() || rebuilt.options.len() < 2;
+                self.ballot = Some(rebuilt);
+                if complete {
+                    self.close_vote(round, runoff, now_ms);
+                }
+            }
+            Phase::LastGuess { round, seat: guesser } if guesser == seat => {
+                self.last_guess = None;
+                self.settle_or_next_round(round, now_ms);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Game for UndercoverGame {
+    const KIND: &'static str = "undercover";
+    const VERSION: u32 = 1;
+    type Content = ();
+    type Event = Event;
+    type Rejection = Rejection;
+
+    fn apply(&self, event: &Event, _: &()) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        match (&self.phase, event) {
+            (_, Event::Timer { tag, .. }) if self.deadline.as_ref().is_none_or(|d| &d.tag != tag) => {
+                return Err(Rejection::StaleTimer);
+            }
+            (Phase::Lobby, Event::Join(p)) => next.seats = self.seats.join(p)?,
+            (Phase::Lobby, Event::Leave { seat, .. }) => next.seats = self.seats.leave(seat)?,
+            (Phase::Lobby, Event::AddAi) => next.seats = self.seats.add_ai()?,
+            (Phase::Lobby, Event::Begin { by, moderator, now_ms }) => {
+                next.seats = self.seats.start(by, *moderator)?;
+                next.begin(*now_ms)?;
+            }
+            (Phase::Over, _) => return Err(Rejection::NotNow),
+            (_, Event::End { by, moderator }) => {
+                if !moderator && *by != self.seats.host {
+                    return Err(Rejection::NotHost);
+                }
+                next.finish(Outcome::Ended);
+            }
+            (Phase::Lobby, _) => return Err(Rejection::NotNow),
+            (_, Event::Leave { seat, now_ms }) => next.leave_running(seat, *now_ms)?,
+            (Phase::Describe { round, turn }, Event::Describe { seat, now_ms, text }) => {
+                self.check_mover(seat)?;
+                if self.speakers.get(*turn) != Some(seat) {
+                    let speaker = self.speakers.get(*turn).cloned().unwrap_or_default();
+                    return Err(Rejection::NotYourTurn { speaker });
+                }
+                next.said.push(Said { round: *round, seat: seat.clone(), text: Some(text.clone()) });
+                next.next_speaker(*round, turn + 1, *now_ms);
+            }
+            (Phase::Describe { round, turn }, Event::Timer { now_ms, .. }) => {
+                let seat = self.speakers.get(*turn).cloned().unwrap_or_default();
+                next.said.push(Said { round: *round, seat, text: None });
+                next.next_speaker(*round, turn + 1, *now_ms);
+            }
+            (Phase::Vote { round, runoff }, Event::Vote { voter, option, now_ms }) => {
+                self.check_mover(voter)?;
+                if self.seat_by_number(option) == Some(voter.as_str()) {
+                    return Err(Rejection::OwnVote);
+                }
+                let ballot = self.ballot.as_ref().ok_or(Rejection::NotNow)?;
+                let cast = ballot.cast(voter, option).map_err(|e| match e {
+                    BallotError::NotAVoter => Rejection::Out,
+                    BallotError::UnknownOption(_) => Rejection::NotAnOption,
+                    BallotError::Closed => Rejection::NotNow,
+                })?;
+                let complete = cast.is_complete();
+                next.ballot = Some(cast);
+                if complete {
+                    next.close_vote(*round, *runoff, *now_ms);
+                }
+            }
+            (Phase::Vote { round, runoff }, Event::Timer { now_ms, .. }) => next.close_vote(*round, *runoff, *now_ms),
+            (Phase::LastGuess { round, seat: guesser }, Event::LastGuess { seat, text, right, now_ms }) => {
+                if seat != guesser {
+                    return Err(Rejection::NotYourTurn { speaker: guesser.clone() });
+                }
+                next.last_guess = Some((text.clone(), *right));
+                match right {
+                    true => next.finish(Outcome::Blank),
+                    false => next.settle_or_next_round(*round, *now_ms),
+                }
+            }
+            (Phase::LastGuess { round, .. }, Event::Timer { now_ms, .. }) => next.settle_or_next_round(*round, *now_ms),
+            _ => return Err(Rejection::NotNow),
+        }
+        Ok(next)
+    }
+
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::Lobby => "lobby",
+            Phase::Describe { .. } => "describe",
+            Phase::Vote { .. } => "vote",
+            Phase::LastGuess { .. } => "last_guess",
+            Phase::Over => "over",
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    fn progress(&self) -> u32 {
+        self.round()
+    }
+
+    fn deadline(&self) -> Option<Deadline> {
+        self.deadline.clone()
+    }
+}
+
+impl UndercoverGame {
+    fn check_mover(&self, seat: &str) -> Result<(), Rejection> {
+        if !self.seats.is_seated(seat) {
+            return Err(Rejection::NotSeated);
+        }
+        if self.out.contains_key(seat) {
+            return Err(Rejection::Out);
+        }
+        Ok(())
+    }
+}
+
+/// A 64-bit mix (SplitMix64): the game's only source of chance, fed by
+/// the recorded seed, so a replay decides the same way.
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Fisher–Yates from a seed.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    for i in (1..items.len()).rev() {
+        state = splitmix(state);
+        let j = (state % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,372 @@
+//! Every fixed sentence of Who is the Undercover, in en and zh. Players
+//! read these (and other players' descriptions); a model's words reach
+//! them only as an AI seat's description, after the same checks as a
+//! human's.
+
+use crate::core::puzzle::Language;
+
+use super::{Outcome, Rejection, Role};
+
+fn pick(lang: Language, en: String, zh: String) -> String {
+    match lang {
+        Language::En => en,
+        Language::Zh => zh,
+    }
+}
+
+pub fn title(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "🕵️ Who is the Undercover",
+        Language::Zh => "🕵️ 谁是卧底",
+    }
+}
+
+pub fn role(lang: Language, role: Role) -> &'static str {
+    match (lang, role) {
+        (Language::En, Role::Civilian) => "civilian",
+        (Language::En, Role::Undercover) => "undercover",
+        (Language::En, Role::Blank) => "blank",
+        (Language::Zh, Role::Civilian) => "平民",
+        (Language::Zh, Role::Undercover) => "卧底",
+        (Language::Zh, Role::Blank) => "白板",
+    }
+}
+
+pub fn lobby(lang: Language, seats: &[String], max: usize, min: usize) -> String {
+    let list = seats.join(", ");
+    pick(
+        lang,
+        format!(
+            "{} · lobby · {}/{max} seats: {list}.\nJoin with `join`; `add-ai` seats an AI player; the host starts with `begin` ({min} seats at least).",
+            title(lang),
+            seats.len()
+        ),
+        format!(
+            "{} · 大厅 · {}/{max} 座：{list}。\n用 `join` 入座；`add-ai` 让 AI 入座；房主用 `begin` 开始（至少 {min} 人）。",
+            title(lang),
+            seats.len()
+        ),
+    )
+}
+
+pub fn begins(lang: Language, seats: usize, undercovers: usize, blank: bool) -> String {
+    pick(
+        lang,
+        format!(
+            "The game begins: {seats} seats, {undercovers} undercover{}{}. Your word comes to you privately (`word` shows it again).",
+            if undercovers == 1 { "" } else { "s" },
+            if blank { " and one blank seat" } else { "" }
+        ),
+        format!(
+            "游戏开始：{seats} 人，{undercovers} 个卧底{}。你的词已私下发给你（`word` 可再看一次）。",
+            if blank { "，另有一个白板" } else { "" }
+        ),
+    )
+}
+
+pub fn your_word(lang: Language, word: &str) -> String {
+    pick(
+        lang,
+        format!("🤫 Your word: **{word}**. Describe it in one short line without saying it."),
+        format!("🤫 你的词：**{word}**。用一句话描述它，但不能说出它。"),
+    )
+}
+
+pub fn you_are_blank(lang: Language) -> String {
+    pick(
+        lang,
+        "🤫 You are the **blank**: you have no word. Listen to the others, blend in, and don't get caught. If you are voted out you get one guess at the civilians' word.".into(),
+        "🤫 你是**白板**：你没有词。听别人描述，混在其中，别被发现。被投出时你有一次猜平民词的机会。".into(),
+    )
+}
+
+pub fn round_opens(lang: Language, round: u32, order: &str, speaker: &str, seconds: u32) -> String {
+    pick(
+        lang,
+        format!("**Round {round}.** Order: {order}.\n{speaker}, describe your word ({seconds} s)."),
+        format!("**第 {round} 轮。** 顺序：{order}。\n{speaker}，请描述你的词（{seconds} 秒）。"),
+    )
+}
+
+pub fn described(lang: Language, who: &str, text: &str) -> String {
+    pick(lang, format!("{who}: “{text}”"), format!("{who}：“{text}”"))
+}
+
+pub fn next_speaker(lang: Language, speaker: &str, seconds: u32) -> String {
+    pick(lang, format!("Next: {speaker} ({seconds} s)."), format!("下一位：{speaker}（{seconds} 秒）。"))
+}
+
+pub fn skipped(lang: Language, who: &str) -> String {
+    pick(
+        lang,
+        format!("{who} did not describe in time and is skipped this round."),
+        format!("{who} 没有按时描述，本轮跳过。"),
+    )
+}
+
+pub fn vote_opens(lang: Language, runoff: bool, seconds: u32) -> String {
+    match runoff {
+        false => pick(
+            lang,
+            format!("Everyone has spoken. **Vote now** in secret: who is the undercover? ({seconds} s, `vote <seat number>` or a button)"),
+            format!("所有人都已发言。**现在秘密投票**：谁是卧底？（{seconds} 秒，`vote <座位号>` 或按钮）"),
+        ),
+        true => pick(
+            lang,
+            format!("**Run-off vote** between the tied seats ({seconds} s)."),
+            format!("平票者之间**加投一轮**（{seconds} 秒）。"),
+        ),
+    }
+}
+
+pub fn tie(lang: Language, tied: &str) -> String {
+    pick(lang, format!("A tie between {tied}."), format!("{tied} 平票。"))
+}
+
+pub fn voted_count(lang: Language, cast: usize, of: usize) -> String {
+    pick(lang, format!("🗳️ {cast}/{of} have voted."), format!("🗳️ 已投 {cast}/{of}。"))
+}
+
+pub fn vote_in(lang: Language, target: &str) -> String {
+    pick(lang, format!("Your vote for {target} is in (you may change it until the vote closes)."), format!("你投给了 {target}（投票结束前可以改）。"))
+}
+
+pub fn votes_list(lang: Language, lines: &[String], abstained: &[String]) -> String {
+    let mut out = lines.join("\n");
+    if !abstained.is_empty() {
+        let list = abstained.join(", ");
+        out.push('\n');
+        out.push_str(&pick(lang, format!("Did not vote: {list}."), format!("未投票：{list}。")));
+    }
+    out
+}
+
+pub fn eliminated(lang: Language, who: &str, votes: usize, random: bool, role_name: &str) -> String {
+    match random {
+        false => pick(
+            lang,
+            format!("**{who} is out** ({votes} vote{}). {who} was a **{role_name}**.", if votes == 1 { "" } else { "s" }),
+            format!("**{who} 出局**（{votes} 票）。{who} 是**{role_name}**。"),
+        ),
+        true => pick(
+            lang,
+            format!("Tied again: the recorded seed picks **{who}**, who is out. {who} was a **{role_name}**."),
+            format!("再次平票：按记录的随机种子，**{who}** 出局。{who} 是**{role_name}**。"),
+        ),
+    }
+}
+
+pub fn left_game(lang: Language, who: &str) -> String {
+    pick(lang, format!("{who} left the game."), format!("{who} 离开了游戏。"))
+}
+
+pub fn last_guess_opens(lang: Language, who: &str, seconds: u32) -> String {
+    pick(
+        lang,
+        format!("{who} gets one private guess at the civilians' word ({seconds} s)."),
+        format!("{who} 有一次私下猜平民词的机会（{seconds} 秒）。"),
+    )
+}
+
+pub fn guess_prompt(lang: Language) -> String {
+    pick(
+        lang,
+        "You were voted out as the blank. Guess the civilians' word with `guess <word>`: if you are right, you win alone.".into(),
+        "你作为白板被投出。用 `guess <词>` 猜平民的词：猜对则你独赢。".into(),
+    )
+}
+
+pub fn guess_result(lang: Language, who: &str, right: bool) -> String {
+    match right {
+        true => pick(lang, format!("{who} guessed the civilians' word!"), format!("{who} 猜中了平民的词！")),
+        false => pick(lang, format!("{who} guessed wrong."), format!("{who} 没有猜中。")),
+    }
+}
+
+pub fn guess_missed(lang: Language, who: &str) -> String {
+    pick(lang, format!("{who} made no guess in time."), format!("{who} 没有按时猜词。"))
+}
+
+pub fn outcome(lang: Language, outcome: Outcome) -> String {
+    let (en, zh) = match outcome {
+        Outcome::Civilians => ("🎉 **The civilians win!**", "🎉 **平民获胜！**"),
+        Outcome::Undercover => ("🎭 **The undercover wins!**", "🎭 **卧底获胜！**"),
+        Outcome::Blank => ("🃏 **The blank wins alone!**", "🃏 **白板独赢！**"),
+        Outcome::Ended => ("The game was ended before anyone won.", "游戏在分出胜负前结束了。"),
+    };
+    pick(lang, en.into(), zh.into())
+}
+
+pub fn words_reveal(lang: Language, civilian: &str, undercover: &str) -> String {
+    pick(
+        lang,
+        format!("Words: civilians **{civilian}** · undercover **{undercover}**."),
+        format!("词：平民 **{civilian}** · 卧底 **{undercover}**。"),
+    )
+}
+
+pub fn roles_heading(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "Seats:",
+        Language::Zh => "座位：",
+    }
+}
+
+pub fn votes_heading(lang: Language, round: u32, runoff: bool) -> String {
+    match (lang, runoff) {
+        (Language::En, false) => format!("Round {round} votes:"),
+        (Language::En, true) => format!("Round {round} run-off:"),
+        (Language::Zh, false) => format!("第 {round} 轮投票："),
+        (Language::Zh, true) => format!("第 {round} 轮加投："),
+    }
+}
+
+pub fn winner_mark(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "🏆",
+        Language::Zh => "🏆",
+    }
+}
+
+pub fn status(lang: Language, phase: &str, round: u32, living: &str, waiting: &str) -> String {
+    pick(
+        lang,
+        format!("{} · {phase} · round {round}\nIn the game: {living}\n{waiting}", title(lang)),
+        format!("{} · {phase} · 第 {round} 轮\n在场：{living}\n{waiting}", title(lang)),
+    )
+}
+
+pub fn phase(lang: Language, name: &str) -> &'static str {
+    match (lang, name) {
+        (Language::En, "lobby") => "lobby",
+        (Language::En, "describe") => "describing",
+        (Language::En, "vote") => "voting",
+        (Language::En, "last_guess") => "the blank's guess",
+        (Language::En, _) => "over",
+        (Language::Zh, "lobby") => "大厅",
+        (Language::Zh, "describe") => "描述中",
+        (Language::Zh, "vote") => "投票中",
+        (Language::Zh, "last_guess") => "白板猜词",
+        (Language::Zh, _) => "已结束",
+    }
+}
+
+pub fn waiting_for(lang: Language, who: &str) -> String {
+    pick(lang, format!("Waiting for: {who}"), format!("等待：{who}"))
+}
+
+pub fn sent_privately(lang: Language) -> String {
+    pick(lang, "Sent to you privately.".into(), "已私下发给你。".into())
+}
+
+/// A refused move, said to whoever made it.
+pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
+    use crate::core::game::SeatError as S;
+    let (en, zh): (String, String) = match r {
+        Rejection::Seat(S::AlreadySeated) => ("You already have a seat.".into(), "你已经入座了。".into()),
+        Rejection::Seat(S::NotSeated) => ("You have no seat here.".into(), "你不在这局里。".into()),
+        Rejection::Seat(S::Full { max }) => (format!("The table is full ({max} seats)."), format!("座位已满（{max} 座）。")),
+        Rejection::Seat(S::NoAiSeats { max_ai }) => {
+            (format!("No more AI seats ({max_ai} at most)."), format!("AI 座位已满（最多 {max_ai} 个）。"))
+        }
+        Rejection::Seat(S::NotHost) => {
+            ("Only the host or a moderator may start.".into(), "只有房主或管理员可以开始。".into())
+        }
+        Rejection::Seat(S::TooFew { min, seated }) => (
+            format!("{min} seats are needed to start; {seated} are taken. Invite people or use `add-ai`."),
+            format!("至少需要 {min} 人才能开始，现在 {seated} 人。邀请朋友或用 `add-ai`。"),
+        ),
+        Rejection::Seat(S::Started) | Rejection::NotNow => {
+            ("That can't be done at this point of the game.".into(), "现在不能这样做。".into())
+        }
+        Rejection::NotSeated => ("You have no seat in this game.".into(), "你不在这局游戏里。".into()),
+        Rejection::Out => ("You are out of this game; watch the rest!".into(), "你已出局，请继续观战！".into()),
+        Rejection::NotYourTurn { .. } => (format!("It's {speaker}'s turn."), format!("现在轮到 {speaker}。")),
+        Rejection::NotAnOption => (
+            "No such seat on this ballot: vote with a seat number from the list.".into(),
+            "这次投票没有这个座位：请用列表里的座位号投票。".into(),
+        ),
+        Rejection::OwnVote => ("You can't vote for yourself.".into(), "不能投自己。".into()),
+        Rejection::TooFewForBlank => (
+            format!("A blank seat needs {} seats at least.", super::MIN_SEATS_WITH_BLANK),
+            format!("有白板时至少需要 {} 人。", super::MIN_SEATS_WITH_BLANK),
+        ),
+        Rejection::NotHost => {
+            ("Only the host or a moderator may end the game.".into(), "只有房主或管理员可以结束游戏。".into())
+        }
+        Rejection::StaleTimer => ("That deadline has passed already.".into(), "这个时限已经过了。".into()),
+    };
+    pick(lang, en, zh)
+}
+
+pub fn description_gives_away(lang: Language) -> String {
+    pick(
+        lang,
+        "That description is too close to a secret word (or a form or translation of one). Describe it another way; nothing was posted.".into(),
+        "这句描述离秘密词太近（或是它的变体、翻译）。请换个说法；什么都没有发出。".into(),
+    )
+}
+
+pub fn description_empty(lang: Language) -> String {
+    pick(lang, "Describe your word in one short line: `describe <text>`.".into(), "请用一句话描述你的词：`describe <内容>`。".into())
+}
+
+pub fn description_too_long(lang: Language, max: usize) -> String {
+    pick(
+        lang,
+        format!("Keep it to one short line ({max} characters at most); nothing was posted."),
+        format!("请只说一句（最多 {max} 个字符）；什么都没有发出。"),
+    )
+}
+
+pub fn not_a_verb(lang: Language) -> String {
+    pick(
+        lang,
+        "Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end.".into(),
+        "卧底指令：join、leave、begin、add-ai、describe <内容>、vote <座位号>、word、guess <词>、status、end。".into(),
+    )
+}
+
+pub fn withheld(lang: Language) -> String {
+    pick(lang, "(withheld: that would give a secret word away)".into(), "（已拦下：这会泄露秘密词）".into())
+}
+
+pub fn ended_idle(lang: Language) -> String {
+    pick(lang, "The game sat idle too long and was ended.".into(), "游戏闲置太久，已结束。".into())
+}
+
+pub fn host_mark(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "host",
+        Language::Zh => "房主",
+    }
+}
+
+pub fn out_mark(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "out",
+        Language::Zh => "出局",
+    }
+}
+
+/// Safe descriptions an AI seat falls back to when its own broke a rule.
+pub fn stock_descriptions(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::En => &[
+            "Most people have come across it at some point.",
+            "I'd say it's more common than you'd think.",
+            "You can find it in many homes.",
+            "Some people like it a lot, others don't care.",
+            "It comes in more than one kind.",
+            "I've seen it often enough.",
+        ],
+        Language::Zh => &[
+            "大多数人都接触过它。",
+            "它比你想的更常见。",
+            "很多家里都能找到。",
+            "有人很喜欢，有人无所谓。",
+            "它不止一种。",
+            "我经常见到。",
+        ],
+    }
+}

@@ -1,0 +1,599 @@
+//! Who is the Undercover on the engine: inputs become the game's events
+//! (a description is checked against every secret word first), each
+//! change of state becomes its public lines and private messages, and
+//! every message passes the gate for its audience while the game is on.
+//! AI seats move from their `SeatView` (the public record and their own
+//! word, nothing else) through `agents.rs`.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use async_trait::async_trait;
+
+use crate::core::actor::Inbound;
+use crate::core::game::table::AgentMove;
+use crate::core::game::{
+    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Table,
+    TurnContext, TurnInput, TurnRecord,
+};
+use crate::core::prompts::PublicTurn;
+use crate::core::puzzle::Language;
+use crate::core::secrecy::{Canary, Check};
+use crate::core::soup::Player;
+
+use super::words::fold;
+use super::{Event, Outcome, Phase, Rejection, Role, UndercoverGame, agents, say};
+
+/// Longest description, in characters.
+pub const MAX_DESCRIPTION: usize = 200;
+
+pub struct UndercoverTable {
+    pub game: UndercoverGame,
+    history: Vec<PublicTurn>,
+    canary: String,
+    gates: SecretGates,
+    /// AI moves that broke a rule (or failed) and fell back to a safe move.
+    fallbacks: AtomicUsize,
+    /// AI moves made.
+    agent_moves: AtomicUsize,
+    /// Moves already handed to the engine (by move id): a seat owes each
+    /// move once, however often the engine asks.
+    issued: Mutex<HashSet<String>>,
+}
+
+struct Next {
+    game: UndercoverGame,
+    public: Option<PublicTurn>,
+}
+
+/// The gate: every seat's word and its other forms, owned by that seat.
+fn gates_for(game: &UndercoverGame, canary: &str) -> SecretGates {
+    let mut secrets = Vec::new();
+    for (seat, role) in &game.roles {
+        for form in game.dealt.forms(*role) {
+            secrets.push(Secret::of_seat(seat.clone(), form));
+        }
+    }
+    // In the lobby nobody holds a word yet, but the words are still secret.
+    if game.roles.is_empty() {
+        for role in [Role::Civilian, Role::Undercover] {
+            secrets.extend(game.dealt.forms(role).into_iter().map(Secret::hidden));
+        }
+    }
+    SecretGates::new(say::title(game.language), &secrets, Canary::parse(canary))
+}
+
+impl UndercoverTable {
+    pub fn new(game: UndercoverGame, history: Vec<PublicTurn>, canary: &str) -> UndercoverTable {
+        UndercoverTable {
+            gates: gates_for(&game, canary),
+            game,
+            history,
+            canary: canary.to_string(),
+            fallbacks: AtomicUsize::new(0),
+            agent_moves: AtomicUsize::new(0),
+            issued: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// (AI moves made, of which fell back to a safe move).
+    pub fn agent_counts(&self) -> (usize, usize) {
+        (self.agent_moves.load(Ordering::Relaxed), self.fallbacks.load(Ordering::Relaxed))
+    }
+
+    pub fn history(&self) -> &[PublicTurn] {
+        &self.history
+    }
+
+    fn lang(&self) -> Language {
+        self.game.language
+    }
+
+    /// `#3 Carol`.
+    fn label(game: &UndercoverGame, seat: &str) -> String {
+        format!("#{} {}", game.number(seat).unwrap_or(0), game.name(seat))
+    }
+
+    /// Why a description may not be posted, if it may not.
+    pub fn check_description(&self, text: &str) -> Option<String> {
+        let lang = self.lang();
+        let text = text.trim();
+        if text.is_empty() {
+            return Some(say::description_empty(lang));
+        }
+        if text.chars().count() > MAX_DESCRIPTION {
+            return Some(say::description_too_long(lang, MAX_DESCRIPTION));
+        }
+        match self.gates.check(&Audience::Everyone, text) {
+            Check::Blocked(_) => Some(say::description_gives_away(lang)),
+            Check::Pass => None,
+        }
+    }
+
+    /// Why a text may not go to `audience` while the game is on (the
+    /// matched span), if it may not.
+    pub fn gate_check(&self, audience: &Audience, text: &str) -> Option<String> {
+        match self.gates.check(audience, text) {
+            Check::Blocked(b) => Some(b.span),
+            Check::Pass => None,
+        }
+    }
+
+    /// A vote's option from what was typed: a seat number (`3`, `#3`) or
+    /// a seat's name.
+    fn option_of(&self, typed: &str) -> String {
+        let typed = typed.trim();
+        if self.game.seat_by_number(typed).is_some() {
+            return typed.trim_start_matches('#').to_string();
+        }
+        let wanted = fold(typed);
+        let by_name = self.game.seats.seats.iter().position(|s| !wanted.is_empty() && fold(&s.player.name) == wanted);
+        by_name.map_or_else(|| typed.to_string(), |i| (i + 1).to_string())
+    }
+
+    fn event_for(&self, inbound: &Inbound, now_ms: i64) -> Result<Event, String> {
+        let who = &inbound.player;
+        let seat = who.id.clone();
+        Ok(match &inbound.input {
+            TurnInput::Join => Event::Join(who.clone()),
+            TurnInput::Leave => Event::Leave { seat, now_ms },
+            TurnInput::AddAi => Event::AddAi,
+            TurnInput::Begin | TurnInput::Start => Event::Begin { by: seat, moderator: inbound.moderator, now_ms },
+            TurnInput::Say(text) | TurnInput::Ask(text) if !matches!(self.game.phase, Phase::LastGuess { .. }) => {
+                if matches!(self.game.phase, Phase::Describe { .. })
+                    && self.game.speaker() == Some(seat.as_str())
+                    && let Some(why) = self.check_description(text)
+                {
+                    return Err(why);
+                }
+                Event::Describe { seat, text: text.trim().to_string(), now_ms }
+            }
+            TurnInput::Guess(text) | TurnInput::Say(text) | TurnInput::Ask(text) => {
+                let guess = fold(text);
+                let right = !guess.is_empty() && self.game.dealt.forms(Role::Civilian).iter().any(|f| fold(f) == guess);
+                Event::LastGuess { seat, text: text.trim().to_string(), right, now_ms }
+            }
+            TurnInput::Vote(typed) => Event::Vote { voter: seat, option: self.option_of(typed), now_ms },
+            TurnInput::Timer(tag) => Event::Timer { tag: tag.clone(), now_ms },
+            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by: seat, moderator: inbound.moderator },
+            _ => return Err(say::not_a_verb(self.lang())),
+        })
+    }
+
+    fn lobby_text(&self, game: &UndercoverGame) -> String {
+        let lang = self.lang();
+        let seats: Vec<String> = game
+            .seats
+            .seats
+            .iter()
+            .map(|s| {
+                let host = if s.player.id == game.seats.host { format!(" ({})", say::host_mark(lang)) } else { String::new() };
+                format!("{}{host}", Self::label(game, &s.player.id))
+            })
+            .collect();
+        say::lobby(lang, &seats, game.seats.rules.max, game.seats.rules.min)
+    }
+
+    fn status_text(&self) -> String {
+        let g = &self.game;
+        let lang = self.lang();
+        if g.phase == Phase::Lobby {
+            return self.lobby_text(g);
+        }
+        let living: Vec<String> = g.living().iter().map(|s| Self::label(g, s)).collect();
+        let waiting = match &g.phase {
+            Phase::Describe { .. } => g.speaker().map(|s| Self::label(g, s)).unwrap_or_default(),
+            Phase::Vote { .. } => {
+                let ballot = g.ballot.as_ref();
+                let missing: Vec<String> = g
+                    .living()
+                    .iter()
+                    .filter(|s| ballot.is_some_and(|b| !b.has_voted(s)))
+                    .map(|s| Self::label(g, s))
+                    .collect();
+                missing.join(", ")
+            }
+            Phase::LastGuess { seat, .. } => Self::label(g, seat),
+            Phase::Lobby | Phase::Over => String::new(),
+        };
+        let waiting = if waiting.is_empty() { String::new() } else { say::waiting_for(lang, &waiting) };
+        say::status(lang, say::phase(lang, g.phase_name()), g.round(), &living.join(", "), &waiting)
+    }
+
+    /// The whole story, shown when the game ends: words, roles, winners,
+    /// every vote.
+    fn reveal(&self, g: &UndercoverGame) -> String {
+        let lang = self.lang();
+        let mut lines = vec![say::words_reveal(lang, &g.dealt.civilian, &g.dealt.undercover)];
+        lines.push(say::roles_heading(lang).to_string());
+        let winners = g.winners();
+        for seat in g.seat_ids() {
+            let role = g.role(&seat).map_or("?", |r| say::role(lang, r));
+            let out = if g.out.contains_key(&seat) { format!(" · {}", say::out_mark(lang)) } else { String::new() };
+            let won = if winners.contains(&seat) { format!(" {}", say::winner_mark(lang)) } else { String::new() };
+            lines.push(format!("  {} · {role}{out}{won}", Self::label(g, &seat)));
+        }
+        for record in &g.votes {
+            lines.push(say::votes_heading(lang, record.round, record.runoff));
+            lines.push(self.vote_lines(g, record));
+        }
+        lines.join("\n")
+    }
+
+    fn vote_lines(&self, g: &UndercoverGame, record: &super::VoteRecord) -> String {
+        let votes: Vec<String> = record
+            .votes
+            .iter()
+            .map(|(voter, target)| format!("  {} → {}", Self::label(g, voter), Self::label(g, target)))
+            .collect();
+        let abstained: Vec<String> = record.abstained.iter().map(|s| Self::label(g, s)).collect();
+        say::votes_list(self.lang(), &votes, &abstained)
+    }
+
+    /// The public lines and private messages one change of state sends.
+    fn narrate(&self, before: &UndercoverGame, after: &UndercoverGame, event: &Event) -> (Reply, Vec<Message>) {
+        let lang = self.lang();
+        let mut lines: Vec<String> = Vec::new();
+        let mut private: Vec<Message> = Vec::new();
+        let mut kind = ReplyKind::Notice;
+        let label = |s: &str| Self::label(after, s);
+        if before.phase == Phase::Lobby && after.phase == Phase::Lobby {
+            return (Reply::new(ReplyKind::Lobby, self.lobby_text(after)), private);
+        }
+        if before.phase == Phase::Lobby {
+            let undercovers = after.roles.values().filter(|r| **r == Role::Undercover).count();
+            let blank = after.roles.values().any(|r| *r == Role::Blank);
+            lines.push(say::begins(lang, after.seats.len(), undercovers, blank));
+            for (seat, role) in &after.roles {
+                let text = match after.dealt.word(*role) {
+                    Some(word) => say::your_word(lang, word),
+                    None => say::you_are_blank(lang),
+                };
+                private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, text));
+            }
+        }
+        match event {
+            Event::Describe { seat, text, .. } => {
+                kind = ReplyKind::Verdict;
+                lines.push(say::described(lang, &label(seat), text));
+            }
+            Event::Timer { .. } if matches!(before.phase, Phase::Describe { .. }) => {
+                lines.push(say::skipped(lang, &before.speaker().map(label).unwrap_or_default()));
+            }
+            Event::Leave { seat, .. } => lines.push(say::left_game(lang, &label(seat))),
+            Event::LastGuess { seat, right, .. } => lines.push(say::guess_result(lang, &label(seat), *right)),
+            Event::Timer { .. } if matches!(before.phase, Phase::LastGuess { .. }) => {
+                if let Phase::LastGuess { seat, .. } = &before.phase {
+                    lines.push(say::guess_missed(lang, &label(seat)));
+                }
+            }
+            Event::Vote { voter, option, .. } => {
+                let target = after.seat_by_number(option).map(label).unwrap_or_default();
+                private.push(Message::to(Audience::Seat(voter.clone()), ReplyKind::Private, say::vote_in(lang, &target)));
+                if let Some(ballot) = after.ballot.as_ref().filter(|_| after.votes.len() == before.votes.len()) {
+                    lines.push(say::voted_count(lang, ballot.cast_count(), ballot.voters.len()));
+                    kind = ReplyKind::Ballot;
+                }
+            }
+            _ => {}
+        }
+        for record in &after.votes[before.votes.len().min(after.votes.len())..] {
+            kind = ReplyKind::Ballot;
+            lines.push(self.vote_lines(after, record));
+            match &record.out {
+                Some(seat) => {
+                    let votes = record.votes.values().filter(|t| *t == seat).count();
+                    let role = after.role(seat).map_or("?", |r| say::role(lang, r));
+                    lines.push(say::eliminated(lang, &label(seat), votes, record.random, role));
+                }
+                None => {
+                    let tied: Vec<String> = after
+                        .ballot
+                        .as_ref()
+                        .map(|b| b.options.iter().map(|(_, l)| l.clone()).collect())
+                        .unwrap_or_default();
+                    lines.push(say::tie(lang, &tied.join(", ")));
+                }
+            }
+        }
+        match (&before.phase, &after.phase) {
+            (_, Phase::Over) => {
+                kind = ReplyKind::Ended;
+                lines.push(say::outcome(lang, after.outcome.unwrap_or(Outcome::Ended)));
+                lines.push(self.reveal(after));
+            }
+            (_, Phase::Vote { runoff, .. }) if before.phase != after.phase => {
+                kind = ReplyKind::Ballot;
+                lines.push(say::vote_opens(lang, *runoff, after.rules.vote_seconds));
+            }
+            (_, Phase::LastGuess { seat, .. }) if before.phase != after.phase => {
+                lines.push(say::last_guess_opens(lang, &label(seat), after.rules.guess_seconds));
+                private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::guess_prompt(lang)));
+            }
+            (_, Phase::Describe { round, turn }) => {
+                let speaker = after.speakers.get(*turn).map(|s| label(s)).unwrap_or_default();
+                let seconds = after.rules.describe_seconds;
+                if before.round() != *round || !matches!(before.phase, Phase::Describe { .. }) {
+                    let order: Vec<String> = after.speakers.iter().map(|s| label(s)).collect();
+                    lines.push(say::round_opens(lang, *round, &order.join(" → "), &speaker, seconds));
+                } else if before.phase != after.phase {
+                    lines.push(say::next_speaker(lang, &speaker, seconds));
+                }
+            }
+            _ => {}
+        }
+        (Reply::new(kind, lines.join("\n")), private)
+    }
+
+    /// Every message passes the gate for its audience while the game is
+    /// on; the turn that ends the game (the reveal) is not gated.
+    fn gated(&self, mut played: Played, over: bool) -> Played {
+        if over {
+            return played;
+        }
+        if let Check::Blocked(b) = self.gates.check(&Audience::Everyone, &played.reply.text) {
+            played.reply.text = withheld(self.lang());
+            played.withheld = Some(b);
+        }
+        for m in &mut played.messages {
+            if let Check::Blocked(b) = self.gates.check(&m.audience, &m.reply.text) {
+                m.reply.text = withheld(self.lang());
+                played.withheld = Some(b);
+            }
+        }
+        played
+    }
+
+    fn points(next: &UndercoverGame) -> Vec<Points> {
+        if !next.is_over() || next.outcome == Some(Outcome::Ended) {
+            return Vec::new();
+        }
+        let winners = next.winners();
+        next.seats
+            .humans()
+            .map(|s| {
+                let won = winners.contains(&s.player.id);
+                Points {
+                    player: s.player.clone(),
+                    points: u32::from(won),
+                    solved: won,
+                    role: next.role(&s.player.id).map(|r| r.as_str().to_string()),
+                }
+            })
+            .collect()
+    }
+
+    fn private_word(&self, seat: &str) -> Option<String> {
+        let lang = self.lang();
+        let role = self.game.role(seat)?;
+        Some(match self.game.dealt.word(role) {
+            Some(word) => say::your_word(lang, word),
+            None => say::you_are_blank(lang),
+        })
+    }
+}
+
+fn withheld(lang: Language) -> String {
+    say::withheld(lang)
+}
+
+fn refused(text: impl Into<String>) -> Played {
+    Played::reply(Reply::new(ReplyKind::Rejected, text))
+}
+
+#[async_trait]
+impl Table for UndercoverTable {
+    fn kind(&self) -> &'static str {
+        UndercoverGame::KIND
+    }
+
+    fn language(&self) -> Language {
+        self.lang()
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn is_running(&self) -> bool {
+        !matches!(self.game.phase, Phase::Lobby | Phase::Over)
+    }
+
+    fn deadline(&self) -> Option<Deadline> {
+        self.game.deadline.clone()
+    }
+
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        let lang = self.lang();
+        let seat = inbound.player.id.as_str();
+        match &inbound.input {
+            TurnInput::Status | TurnInput::History => {
+                let played = Played::reply(Reply::new(ReplyKind::Status, self.status_text()));
+                return self.gated(played, false);
+            }
+            TurnInput::Whisper => {
+                let Some(text) = self.private_word(seat) else {
+                    return refused(say::refusal(lang, &Rejection::NotSeated, ""));
+                };
+                let mut played = Played::reply(Reply::new(ReplyKind::Private, say::sent_privately(lang)));
+                played.messages.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, text));
+                return self.gated(played, false);
+            }
+            _ => {}
+        }
+        let event = match self.event_for(inbound, ctx.now_ms) {
+            Ok(event) => event,
+            Err(why) => return refused(why),
+        };
+        let next = match self.game.apply(&event, &()) {
+            Ok(next) => next,
+            Err(r) => {
+                let speaker = match &r {
+                    Rejection::NotYourTurn { speaker } => Self::label(&self.game, speaker),
+                    _ => String::new(),
+                };
+                return refused(say::refusal(lang, &r, &speaker));
+            }
+        };
+        let (reply, messages) = self.narrate(&self.game, &next, &event);
+        let public = (!matches!(next.phase, Phase::Lobby) && !reply.text.is_empty()).then(|| PublicTurn {
+            player: Self::label(&next, seat),
+            text: reply.text.clone(),
+            outcome: next.phase_name().to_string(),
+        });
+        let choices = match (&next.phase, &next.ballot) {
+            (Phase::Vote { .. }, Some(ballot)) if self.game.phase != next.phase || next.votes.len() > self.game.votes.len() => {
+                ballot.options.clone()
+            }
+            _ => Vec::new(),
+        };
+        let over = next.is_over();
+        let snapshot = match next.snapshot() {
+            Ok(s) => s,
+            Err(e) => return refused(format!("internal error: {e}")),
+        };
+        let played = Played {
+            reply,
+            messages,
+            choices,
+            record: TurnRecord { public: public.clone(), ..TurnRecord::default() },
+            snapshot: Some(snapshot),
+            points: Self::points(&next),
+            commit: true,
+            withheld: None,
+            next: Some(Box::new(Next { game: next, public })),
+        };
+        self.gated(played, over)
+    }
+
+    fn expire(&mut self, _: &TurnContext<'_>) -> Played {
+        let mut next = self.game.clone();
+        next.finish(Outcome::Ended);
+        let lang = self.lang();
+        let text = format!("{}\n{}", say::ended_idle(lang), self.reveal(&next));
+        let snapshot = next.snapshot().ok();
+        Played {
+            reply: Reply::new(ReplyKind::Ended, text),
+            messages: Vec::new(),
+            choices: Vec::new(),
+            record: TurnRecord::default(),
+            snapshot,
+            points: Vec::new(),
+            commit: true,
+            withheld: None,
+            next: Some(Box::new(Next { game: next, public: None })),
+        }
+    }
+
+    fn adopt(&mut self, played: Played) {
+        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
+        if next.game.roles != self.game.roles {
+            self.gates = gates_for(&next.game, &self.canary);
+        }
+        self.game = next.game;
+        self.history.extend(next.public);
+    }
+
+    async fn agent_moves(&self, ctx: &TurnContext<'_>, seq: i64) -> Vec<AgentMove> {
+        let g = &self.game;
+        let mut moves: Vec<AgentMove> = Vec::new();
+        for (seat, id) in self.owed() {
+            if !self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
+                continue;
+            }
+            let Some(player) = g.seats.seat(&seat).map(|s| s.player.clone()) else { continue };
+            let own = g.word_of(&seat).map(str::to_string);
+            let view = SeatView::new(&player, &self.history, own.iter().map(String::as_str).collect());
+            let input = match &g.phase {
+                Phase::Describe { round, .. } => {
+                    let said = agents::describe(ctx, &view, self.lang()).await;
+                    match said.filter(|t| self.check_description(t).is_none()) {
+                        Some(text) => TurnInput::Say(text),
+                        None => {
+                            self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                            TurnInput::Say(self.stock_description(&seat, *round))
+                        }
+                    }
+                }
+                Phase::Vote { .. } => {
+                    let own_number = g.number(&seat).unwrap_or(0).to_string();
+                    let options: Vec<(String, String)> = g
+                        .ballot
+                        .iter()
+                        .flat_map(|b| b.options.iter())
+                        .filter(|(id, _)| *id != own_number)
+                        .cloned()
+                        .collect();
+                    if options.is_empty() {
+                        continue;
+                    }
+                    match agents::vote(ctx, &view, self.lang(), &options).await {
+                        Some(option) => TurnInput::Vote(option),
+                        None => {
+                            self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                            let salt = seq as u64 ^ g.number(&seat).unwrap_or(0) as u64;
+                            let pick = (super::splitmix(g.seed ^ salt) % options.len() as u64) as usize;
+                            TurnInput::Vote(options[pick].0.clone())
+                        }
+                    }
+                }
+                Phase::LastGuess { .. } => {
+                    let view = SeatView::new(&player, &self.history, Vec::new());
+                    let guess = agents::guess(ctx, &view, self.lang()).await.unwrap_or_else(|| {
+                        self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                        "?".to_string()
+                    });
+                    TurnInput::Guess(guess)
+                }
+                Phase::Lobby | Phase::Over => continue,
+            };
+            self.agent_moves.fetch_add(1, Ordering::Relaxed);
+            moves.push(AgentMove { seat: player, input, event_id: id });
+        }
+        moves
+    }
+}
+
+impl UndercoverTable {
+    /// The AI seats that owe a move now, each with the move's id (the same
+    /// id however often it is asked, so a move is made once).
+    fn owed(&self) -> Vec<(String, String)> {
+        let g = &self.game;
+        let is_ai = |seat: &str| g.seats.seat(seat).is_some_and(|s| s.ai);
+        match &g.phase {
+            Phase::Describe { round, turn } => g
+                .speaker()
+                .filter(|s| is_ai(s))
+                .map(|s| (s.to_string(), format!("agent:{s}:describe:{round}:{turn}")))
+                .into_iter()
+                .collect(),
+            Phase::Vote { round, runoff } => {
+                let Some(ballot) = g.ballot.as_ref() else { return Vec::new() };
+                let stage = if *runoff { "runoff" } else { "main" };
+                g.living()
+                    .into_iter()
+                    .filter(|s| is_ai(s) && !ballot.has_voted(s))
+                    .map(|s| {
+                        let id = format!("agent:{s}:vote:{round}:{stage}");
+                        (s, id)
+                    })
+                    .collect()
+            }
+            Phase::LastGuess { round, seat } if is_ai(seat) => vec![(seat.clone(), format!("agent:{seat}:guess:{round}"))],
+            _ => Vec::new(),
+        }
+    }
+
+    /// A safe description for an AI seat whose own broke a rule: a stock
+    /// line (one that passes the gate), varied by seat and round.
+    fn stock_description(&self, seat: &str, round: u32) -> String {
+        let lines = say::stock_descriptions(self.lang());
+        let start = (self.game.number(seat).unwrap_or(0) + round as usize) % lines.len();
+        (0..lines.len())
+            .map(|i| lines[(start + i) % lines.len()])
+            .find(|l| self.check_description(l).is_none())
+            .unwrap_or("…")
+            .to_string()
+    }
+}

@@ -1,0 +1,276 @@
+//! The Undercover state machine: roles, order, votes, ties, the blank's
+//! guess, leaving, and the win check; word files; the AI seats' parsers.
+
+use super::*;
+use crate::core::puzzle::Difficulty;
+use crate::core::undercover::words::{Aliases, WordLibrary};
+
+fn player(n: usize) -> Player {
+    Player { id: format!("t:{n}"), name: format!("P{n}") }
+}
+
+fn pair() -> WordPair {
+    WordPair {
+        id: "en-drinks-01".into(),
+        civilian: "coffee".into(),
+        undercover: "tea".into(),
+        difficulty: Difficulty::Easy,
+        aliases: Aliases { civilian: vec!["咖啡".into()], undercover: vec!["茶".into()] },
+    }
+}
+
+/// A started game of `n` humans, seed `seed`.
+fn started(n: usize, blank: bool, seed: u64) -> UndercoverGame {
+    let rules = Rules { blank, ..Rules::default() };
+    let mut g = UndercoverGame::new(&player(1), n, rules, Language::En, Dealt::from_pair(&pair(), false), seed);
+    for i in 2..=n {
+        g = g.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap()
+}
+
+fn describe_all(mut g: UndercoverGame) -> UndercoverGame {
+    while let Some(seat) = g.speaker().map(str::to_string) {
+        g = g.apply(&Event::Describe { seat, text: "hot".into(), now_ms: 1 }, &()).unwrap();
+    }
+    g
+}
+
+fn vote(g: &UndercoverGame, voter: &str, target: &str) -> UndercoverGame {
+    let option = g.number(target).unwrap().to_string();
+    g.apply(&Event::Vote { voter: voter.into(), option, now_ms: 2 }, &()).unwrap()
+}
+
+fn with_role(g: &UndercoverGame, role: Role) -> Vec<String> {
+    g.roles.iter().filter(|(_, r)| **r == role).map(|(s, _)| s.clone()).collect()
+}
+
+#[test]
+fn roles_follow_the_seat_count_and_the_seed() {
+    let six = started(6, false, 7);
+    assert_eq!(with_role(&six, Role::Undercover).len(), 1);
+    assert_eq!(with_role(&six, Role::Civilian).len(), 5);
+    let seven = started(7, false, 7);
+    assert_eq!(with_role(&seven, Role::Undercover).len(), 2);
+    let blank = started(5, true, 7);
+    assert_eq!(with_role(&blank, Role::Blank).len(), 1);
+    assert_eq!(started(6, false, 7).roles, six.roles, "the same seed deals the same roles");
+    let dealt: Vec<_> = (0..20).map(|s| with_role(&started(6, false, s), Role::Undercover)).collect();
+    assert!(dealt.iter().any(|d| d != &dealt[0]), "different seeds deal differently");
+    assert_eq!(six.word_of(&with_role(&six, Role::Undercover)[0]), Some("tea"));
+}
+
+#[test]
+fn a_blank_seat_needs_five_seats() {
+    let rules = Rules { blank: true, ..Rules::default() };
+    let mut g = UndercoverGame::new(&player(1), 4, rules, Language::En, Dealt::from_pair(&pair(), false), 1);
+    for i in 2..=4 {
+        g = g.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    let begin = Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 };
+    assert_eq!(g.apply(&begin, &()).unwrap_err(), Rejection::TooFewForBlank);
+}
+
+#[test]
+fn seats_describe_in_the_shown_order_and_a_missed_turn_is_skipped() {
+    let g = started(4, false, 3);
+    assert_eq!(g.speakers, g.seat_ids(), "round 1 starts at seat 1");
+    let second = g.speakers[1].clone();
+    let early = Event::Describe { seat: second.clone(), text: "x".into(), now_ms: 1 };
+    assert!(matches!(g.apply(&early, &()), Err(Rejection::NotYourTurn { .. })));
+    let tag = g.deadline.clone().unwrap().tag;
+    assert_eq!(tag, "describe:1:0");
+    let g = g.apply(&Event::Timer { tag: tag.clone(), now_ms: 90_000 }, &()).unwrap();
+    assert_eq!(g.said.last().unwrap().text, None, "the skipped turn is noted");
+    assert_eq!(g.speaker(), Some(second.as_str()));
+    assert_eq!(g.apply(&Event::Timer { tag, now_ms: 90_001 }, &()).unwrap_err(), Rejection::StaleTimer);
+    let g = describe_all(g);
+    assert!(matches!(g.phase, Phase::Vote { round: 1, runoff: false }));
+}
+
+#[test]
+fn the_most_voted_seat_is_out_and_civilians_win_when_the_undercover_is() {
+    let g = describe_all(started(4, false, 11));
+    let spy = with_role(&g, Role::Undercover)[0].clone();
+    let own = g.number(&spy).unwrap().to_string();
+    let refused = g.apply(&Event::Vote { voter: spy.clone(), option: own, now_ms: 2 }, &());
+    assert_eq!(refused.unwrap_err(), Rejection::OwnVote);
+    let mut g = g;
+    for voter in g.seat_ids() {
+        let target = if voter == spy { g.seat_ids().into_iter().find(|s| *s != spy).unwrap() } else { spy.clone() };
+        g = vote(&g, &voter, &target);
+    }
+    assert_eq!(g.phase, Phase::Over);
+    assert_eq!(g.outcome, Some(Outcome::Civilians));
+    assert_eq!(g.votes[0].out.as_deref(), Some(spy.as_str()));
+    assert_eq!(g.winners().len(), 3);
+}
+
+#[test]
+fn a_tie_goes_to_a_runoff_then_to_the_recorded_seed() {
+    let g = describe_all(started(4, false, 5));
+    let ids = g.seat_ids();
+    // 1→2, 2→1, 3→1, 4→2: seats 1 and 2 tie.
+    let mut g = g;
+    for (voter, target) in [(0, 1), (1, 0), (2, 0), (3, 1)] {
+        g = vote(&g, &ids[voter], &ids[target]);
+    }
+    assert!(matches!(g.phase, Phase::Vote { round: 1, runoff: true }));
+    let options: Vec<String> = g.ballot.as_ref().unwrap().options.iter().map(|(id, _)| id.clone()).collect();
+    assert_eq!(options, vec!["1", "2"], "the run-off is between the tied seats only");
+    let tag = g.deadline.clone().unwrap().tag;
+    let closed = g.apply(&Event::Timer { tag, now_ms: 200_000 }, &()).unwrap();
+    let record = closed.votes.last().unwrap();
+    assert!(record.random && record.runoff);
+    assert!(record.out.as_ref().is_some_and(|o| o == &ids[0] || o == &ids[1]));
+    assert_eq!(record.abstained.len(), 4, "nobody voted in the run-off: four abstentions");
+    let again = g.apply(&Event::Timer { tag: g.deadline.clone().unwrap().tag, now_ms: 200_000 }, &()).unwrap();
+    assert_eq!(again.votes, closed.votes, "the pick follows the seed");
+}
+
+#[test]
+fn the_undercover_wins_at_parity() {
+    let mut g = describe_all(started(4, false, 9));
+    let spy = with_role(&g, Role::Undercover)[0].clone();
+    let civilians = with_role(&g, Role::Civilian);
+    // Everyone votes out a civilian: 1 undercover vs 2 civilians, play on.
+    for voter in g.seat_ids() {
+        let target = if voter == civilians[0] { civilians[1].clone() } else { civilians[0].clone() };
+        g = vote(&g, &voter, &target);
+    }
+    assert!(matches!(g.phase, Phase::Describe { round: 2, .. }));
+    let g = describe_all(g);
+    let mut g = g;
+    for voter in g.living() {
+        let target = if voter == civilians[1] { civilians[2].clone() } else { civilians[1].clone() };
+        g = vote(&g, &voter, &target);
+    }
+    assert_eq!(g.outcome, Some(Outcome::Undercover));
+    assert_eq!(g.winners(), vec![spy]);
+}
+
+#[test]
+fn the_blank_voted_out_may_guess_and_wins_alone_if_right() {
+    let mut g = describe_all(started(5, true, 21));
+    let blank = with_role(&g, Role::Blank)[0].clone();
+    for voter in g.seat_ids() {
+        let target = if voter == blank { g.seat_ids().into_iter().find(|s| *s != blank).unwrap() } else { blank.clone() };
+        g = vote(&g, &voter, &target);
+    }
+    assert!(matches!(&g.phase, Phase::LastGuess { seat, .. } if *seat == blank));
+    let wrong = g.apply(&Event::LastGuess { seat: blank.clone(), text: "tea".into(), right: false, now_ms: 3 }, &());
+    assert!(matches!(wrong.unwrap().phase, Phase::Describe { round: 2, .. }));
+    let right = g.apply(&Event::LastGuess { seat: blank.clone(), text: "coffee".into(), right: true, now_ms: 3 }, &());
+    let right = right.unwrap();
+    assert_eq!(right.outcome, Some(Outcome::Blank));
+    assert_eq!(right.winners(), vec![blank]);
+}
+
+#[test]
+fn a_seat_that_leaves_mid_vote_is_dropped_from_the_ballot_and_play_goes_on() {
+    let mut g = describe_all(started(5, false, 4));
+    let spy = with_role(&g, Role::Undercover)[0].clone();
+    let civilians = with_role(&g, Role::Civilian);
+    g = vote(&g, &civilians[0], &spy);
+    let g = g.apply(&Event::Leave { seat: civilians[0].clone(), now_ms: 5 }, &()).unwrap();
+    assert!(!g.is_alive(&civilians[0]));
+    let ballot = g.ballot.as_ref().unwrap();
+    assert!(!ballot.voters.contains(&civilians[0]));
+    assert_eq!(ballot.cast_count(), 0, "the leaver's vote went with them");
+    let refused = g.apply(&Event::Vote { voter: civilians[0].clone(), option: "1".into(), now_ms: 6 }, &());
+    assert_eq!(refused.unwrap_err(), Rejection::Out);
+}
+
+#[test]
+fn the_host_or_a_moderator_ends_the_game_and_nobody_else() {
+    let g = started(3, false, 1);
+    let by_player = g.apply(&Event::End { by: "t:2".into(), moderator: false }, &());
+    assert_eq!(by_player.unwrap_err(), Rejection::NotHost);
+    let ended = g.apply(&Event::End { by: "t:2".into(), moderator: true }, &()).unwrap();
+    assert_eq!(ended.outcome, Some(Outcome::Ended));
+    assert!(ended.winners().is_empty());
+}
+
+#[test]
+fn a_snapshot_round_trips() {
+    let g = describe_all(started(5, true, 8));
+    let back = UndercoverGame::restore(&g.snapshot().unwrap()).unwrap();
+    assert_eq!(back, g);
+}
+
+fn file(theme: &str, body: &str) -> (String, String) {
+    (format!("en/{theme}.toml"), format!("theme = \"{theme}\"\n{body}"))
+}
+
+#[test]
+fn word_files_are_checked_pair_by_pair() {
+    let good = file("drinks", "[[pair]]\nid = \"en-drinks-01\"\ncivilian = \"coffee\"\nundercover = \"tea\"\ndifficulty = \"easy\"\n");
+    let (library, problems) = WordLibrary::from_sources(std::slice::from_ref(&good));
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(library.len(), 1);
+    let cases = [
+        ("[[pair]]\nid = \"en-drinks-02\"\ncivilian = \"apple\"\nundercover = \"apple pie\"\ndifficulty = \"easy\"\n", "contains"),
+        ("[[pair]]\nid = \"en-drinks-03\"\ncivilian = \"milk\"\nundercover = \"milk\"\ndifficulty = \"easy\"\n", "same"),
+        ("[[pair]]\nid = \"x-04\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n", "should start"),
+        ("[[pair]]\nid = \"en-drinks-05\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"tricky\"\n", "not a word file"),
+        ("[[pair]]\nid = \"en-drinks-06\"\ncivilian = \"a very long milk shake\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n", "at most"),
+        ("", "no [[pair]]"),
+    ];
+    for (body, why) in cases {
+        let (library, problems) = WordLibrary::from_sources(&[file("drinks", body)]);
+        assert!(library.is_empty(), "{body}");
+        assert!(problems.iter().any(|p| p.message.contains(why)), "{body}: {problems:?}");
+    }
+    let (_, twice) = WordLibrary::from_sources(&[good.clone(), file("other", &good.1.replace("drinks", "other"))]);
+    assert!(twice.iter().any(|p| p.message.contains("same pair")), "{twice:?}");
+    let (_, wrong_dir) = WordLibrary::from_sources(&[("fr/drinks.toml".into(), good.1.clone())]);
+    assert!(!wrong_dir.is_empty());
+}
+
+#[test]
+fn ai_answers_are_parsed_into_moves_or_nothing() {
+    let options = vec![("2".to_string(), "#2 Bo".to_string()), ("12".to_string(), "#12 Cy".to_string())];
+    assert_eq!(agents::parse_vote("I vote for 12.", &options).as_deref(), Some("12"));
+    assert_eq!(agents::parse_vote("Seat #2, clearly", &options).as_deref(), Some("2"));
+    assert_eq!(agents::parse_vote("seat 1 or 3", &options), None);
+    assert_eq!(agents::parse_vote("", &options), None);
+    assert_eq!(agents::clean_line("\n  \"It keeps you awake.\"\nmore").as_deref(), Some("It keeps you awake."));
+    assert_eq!(agents::clean_line("Description: warm and bitter").as_deref(), Some("warm and bitter"));
+    assert_eq!(agents::clean_line("  \n \"\" "), None);
+}
+
+#[test]
+fn a_description_that_says_a_word_in_any_form_is_refused() {
+    let table = table::UndercoverTable::new(started(4, false, 2), Vec::new(), "CANARY-undercover-test");
+    for said in [
+        "it is coffee",
+        "COFFEE!",
+        "c-o-f-f-e-e",
+        "c o f f e e",
+        "eeffoc",
+        "Y29mZmVl",
+        "我喝咖啡",
+        "not tea at all",
+        "c0ff33",
+    ] {
+        assert!(table.check_description(said).is_some(), "{said:?} passed");
+    }
+    for said in ["It keeps you awake in the morning.", "Many people drink it hot.", "steam rises from it"] {
+        assert_eq!(table.check_description(said), None, "{said:?} was refused");
+    }
+    assert!(table.check_description("  ").is_some());
+    assert!(table.check_description(&"long ".repeat(60)).is_some());
+}
+
+#[test]
+fn a_seat_is_told_its_own_word_and_nobody_elses() {
+    let g = started(4, false, 6);
+    let table = table::UndercoverTable::new(g.clone(), Vec::new(), "CANARY-undercover-test");
+    let spy = with_role(&g, Role::Undercover)[0].clone();
+    let civilian = with_role(&g, Role::Civilian)[0].clone();
+    let gates = |seat: &str, text: &str| table.gate_check(&crate::core::game::Audience::Seat(seat.into()), text);
+    assert!(gates(&civilian, "Your word: coffee").is_none(), "a civilian may read the civilians' word");
+    assert!(gates(&civilian, "Your word: tea").is_some(), "but not the undercover's");
+    assert!(gates(&spy, "Your word: tea").is_none());
+    assert!(gates(&spy, "Your word: coffee").is_some());
+}

@@ -1,0 +1,163 @@
+//! Who is the Undercover's secrecy, over every bundled pair, with a
+//! parrot model (it answers with its whole prompt): no word reaches a
+//! public message before the end, and no AI seat's prompt holds another
+//! seat's word. And the game through the real binary in the terminal.
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+
+use echoes::core::game::Audience;
+use echoes::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
+use echoes::core::puzzle::Language;
+use echoes::core::soup::Player;
+use echoes::core::undercover::selfplay::play_game;
+use echoes::core::undercover::{Dealt, Role, Rules, UndercoverGame};
+
+use crate::support::{Brain, FakeOllama, Sandbox};
+
+/// The parrot, keeping every prompt it was sent.
+#[derive(Default)]
+struct Recorder(Mutex<Vec<String>>);
+
+#[async_trait]
+impl LlmClient for Recorder {
+    fn describe(&self) -> String {
+        "recording parrot".into()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        let prompt: String = request.messages.iter().map(|m| format!("{}\n", m.content)).collect();
+        self.0.lock().unwrap().push(prompt.clone());
+        Ok(ChatResponse { text: prompt, prompt_tokens: 1, completion_tokens: 1 })
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        Ok(())
+    }
+}
+
+/// Whether `text` says `word`: as whole words in English, as characters
+/// in a row in Chinese.
+fn says(text: &str, word: &str, lang: Language) -> bool {
+    let fold = |t: &str| t.to_lowercase();
+    match lang {
+        Language::Zh if word.chars().any(|c| !c.is_ascii()) => text.contains(word),
+        _ => {
+            let words: Vec<String> =
+                fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
+            let wanted: Vec<String> = fold(word).split_whitespace().map(str::to_string).collect();
+            !wanted.is_empty() && words.windows(wanted.len()).any(|run| run == wanted.as_slice())
+        }
+    }
+}
+
+#[tokio::test]
+async fn with_a_parrot_no_word_reaches_public_or_another_seats_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let parts = echoes::bot::instant::offline_parts(&dir.path().join("e.db"), recorder.clone()).await.unwrap();
+    let pipeline = &parts.engine.pipeline;
+    let library = echoes::assets::words();
+    assert!(library.len() >= 120, "{} pairs", library.len());
+    let mut games = 0;
+    for (i, themed) in library.pairs().iter().enumerate() {
+        let lang = themed.language;
+        let dealt = Dealt::from_pair(&themed.pair, i % 2 == 1);
+        let blank = i % 3 == 0;
+        let first = Player { id: "ai:0".into(), name: "AI 0 🤖".into() };
+        let rules = Rules { blank, ..Rules::default() };
+        let mut game = UndercoverGame::new(&first, 6, rules, lang, dealt.clone(), i as u64);
+        for _ in 1..6 {
+            game.seats = game.seats.add_ai().unwrap();
+        }
+        recorder.0.lock().unwrap().clear();
+        let mut leaks: Vec<String> = Vec::new();
+        let mut roles = std::collections::BTreeMap::new();
+        let result = play_game(pipeline, game, &mut |state, played| {
+            if roles.is_empty() {
+                roles = state.roles.clone();
+            }
+            let ending = played.snapshot.as_ref().is_some_and(|s| s.phase == "over");
+            if ending {
+                return;
+            }
+            let mut public = vec![played.reply.text.clone()];
+            public.extend(played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()));
+            for role in [Role::Civilian, Role::Undercover] {
+                for form in dealt.forms(role) {
+                    if let Some(text) = public.iter().find(|t| says(t, form, lang)) {
+                        leaks.push(format!("public: {form:?} in {text:?}"));
+                    }
+                }
+            }
+            // A seat's private message holds its own word only.
+            for m in &played.messages {
+                if let Audience::Seat(seat) = &m.audience {
+                    let own = state.role(seat).or_else(|| roles.get(seat).copied()).and_then(|r| dealt.word(r));
+                    for other in [Role::Civilian, Role::Undercover].into_iter().filter_map(|r| dealt.word(r)) {
+                        if Some(other) != own && says(&m.reply.text, other, lang) {
+                            leaks.push(format!("to {seat}: {other:?} in {:?}", m.reply.text));
+                        }
+                    }
+                }
+            }
+        })
+        .await;
+        assert!(result.outcome.is_some(), "{}: the game ended ({result:?})", dealt.pair_id);
+        // Every prompt names its seat; it holds that seat's word and no other.
+        for prompt in recorder.0.lock().unwrap().iter() {
+            let seat = (0..6).find(|n| {
+                prompt.contains(&format!("You are AI {n} 🤖.")) || prompt.contains(&format!("你是 AI {n} 🤖。"))
+            });
+            let Some(seat) = seat else {
+                leaks.push(format!("a prompt names no seat: {prompt:.200}"));
+                continue;
+            };
+            let own = roles.get(&format!("ai:{seat}")).and_then(|r| dealt.word(*r));
+            for other in [Role::Civilian, Role::Undercover].into_iter().filter_map(|r| dealt.word(r)) {
+                if Some(other) != own && says(prompt, other, lang) {
+                    leaks.push(format!("seat {seat}'s prompt holds {other:?}"));
+                }
+            }
+        }
+        assert!(leaks.is_empty(), "{}: {leaks:#?}", dealt.pair_id);
+        games += 1;
+    }
+    assert_eq!(games, library.len());
+}
+
+#[tokio::test]
+async fn undercover_plays_in_the_terminal_through_a_script() {
+    let ollama = FakeOllama::start(Brain::new(&[])).await;
+    let sandbox = Sandbox::new();
+    // Seat 1 (the human) describes first; the two AI seats follow; then
+    // everyone votes. The script waits while the table is busy.
+    let script = sandbox.write(
+        "undercover.txt",
+        "/describe I have an opinion about it.\n/status\n/vote 2\n/word\n/end\n",
+    );
+    let run = sandbox
+        .run(
+            Some(&ollama.server.uri()),
+            &["play", "undercover", "--ai-seats", "2", "--seed", "42", "--name", "Ana", "--script", script.to_str().unwrap()],
+        )
+        .await;
+    let out = &run.stdout;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(out.contains("#1 Ana (host), #2 AI 1 🤖, #3 AI 2 🤖"), "{out}");
+    assert!(out.contains("Your word: **") || out.contains("You are the **blank**"), "{out}");
+    assert!(out.contains("#1 Ana: “I have an opinion about it.”"), "{out}");
+    assert!(out.contains("#2 AI 1 🤖: “") && out.contains("Vote now"), "{out}");
+    assert!(out.contains("Words: civilians"), "the end shows the words: {out}");
+    assert!(out.contains("Round 1 votes:"), "{out}");
+    // The same seed deals the same game.
+    let again = sandbox
+        .run(
+            Some(&ollama.server.uri()),
+            &["play", "undercover", "--ai-seats", "2", "--seed", "42", "--name", "Ana", "--script", script.to_str().unwrap()],
+        )
+        .await;
+    let words = |t: &str| t.lines().find(|l| l.contains("Words: civilians")).map(str::to_string);
+    assert_eq!(words(&again.stdout), words(out));
+}
