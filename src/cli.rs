@@ -69,6 +69,24 @@ pub enum Command {
     /// AI-only games, to judge a model or a prompt.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
+    /// Measure a role against labelled data.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// The Judge on a JSONL file of labelled questions and guesses
+    /// (tests/data/judge_eval.jsonl is a set written for this project).
+    Judge {
+        file: PathBuf,
+        /// Games judged at once.
+        #[arg(long, default_value_t = 4)]
+        parallel: usize,
+        /// Print the report as JSON only.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -309,6 +327,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
         Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
+        Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
         Command::Selfplay(SelfplayCommand::Undercover { seats, games, blank, language, seed }) => {
             selfplay_undercover(settings, seats, games, blank, language, seed).await
         }
@@ -362,6 +381,24 @@ async fn models(settings: &Settings, command: ModelsCommand) -> anyhow::Result<(
     Ok(())
 }
 
+/// `echoes eval judge`: the real Judge path over labelled lines.
+async fn eval_judge(mut settings: Settings, file: &std::path::Path, parallel: usize, json: bool) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+    let lines = crate::eval::read_lines(&text)?;
+    let (models, notice) = choose_models(&mut settings).await?;
+    let app = App::open(settings, models).await?;
+    eprintln!("{notice}");
+    let judged = crate::eval::run(&app.engine.pipeline, &app.library, lines, parallel).await?;
+    let (table, report) = crate::eval::report(&judged);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{table}");
+        println!("\n{}", serde_json::to_string(&report)?);
+    }
+    Ok(())
+}
+
 /// `echoes undercover check`: every problem in the word files, and the
 /// counts per language, theme and difficulty; an error when any is bad.
 fn check_words(paths: Vec<PathBuf>) -> anyhow::Result<()> {
@@ -402,9 +439,10 @@ async fn selfplay_undercover(
     eprintln!("{notice}");
     let language = language.unwrap_or_else(|| app.settings.language());
     let host = crate::core::undercover::UndercoverHost::new(std::sync::Arc::new(crate::assets::words()));
-    let report = crate::core::undercover::selfplay::run(&app.engine.pipeline, &host, seats, blank, language, games, seed)
-        .await
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let report =
+        crate::core::undercover::selfplay::run(&app.engine.pipeline, &host, seats, blank, language, games, seed)
+            .await
+            .map_err(|e| anyhow::anyhow!(e))?;
     print!("{}", report.render());
     Ok(())
 }

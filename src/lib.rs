@@ -41,6 +41,7 @@ pub mod console;
 pub mod core;
 pub mod discord;
 pub mod embed;
+pub mod eval;
 pub mod knowledge;
 pub mod llm;
 pub mod models;

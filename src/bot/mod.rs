@@ -212,8 +212,12 @@ pub fn role_stats_lines(
         .iter()
         .enumerate()
         .map(|(i, (_, name, games, wins, roles))| match lang {
-            Language::En => format!("{}. {} · {wins} wins in {games} games ({})\n", i + 1, safe_name(name), roles.join(", ")),
-            Language::Zh => format!("{}. {} · {games} 局胜 {wins} 局（{}）\n", i + 1, safe_name(name), roles.join("，")),
+            Language::En => {
+                format!("{}. {} · {wins} wins in {games} games ({})\n", i + 1, safe_name(name), roles.join(", "))
+            }
+            Language::Zh => {
+                format!("{}. {} · {games} 局胜 {wins} 局（{}）\n", i + 1, safe_name(name), roles.join("，"))
+            }
         })
         .collect()
 }

@@ -11,9 +11,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::core::actor::{Delivery, EngineError, Inbound, SessionHandle, new_canary};
-use crate::core::game::{TableOptions, TurnInput};
+use crate::core::actor::{Delivery, Inbound, SessionHandle, new_canary};
 pub use crate::core::game::HostedGame;
+use crate::core::game::{TableOptions, TurnInput};
 use crate::core::guild::{GuildConfig, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;

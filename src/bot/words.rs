@@ -24,15 +24,29 @@ pub enum Word<'a> {
     NoGameHere,
     AlreadyRunning,
     WrongChannel(&'a str),
-    StartedIn { thread: u64, title: &'a str },
+    StartedIn {
+        thread: u64,
+        title: &'a str,
+    },
     NoPuzzleMatches,
-    UnknownPuzzle { id: &'a str, near: &'a [String] },
+    UnknownPuzzle {
+        id: &'a str,
+        near: &'a [String],
+    },
     UnknownVerb(&'a str),
     // Seated games (`/<group> …`).
-    NoTableHere { group: &'a str },
-    LobbyOpen { group: &'a str, thread: u64 },
+    NoTableHere {
+        group: &'a str,
+    },
+    LobbyOpen {
+        group: &'a str,
+        thread: u64,
+    },
     /// `verb` is the group's "show me my secret" verb (`whisper`, `word`).
-    DmsClosed { group: &'a str, verb: &'a str },
+    DmsClosed {
+        group: &'a str,
+        verb: &'a str,
+    },
     // Refusals and failures.
     SlowDown(u64),
     NotModerator,
@@ -58,8 +72,14 @@ pub enum Word<'a> {
     EndedByModerator,
     // Moderators' commands.
     Done,
-    ConfigSet { what: &'a str, value: &'a str },
-    PuzzleAdded { id: &'a str, title: &'a str },
+    ConfigSet {
+        what: &'a str,
+        value: &'a str,
+    },
+    PuzzleAdded {
+        id: &'a str,
+        title: &'a str,
+    },
     PuzzleInvalid(&'a str),
     PuzzleExists(&'a str),
     PuzzleUnreadable,

@@ -30,8 +30,7 @@ pub enum TableLine {
 }
 
 /// The verbs, for help and errors.
-pub const TABLE_VERBS: &str =
-    "/join /leave /begin /add-ai /describe <text> /vote <seat> /word /guess <word> /status /end /quit (a line without / describes)";
+pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /vote <seat> /word /guess <word> /status /end /quit (a line without / describes)";
 
 pub fn parse_table_line(line: &str) -> TableLine {
     let line = line.trim();
@@ -134,14 +133,9 @@ pub async fn play_live(
 ) -> anyhow::Result<bool> {
     loop {
         if let Some(quiet) = settle {
-            loop {
-                match tokio::time::timeout(quiet, courier.recv()).await {
-                    Ok(Some(delivery)) => {
-                        if show(handle, me, &delivery, out).await? {
-                            return Ok(true);
-                        }
-                    }
-                    Ok(None) | Err(_) => break,
+            while let Ok(Some(delivery)) = tokio::time::timeout(quiet, courier.recv()).await {
+                if show(handle, me, &delivery, out).await? {
+                    return Ok(true);
                 }
             }
         }

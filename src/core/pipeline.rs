@@ -17,7 +17,7 @@ use super::prompts::{JudgeMode, JudgeView, Prompts, PublicTurn, PublicView};
 use super::puzzle::{Language, Puzzle};
 use super::secrecy::{Blocked, is_meta_question};
 use super::soup::{Phase, Player, Rejection, SoupEvent, SoupGame};
-use super::text::{InputProblem, clean_input, normalize_question, truncate_chars};
+use super::text::{Form, InputProblem, clean_input, form_of, normalize_question, truncate_chars};
 use super::verdict::{Intent, Judgement, Parsed, Verdict, judgement_schema, parse_judgement};
 
 /// How many earlier turns the prompts see.
@@ -283,6 +283,13 @@ impl Pipeline {
         if mode == JudgeMode::Auto && looks_like_chatter(&text) {
             return chatter(lang);
         }
+        // Where the form is clear (a question mark, an interrogative
+        // opening, a long declarative story) no model decides what it is.
+        let mode = match (mode, form_of(&text)) {
+            (JudgeMode::Auto, Some(Form::Question)) => JudgeMode::Question,
+            (JudgeMode::Auto, Some(Form::Guess)) => JudgeMode::Guess,
+            (mode, _) => mode,
+        };
         let key = normalize_question(&text);
         if is_meta_question(&text) {
             // About the answer's wording, or an attempt to take over the

@@ -44,6 +44,35 @@ const DECODED_BLOCK: u32 = 4;
 /// How many times decoded text is itself decoded again (base64 of hex...).
 const MAX_DEPTH: usize = 1;
 
+/// A text as it may hide a short secret, each view for whole-word
+/// matching: normalised (case, width, diacritics, look-alikes, traditional
+/// Chinese), leetspeak folded word by word, each word reversed, the words
+/// in reverse order, ROT13, NATO spelling, letters spelled out one by one,
+/// and whatever base64, hex, binary or Morse in it decodes to.
+pub fn word_views(text: &str) -> Vec<String> {
+    let chars = clean(text);
+    let plain: String = chars.iter().collect();
+    let word_list = words(&chars);
+    let leet: Vec<String> = word_list.iter().map(|w| skeleton_of(&w.chars().collect::<Vec<_>>())).collect();
+    let each_reversed: Vec<String> = word_list.iter().map(|w| w.chars().rev().collect()).collect();
+    let spelled: String = word_list.iter().filter(|w| w.chars().count() == 1).map(String::as_str).collect();
+    let mut views = vec![
+        plain,
+        leet.join(" "),
+        each_reversed.join(" "),
+        decode::reversed_words(&chars),
+        decode::rot13(&chars).into_iter().collect(),
+        decode::nato_text(&word_list).unwrap_or_default(),
+        spelled,
+    ];
+    for (_, decoder) in DECODERS {
+        views.extend(decoder(text).iter().map(|t| clean(t).into_iter().collect::<String>()));
+    }
+    views.extend(decode::base64_words(text));
+    views.retain(|v| !v.is_empty());
+    views
+}
+
 /// A decoder: every decoded text it finds in a raw message.
 type Decoder = fn(&str) -> Vec<String>;
 

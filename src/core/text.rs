@@ -208,5 +208,63 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     format!("{}…", cut[..at].trim_end())
 }
 
+/// What a player's free text is by its form alone, where the form is clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Question,
+    Guess,
+}
+
+const INTERROGATIVES: &[&str] = &[
+    "is", "was", "are", "were", "am", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would",
+    "should", "shall", "may", "might", "must", "isn't", "wasn't", "aren't", "weren't", "don't", "doesn't", "didn't",
+    "can't", "couldn't", "hasn't", "haven't", "hadn't", "won't", "wouldn't", "who", "whom", "whose", "what", "when",
+    "where", "why", "how", "which",
+];
+const CLAUSE_LINKS: &[&str] =
+    &["so", "because", "since", "but", "then", "which", "therefore", "after", "when", "while"];
+const ZH_QUESTION_MARKS: &[&str] =
+    &["是不是", "有没有", "是否", "会不会", "能不能", "对不对", "难道", "是谁", "为什么", "怎么"];
+const ZH_LINKS: &[&str] = &["因为", "所以", "于是", "但是", "结果", "原来", "然后", "其实"];
+const GUESS_OPENERS: &[&str] =
+    &["i think", "my guess", "i guess", "the answer is", "the truth is", "here's what happened"];
+const ZH_GUESS_OPENERS: &[&str] = &["我猜", "我觉得", "我认为", "答案是", "真相是", "汤底是", "我的推理"];
+
+/// A question or a guess told by form, without a model: a question mark
+/// or question particle, an interrogative opening; a long declarative
+/// story (a guess opener, clauses linked into a story, or simply long).
+/// `None` when the form leaves it open: the Judge decides.
+pub fn form_of(text: &str) -> Option<Form> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    let last = t.trim_end_matches(['.', '。', '!', '！', '…', ' ', '"', '”', ')', '）']);
+    if last.ends_with(['?', '？', '吗', '呢', '么']) || t.contains(['?', '？']) {
+        return Some(Form::Question);
+    }
+    let cjk = t.chars().filter(|c| is_cjk(*c)).count();
+    if cjk * 2 >= t.chars().filter(|c| !c.is_whitespace()).count() {
+        if ZH_QUESTION_MARKS.iter().any(|m| t.contains(m)) {
+            return Some(Form::Question);
+        }
+        let opener = ZH_GUESS_OPENERS.iter().any(|o| t.starts_with(o));
+        let linked = ZH_LINKS.iter().any(|l| t.contains(l));
+        return ((opener && cjk >= 8) || (linked && cjk >= 20) || cjk >= 30).then_some(Form::Guess);
+    }
+    let lower = t.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':')).filter(|w| !w.is_empty()).collect();
+    let first = words.first().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')).unwrap_or_default();
+    if INTERROGATIVES.contains(&first) {
+        return Some(Form::Question);
+    }
+    let opener = GUESS_OPENERS.iter().any(|o| lower.starts_with(o));
+    let sentences = t.split(['.', '!', ';']).filter(|s| s.split_whitespace().count() >= 3).count();
+    let linked = words.iter().any(|w| CLAUSE_LINKS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
+    let n = words.len();
+    ((opener && n >= 6) || (linked && n >= 12) || sentences >= 2 && n >= 12 || n >= 20).then_some(Form::Guess)
+}
+
 #[cfg(test)]
 mod tests;

@@ -17,17 +17,17 @@ use serenity::{
 };
 
 use crate::bot::{LiveTable, Opening};
-use crate::core::catalogue::{Catalogue, Frontend};
 use crate::core::actor::{Courier, Delivery, Inbound};
+use crate::core::catalogue::{Catalogue, Frontend};
 use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 use crate::core::store::OutboxItem;
 
 use super::games::{player_of, scope_of, thread_key};
-use super::soup::LanguageChoice;
 use super::render::neutralise;
 use super::send::{message, no_pings, private};
+use super::soup::LanguageChoice;
 use super::types::{Context, Data, Error};
 use super::words::{Word, say};
 
@@ -110,17 +110,18 @@ async fn start(
         .auto_archive_duration(serenity::AutoArchiveDuration::OneDay);
     let thread = ctx.channel_id().create_thread(http, thread).await?.id;
     let host = player_of(ctx.author());
-    let (table, intro) = match data.open_table(game, &thread_key(thread), &scope, &config, host.clone(), &options).await? {
-        Opening::Open(table, intro) => (table, intro),
-        Opening::Busy => {
-            ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
-            return Ok(());
-        }
-        Opening::Refused(why) => {
-            ctx.send(private(&neutralise(&why))).await?;
-            return Ok(());
-        }
-    };
+    let (table, intro) =
+        match data.open_table(game, &thread_key(thread), &scope, &config, host.clone(), &options).await? {
+            Opening::Open(table, intro) => (table, intro),
+            Opening::Busy => {
+                ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
+                return Ok(());
+            }
+            Opening::Refused(why) => {
+                ctx.send(private(&neutralise(&why))).await?;
+                return Ok(());
+            }
+        };
     data.deliver_table(http, thread, &table, &intro, &host, None).await?;
     let open = say(lang, &Word::LobbyOpen { group: &group, thread: thread.get() });
     ctx.send(poise::CreateReply::default().content(open).allowed_mentions(no_pings())).await?;

@@ -219,9 +219,9 @@ async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> 
         .bind(i64::from(p.solved))
         .bind(p.role.as_deref())
         .bind(t.created_ms)
-            .execute(&mut **tx)
-            .await
-            .map_err(db)?;
+        .execute(&mut **tx)
+        .await
+        .map_err(db)?;
     }
     Ok(())
 }

@@ -74,3 +74,33 @@ async fn the_database_records_turns_with_model_usage() {
     assert_eq!(asked.judge_parse, "clean");
     assert!(store.unsent(&sessions[0].id).await.unwrap().is_empty(), "every shown reply is marked sent");
 }
+
+#[tokio::test]
+async fn eval_judge_scores_labelled_lines_through_the_real_judge_path() {
+    let ollama = FakeOllama::start(Brain::new(&[("related", question("YES")), ("money", question("NO"))])).await;
+    let sandbox = Sandbox::new();
+    let file = sandbox.write(
+        "judge.jsonl",
+        concat!(
+            r#"{"puzzle": "en-arrivals-sign", "kind": "question", "input": "Was the man related to Ana?", "expected": "YES"}"#,
+            "\n",
+            r#"{"puzzle": "en-arrivals-sign", "kind": "question", "input": "Is it about money?", "expected": "YES"}"#,
+            "\n",
+            r#"{"surface": "A man smiles at rain.", "bottom": "His crops were dying.", "kind": "question", "input": "What is the first letter of the answer?", "expected": "IRRELEVANT"}"#,
+            "\n",
+        ),
+    );
+    let run = sandbox.run(Some(&ollama.server.uri()), &["eval", "judge", file.to_str().unwrap(), "--json"]).await;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["lines"], 3);
+    assert_eq!(report["questions"]["right"], 1, "{report}");
+    assert_eq!(report["parse"]["clean"], 2, "two Judge calls parsed cleanly: {report}");
+    assert_eq!(report["parse"]["meta"], 1, "the wording question never reached a model: {report}");
+    let misses: Vec<i64> = report["misses"].as_array().unwrap().iter().map(|m| m["line"].as_i64().unwrap()).collect();
+    assert_eq!(misses, vec![2, 3]);
+    let bad = sandbox
+        .write("bad.jsonl", "{\"puzzle\": \"x\", \"kind\": \"question\", \"input\": \"?\", \"expected\": \"MAYBE\"}\n");
+    let run = sandbox.run(Some(&ollama.server.uri()), &["eval", "judge", bad.to_str().unwrap()]).await;
+    assert!(!run.ok && run.stderr.contains("line 1"), "{}", run.stderr);
+}

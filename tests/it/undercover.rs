@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
-use echoes::core::game::Audience;
+use echoes::core::game::{Audience, Game};
 use echoes::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 use echoes::core::puzzle::Language;
 use echoes::core::soup::Player;
@@ -42,10 +42,13 @@ impl LlmClient for Recorder {
 fn says(text: &str, word: &str, lang: Language) -> bool {
     let fold = |t: &str| t.to_lowercase();
     match lang {
-        Language::Zh if word.chars().any(|c| !c.is_ascii()) => text.contains(word),
+        Language::Zh if !word.is_ascii() => text.contains(word),
         _ => {
-            let words: Vec<String> =
-                fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
+            let words: Vec<String> = fold(text)
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect();
             let wanted: Vec<String> = fold(word).split_whitespace().map(str::to_string).collect();
             !wanted.is_empty() && words.windows(wanted.len()).any(|run| run == wanted.as_slice())
         }
@@ -83,7 +86,9 @@ async fn with_a_parrot_no_word_reaches_public_or_another_seats_prompt() {
                 return;
             }
             let mut public = vec![played.reply.text.clone()];
-            public.extend(played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()));
+            public.extend(
+                played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()),
+            );
             for role in [Role::Civilian, Role::Undercover] {
                 for form in dealt.forms(role) {
                     if let Some(text) = public.iter().find(|t| says(t, form, lang)) {
@@ -91,10 +96,15 @@ async fn with_a_parrot_no_word_reaches_public_or_another_seats_prompt() {
                     }
                 }
             }
-            // A seat's private message holds its own word only.
+            // A seat's private message holds its own word only (roles as
+            // dealt by this very turn, for the first).
+            let after = played.snapshot.as_ref().and_then(|s| UndercoverGame::restore(s).ok());
+            if let Some(after) = after.as_ref().filter(|_| roles.is_empty()) {
+                roles = after.roles.clone();
+            }
             for m in &played.messages {
                 if let Audience::Seat(seat) = &m.audience {
-                    let own = state.role(seat).or_else(|| roles.get(seat).copied()).and_then(|r| dealt.word(r));
+                    let own = roles.get(seat).copied().and_then(|r| dealt.word(r));
                     for other in [Role::Civilian, Role::Undercover].into_iter().filter_map(|r| dealt.word(r)) {
                         if Some(other) != own && says(&m.reply.text, other, lang) {
                             leaks.push(format!("to {seat}: {other:?} in {:?}", m.reply.text));
@@ -133,14 +143,23 @@ async fn undercover_plays_in_the_terminal_through_a_script() {
     let sandbox = Sandbox::new();
     // Seat 1 (the human) describes first; the two AI seats follow; then
     // everyone votes. The script waits while the table is busy.
-    let script = sandbox.write(
-        "undercover.txt",
-        "/describe I have an opinion about it.\n/status\n/vote 2\n/word\n/end\n",
-    );
+    let script =
+        sandbox.write("undercover.txt", "/describe I have an opinion about it.\n/status\n/vote 2\n/word\n/end\n");
     let run = sandbox
         .run(
             Some(&ollama.server.uri()),
-            &["play", "undercover", "--ai-seats", "2", "--seed", "42", "--name", "Ana", "--script", script.to_str().unwrap()],
+            &[
+                "play",
+                "undercover",
+                "--ai-seats",
+                "2",
+                "--seed",
+                "42",
+                "--name",
+                "Ana",
+                "--script",
+                script.to_str().unwrap(),
+            ],
         )
         .await;
     let out = &run.stdout;
@@ -155,7 +174,18 @@ async fn undercover_plays_in_the_terminal_through_a_script() {
     let again = sandbox
         .run(
             Some(&ollama.server.uri()),
-            &["play", "undercover", "--ai-seats", "2", "--seed", "42", "--name", "Ana", "--script", script.to_str().unwrap()],
+            &[
+                "play",
+                "undercover",
+                "--ai-seats",
+                "2",
+                "--seed",
+                "42",
+                "--name",
+                "Ana",
+                "--script",
+                script.to_str().unwrap(),
+            ],
         )
         .await;
     let words = |t: &str| t.lines().find(|l| l.contains("Words: civilians")).map(str::to_string);

@@ -11,7 +11,10 @@ fn lines_become_lobby_and_ballot_moves() {
     assert_eq!(parse_table_line("/vote ai:1 "), TableLine::Move(TurnInput::Vote("ai:1".into())));
     assert_eq!(parse_table_line("/vote"), TableLine::Unknown("/vote".into()));
     assert_eq!(parse_table_line("/ADD-AI"), TableLine::Move(TurnInput::AddAi));
-    assert_eq!(parse_table_line("hello"), TableLine::Unknown("hello".into()));
+    assert_eq!(parse_table_line("hello"), TableLine::Move(TurnInput::Say("hello".into())));
+    assert_eq!(parse_table_line("/describe  warm "), TableLine::Move(TurnInput::Say("warm".into())));
+    assert_eq!(parse_table_line("/end"), TableLine::Move(TurnInput::Reveal));
+    assert_eq!(parse_table_line("/dance"), TableLine::Unknown("/dance".into()));
     assert_eq!(parse_table_line("   "), TableLine::Empty);
     assert_eq!(parse_table_line("/quit"), TableLine::Quit);
 }

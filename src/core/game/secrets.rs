@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason};
+use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason, word_views};
 use crate::core::text::is_cjk;
 
 use super::message::Audience;
@@ -31,9 +31,20 @@ impl Secret {
     }
 }
 
-/// Most words in a secret that is also matched as whole words.
+/// Most words in a secret matched as whole words rather than by spans
+/// (each Chinese character counts as a word; twice as many of those).
 const SHORT_WORDS: usize = 3;
 
+fn is_short(words: &[String]) -> bool {
+    let cjk = words.iter().all(|w| w.chars().all(is_cjk));
+    !words.is_empty() && words.len() <= if cjk { 2 * SHORT_WORDS } else { SHORT_WORDS }
+}
+
+/// Short secrets (a word or two) are matched as whole words in every view
+/// of a text (`secrecy::word_views`: normalised, leetspeak, reversed,
+/// ROT13, NATO, spelled out, decoded), so "tea" is caught in "t-e-a" and
+/// "aet" but not in "steam"; longer ones by the span gate, which also
+/// holds the canary.
 #[derive(Clone)]
 pub struct SecretGates {
     public: Gate,
@@ -46,13 +57,16 @@ impl SecretGates {
     /// `public_context` is what every player has already seen (a surface,
     /// the rules); its words never count as evidence.
     pub fn new(public_context: &str, secrets: &[Secret], canary: Canary) -> SecretGates {
+        let long: Vec<&Secret> = secrets.iter().filter(|s| !is_short(&words(&s.text))).collect();
         // A seat's gate leaves out its own secrets, and any other seat's
         // that are the same text (civilians in Undercover share a word).
         let gate_without = |owner: Option<&str>| {
-            let own: Vec<&str> =
-                secrets.iter().filter(|s| owner.is_some() && s.owner.as_deref() == owner).map(|s| s.text.as_str()).collect();
-            let texts: Vec<&str> =
-                secrets.iter().map(|s| s.text.as_str()).filter(|text| !own.contains(text)).collect();
+            let own: Vec<&str> = long
+                .iter()
+                .filter(|s| owner.is_some() && s.owner.as_deref() == owner)
+                .map(|s| s.text.as_str())
+                .collect();
+            let texts: Vec<&str> = long.iter().map(|s| s.text.as_str()).filter(|text| !own.contains(text)).collect();
             match texts.split_first() {
                 Some((first, rest)) => Gate::new(public_context, first, rest, canary.clone()),
                 None => Gate::new(public_context, "", &[], canary.clone()),
@@ -60,11 +74,7 @@ impl SecretGates {
         };
         let owners: Vec<&str> = secrets.iter().filter_map(|s| s.owner.as_deref()).collect();
         let seats = owners.iter().map(|o| (o.to_string(), gate_without(Some(o)))).collect();
-        let short = secrets
-            .iter()
-            .map(|s| (s.owner.clone(), words(&s.text)))
-            .filter(|(_, w)| !w.is_empty() && w.len() <= SHORT_WORDS)
-            .collect();
+        let short = secrets.iter().map(|s| (s.owner.clone(), words(&s.text))).filter(|(_, w)| is_short(w)).collect();
         SecretGates { public: gate_without(None), seats, short }
     }
 
@@ -75,18 +85,19 @@ impl SecretGates {
         if let Check::Blocked(b) = gate.check(text) {
             return Check::Blocked(b);
         }
-        let said = words(text);
         let own: Vec<&Vec<String>> =
             self.short.iter().filter(|(owner, _)| seat.is_some() && owner.as_deref() == seat).map(|(_, w)| w).collect();
-        let hit = self
-            .short
-            .iter()
-            .filter(|(_, w)| !own.contains(&w))
-            .find(|(_, w)| said.windows(w.len()).any(|run| run == w.as_slice()));
-        match hit {
-            Some((_, w)) => Check::Blocked(Blocked { reason: Reason::Span, span: w.join(" "), canary: false }),
-            None => Check::Pass,
+        let others: Vec<&Vec<String>> = self.short.iter().map(|(_, w)| w).filter(|w| !own.contains(w)).collect();
+        if others.is_empty() {
+            return Check::Pass;
         }
+        for view in word_views(text) {
+            let said = words(&view);
+            if let Some(w) = others.iter().find(|w| said.windows(w.len()).any(|run| run == w.as_slice())) {
+                return Check::Blocked(Blocked { reason: Reason::Span, span: w.join(" "), canary: false });
+            }
+        }
+        Check::Pass
     }
 
     /// Marks a text as public from now on (a word revealed when its seat

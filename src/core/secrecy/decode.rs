@@ -38,6 +38,18 @@ pub(super) fn base64_texts(raw: &str) -> Vec<String> {
     out
 }
 
+/// Single words that are whole base64 (`Y29mZmVl`): too short for the
+/// run finder above, which would otherwise read ordinary words as code;
+/// kept only when they decode to letters and spaces.
+pub(super) fn base64_words(raw: &str) -> Vec<String> {
+    raw.split_whitespace()
+        .map(|t| t.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '='))
+        .filter(|t| t.len() >= 4 && t.len() % 4 == 0 && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '='))
+        .filter_map(|t| String::from_utf8(base64_bytes(t)).ok())
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == ' '))
+        .collect()
+}
+
 fn flush_base64(group: &mut String, out: &mut Vec<String>) {
     let text = std::mem::take(group);
     if text.len() >= MIN_BASE64 {

@@ -58,3 +58,34 @@ fn contrast_words_separate_near_misses_from_paraphrases() {
     assert!(!differ_by_contrast(&key("Was she afraid?"), &key("Was she scared?")));
     assert!(!differ_by_contrast(&key("Is the ship important?"), &key("Does the ship matter?")));
 }
+
+#[test]
+fn the_form_tells_questions_from_guesses_where_it_is_clear() {
+    use super::{Form, form_of};
+    let questions = [
+        "Was the man related to Ana?",
+        "was he alone",
+        "Did she know him before",
+        "Is it about money.",
+        "他是不是她的父亲",
+        "她认识那个老人吗",
+        "这和钱有关？",
+        "Why did she hold up her own name",
+    ];
+    for q in questions {
+        assert_eq!(form_of(q), Some(Form::Question), "{q}");
+    }
+    let guesses = [
+        "Her birth father had never seen her face, so she held up her own name for him to find her.",
+        "I think the old man was her father and they had never met",
+        "The man was a lighthouse keeper. He turned off the light and a ship sank because of it.",
+        "我猜老人是她的亲生父亲",
+        "她是被收养的，因为亲生父亲从没见过她的样子，所以她举着自己的名字等他。",
+    ];
+    for g in guesses {
+        assert_eq!(form_of(g), Some(Form::Guess), "{g}");
+    }
+    for open in ["He was alone", "money", "她的父亲", "The sign", ""] {
+        assert_eq!(form_of(open), None, "{open}");
+    }
+}

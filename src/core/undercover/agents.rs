@@ -51,15 +51,14 @@ async fn ask(ctx: &TurnContext<'_>, request: ChatRequest) -> Option<String> {
     }
 }
 
-fn own_word(view: &SeatView<'_>) -> Option<&str> {
+fn own_word<'a>(view: &'a SeatView<'a>) -> Option<&'a str> {
     view.own.first().copied()
 }
 
-/// One short line describing the seat's word (or, for the blank, a line
-/// that blends in); the caller checks it against every secret word.
-pub async fn describe(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
-    let heard = view.public_lines(MEMORY);
-    let user = match (lang, own_word(view)) {
+/// The describe prompt: who the seat is, its word (none for the blank),
+/// and what was said.
+pub fn describe_prompt(lang: Language, name: &str, word: Option<&str>, heard: &str) -> String {
+    let body = match (lang, word) {
         (Language::En, Some(word)) => format!(
             "Your word: {word}\nWhat was said so far:\n{heard}\nWrite ONE short line (at most 12 words) that describes \
              your word without saying it and without repeating what others said. Reply with the line only."
@@ -75,11 +74,64 @@ pub async fn describe(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language
             "你是白板，没有词。目前的发言：\n{heard}\n猜一猜大家的词，写一句含糊但贴切的描述（不超过 20 个字）。只回复这句话。"
         ),
     };
-    let me = match lang {
-        Language::En => format!("You are {}.\n", view.seat.name),
-        Language::Zh => format!("你是 {}。\n", view.seat.name),
+    format!("{}{body}", you_are(lang, name))
+}
+
+/// The vote prompt: the seat, its word, what happened, the choices.
+pub fn vote_prompt(lang: Language, name: &str, word: Option<&str>, heard: &str, choices: &[String]) -> String {
+    let word = word.unwrap_or("-");
+    match lang {
+        Language::En => format!(
+            "Your word: {word}\n{}What happened so far:\n{heard}\nYou may vote for: {}.\nWhich player most likely holds \
+             a different word? Answer with their seat number only (e.g. 3).",
+            you_are(lang, name),
+            choices.join(", ")
+        ),
+        Language::Zh => format!(
+            "你的词：{word}\n{}目前的经过：\n{heard}\n可以投给：{}。\n谁最可能拿着不同的词？只回答座位号（例如 3）。",
+            you_are(lang, name),
+            choices.join("，")
+        ),
+    }
+}
+
+/// The blank's last-guess prompt.
+pub fn guess_prompt(lang: Language, name: &str, heard: &str) -> String {
+    let body = match lang {
+        Language::En => format!(
+            "You were the blank and were voted out. What was said:\n{heard}\nWhat is the majority's word? Answer with \
+             the word only."
+        ),
+        Language::Zh => format!("你是白板，被投出了。大家的发言：\n{heard}\n多数人的词是什么？只回答这个词。"),
     };
-    let said = ask(ctx, request(lang, me + &user, 48)).await?;
+    format!("{}{body}", you_are(lang, name))
+}
+
+fn you_are(lang: Language, name: &str) -> String {
+    match lang {
+        Language::En => format!("You are {name}.\n"),
+        Language::Zh => format!("你是 {name}。\n"),
+    }
+}
+
+/// Every fixed word an AI seat's prompts hold, for the word-pair check (a
+/// secret word there would be in every prompt).
+pub fn prompt_frames(lang: Language) -> String {
+    [
+        rules(lang).to_string(),
+        describe_prompt(lang, "", Some(""), ""),
+        describe_prompt(lang, "", None, ""),
+        vote_prompt(lang, "", None, "", &[]),
+        guess_prompt(lang, "", ""),
+    ]
+    .join("\n")
+}
+
+/// One short line describing the seat's word (or, for the blank, a line
+/// that blends in); the caller checks it against every secret word.
+pub async fn describe(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
+    let prompt = describe_prompt(lang, &view.seat.name, own_word(view), &view.public_lines(MEMORY));
+    let said = ask(ctx, request(lang, prompt, 48)).await?;
     clean_line(&said)
 }
 
@@ -90,41 +142,16 @@ pub async fn vote(
     lang: Language,
     options: &[(String, String)],
 ) -> Option<String> {
-    let heard = view.public_lines(MEMORY);
     let list: Vec<String> = options.iter().map(|(_, label)| label.clone()).collect();
-    let word = own_word(view).unwrap_or("-");
-    let user = match lang {
-        Language::En => format!(
-            "Your word: {word}\nYou are {}.\nWhat happened so far:\n{heard}\nYou may vote for: {}.\nWhich player most \
-             likely holds a different word? Answer with their seat number only (e.g. 3).",
-            view.seat.name,
-            list.join(", ")
-        ),
-        Language::Zh => format!(
-            "你的词：{word}\n你是 {}。\n目前的经过：\n{heard}\n可以投给：{}。\n谁最可能拿着不同的词？只回答座位号（例如 3）。",
-            view.seat.name,
-            list.join("，")
-        ),
-    };
-    let said = ask(ctx, request(lang, user, 12)).await?;
+    let prompt = vote_prompt(lang, &view.seat.name, own_word(view), &view.public_lines(MEMORY), &list);
+    let said = ask(ctx, request(lang, prompt, 12)).await?;
     parse_vote(&said, options)
 }
 
 /// The blank seat's guess at the civilians' word.
 pub async fn guess(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
-    let heard = view.public_lines(MEMORY);
-    let user = match lang {
-        Language::En => format!(
-            "You were the blank and were voted out. What was said:\n{heard}\nWhat is the majority's word? Answer with \
-             the word only."
-        ),
-        Language::Zh => format!("你是白板，被投出了。大家的发言：\n{heard}\n多数人的词是什么？只回答这个词。"),
-    };
-    let me = match lang {
-        Language::En => format!("You are {}.\n", view.seat.name),
-        Language::Zh => format!("你是 {}。\n", view.seat.name),
-    };
-    let said = ask(ctx, request(lang, me + &user, 12)).await?;
+    let prompt = guess_prompt(lang, &view.seat.name, &view.public_lines(MEMORY));
+    let said = ask(ctx, request(lang, prompt, 12)).await?;
     clean_line(&said).map(|l| l.trim_end_matches(['.', '。', '!', '！']).to_string())
 }
 
@@ -136,7 +163,8 @@ pub fn clean_line(said: &str) -> Option<String> {
         Some((head, rest)) if head.chars().count() <= 24 && !rest.trim().is_empty() => rest.trim(),
         _ => line,
     };
-    let line = line.trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '\'' | '「' | '」' | '*' | '`') || c.is_whitespace());
+    let line =
+        line.trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '\'' | '「' | '」' | '*' | '`') || c.is_whitespace());
     if line.is_empty() {
         return None;
     }

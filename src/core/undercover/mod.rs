@@ -206,17 +206,43 @@ pub struct UndercoverGame {
 #[derive(Debug, Clone)]
 pub enum Event {
     Join(Player),
-    Leave { seat: String, now_ms: i64 },
+    Leave {
+        seat: String,
+        now_ms: i64,
+    },
     AddAi,
-    Begin { by: String, moderator: bool, now_ms: i64 },
+    Begin {
+        by: String,
+        moderator: bool,
+        now_ms: i64,
+    },
     /// A description the table already checked against the secret words.
-    Describe { seat: String, text: String, now_ms: i64 },
+    Describe {
+        seat: String,
+        text: String,
+        now_ms: i64,
+    },
     /// A vote for a ballot option (a seat number).
-    Vote { voter: String, option: String, now_ms: i64 },
+    Vote {
+        voter: String,
+        option: String,
+        now_ms: i64,
+    },
     /// The blank seat's guess, judged by the table.
-    LastGuess { seat: String, text: String, right: bool, now_ms: i64 },
-    Timer { tag: String, now_ms: i64 },
-    End { by: String, moderator: bool },
+    LastGuess {
+        seat: String,
+        text: String,
+        right: bool,
+        now_ms: i64,
+    },
+    Timer {
+        tag: String,
+        now_ms: i64,
+    },
+    End {
+        by: String,
+        moderator: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -108,19 +108,21 @@ pub fn vote_opens(lang: Language, runoff: bool, seconds: u32) -> String {
     match runoff {
         false => pick(
             lang,
-            format!("Everyone has spoken. **Vote now** in secret: who is the undercover? ({seconds} s, `vote <seat number>` or a button)"),
+            format!(
+                "Everyone has spoken. **Vote now** in secret: who is the undercover? ({seconds} s, `vote <seat number>` or a button)"
+            ),
             format!("所有人都已发言。**现在秘密投票**：谁是卧底？（{seconds} 秒，`vote <座位号>` 或按钮）"),
         ),
         true => pick(
             lang,
-            format!("**Run-off vote** between the tied seats ({seconds} s)."),
+            format!("**Deciding vote** between them only ({seconds} s)."),
             format!("平票者之间**加投一轮**（{seconds} 秒）。"),
         ),
     }
 }
 
 pub fn tie(lang: Language, tied: &str) -> String {
-    pick(lang, format!("A tie between {tied}."), format!("{tied} 平票。"))
+    pick(lang, format!("Equal votes for {tied}."), format!("{tied} 票数相同。"))
 }
 
 pub fn voted_count(lang: Language, cast: usize, of: usize) -> String {
@@ -128,7 +130,11 @@ pub fn voted_count(lang: Language, cast: usize, of: usize) -> String {
 }
 
 pub fn vote_in(lang: Language, target: &str) -> String {
-    pick(lang, format!("Your vote for {target} is in (you may change it until the vote closes)."), format!("你投给了 {target}（投票结束前可以改）。"))
+    pick(
+        lang,
+        format!("Your vote for {target} is in (you may change it until the vote closes)."),
+        format!("你投给了 {target}（投票结束前可以改）。"),
+    )
 }
 
 pub fn votes_list(lang: Language, lines: &[String], abstained: &[String]) -> String {
@@ -145,12 +151,15 @@ pub fn eliminated(lang: Language, who: &str, votes: usize, random: bool, role_na
     match random {
         false => pick(
             lang,
-            format!("**{who} is out** ({votes} vote{}). {who} was a **{role_name}**.", if votes == 1 { "" } else { "s" }),
+            format!(
+                "**{who} is out** ({votes} vote{}). {who} was a **{role_name}**.",
+                if votes == 1 { "" } else { "s" }
+            ),
             format!("**{who} 出局**（{votes} 票）。{who} 是**{role_name}**。"),
         ),
         true => pick(
             lang,
-            format!("Tied again: the recorded seed picks **{who}**, who is out. {who} was a **{role_name}**."),
+            format!("Equal again: the recorded seed picks **{who}**, who is out. {who} was a **{role_name}**."),
             format!("再次平票：按记录的随机种子，**{who}** 出局。{who} 是**{role_name}**。"),
         ),
     }
@@ -215,7 +224,7 @@ pub fn roles_heading(lang: Language) -> &'static str {
 pub fn votes_heading(lang: Language, round: u32, runoff: bool) -> String {
     match (lang, runoff) {
         (Language::En, false) => format!("Round {round} votes:"),
-        (Language::En, true) => format!("Round {round} run-off:"),
+        (Language::En, true) => format!("Round {round}, deciding vote:"),
         (Language::Zh, false) => format!("第 {round} 轮投票："),
         (Language::Zh, true) => format!("第 {round} 轮加投："),
     }
@@ -265,7 +274,9 @@ pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
     let (en, zh): (String, String) = match r {
         Rejection::Seat(S::AlreadySeated) => ("You already have a seat.".into(), "你已经入座了。".into()),
         Rejection::Seat(S::NotSeated) => ("You have no seat here.".into(), "你不在这局里。".into()),
-        Rejection::Seat(S::Full { max }) => (format!("The table is full ({max} seats)."), format!("座位已满（{max} 座）。")),
+        Rejection::Seat(S::Full { max }) => {
+            (format!("The table is full ({max} seats)."), format!("座位已满（{max} 座）。"))
+        }
         Rejection::Seat(S::NoAiSeats { max_ai }) => {
             (format!("No more AI seats ({max_ai} at most)."), format!("AI 座位已满（最多 {max_ai} 个）。"))
         }
@@ -308,7 +319,11 @@ pub fn description_gives_away(lang: Language) -> String {
 }
 
 pub fn description_empty(lang: Language) -> String {
-    pick(lang, "Describe your word in one short line: `describe <text>`.".into(), "请用一句话描述你的词：`describe <内容>`。".into())
+    pick(
+        lang,
+        "Describe your word in one short line: `describe <text>`.".into(),
+        "请用一句话描述你的词：`describe <内容>`。".into(),
+    )
 }
 
 pub fn description_too_long(lang: Language, max: usize) -> String {
@@ -322,7 +337,8 @@ pub fn description_too_long(lang: Language, max: usize) -> String {
 pub fn not_a_verb(lang: Language) -> String {
     pick(
         lang,
-        "Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end.".into(),
+        "Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end."
+            .into(),
         "卧底指令：join、leave、begin、add-ai、describe <内容>、vote <座位号>、word、guess <词>、status、end。".into(),
     )
 }
@@ -369,4 +385,66 @@ pub fn stock_descriptions(lang: Language) -> &'static [&'static str] {
             "我经常见到。",
         ],
     }
+}
+
+/// Every fixed sentence players may read in public or in private, with
+/// empty or sample fields: a secret word must not be one of their words
+/// (the gate would withhold the sentence; `words.rs` checks the pairs).
+pub fn fixed_text(lang: Language) -> String {
+    let r = Rejection::NotYourTurn { speaker: String::new() };
+    let mut out = vec![
+        title(lang).to_string(),
+        lobby(lang, &[String::new()], 12, 3),
+        begins(lang, 6, 1, true),
+        begins(lang, 7, 2, false),
+        your_word(lang, ""),
+        you_are_blank(lang),
+        round_opens(lang, 1, "", "", 90),
+        described(lang, "", ""),
+        next_speaker(lang, "", 90),
+        skipped(lang, ""),
+        vote_opens(lang, false, 60),
+        vote_opens(lang, true, 60),
+        tie(lang, ""),
+        voted_count(lang, 1, 6),
+        vote_in(lang, ""),
+        votes_list(lang, &[], &[String::new()]),
+        eliminated(lang, "", 1, false, ""),
+        eliminated(lang, "", 2, true, ""),
+        left_game(lang, ""),
+        last_guess_opens(lang, "", 60),
+        guess_prompt(lang),
+        guess_result(lang, "", true),
+        guess_result(lang, "", false),
+        guess_missed(lang, ""),
+        words_reveal(lang, "", ""),
+        roles_heading(lang).to_string(),
+        votes_heading(lang, 1, false),
+        votes_heading(lang, 1, true),
+        status(lang, "", 1, "", ""),
+        waiting_for(lang, ""),
+        sent_privately(lang),
+        refusal(lang, &r, ""),
+        refusal(lang, &Rejection::OwnVote, ""),
+        refusal(lang, &Rejection::NotAnOption, ""),
+        refusal(lang, &Rejection::Out, ""),
+        refusal(lang, &Rejection::NotHost, ""),
+        description_gives_away(lang),
+        description_empty(lang),
+        description_too_long(lang, 200),
+        withheld(lang),
+        host_mark(lang).to_string(),
+        out_mark(lang).to_string(),
+    ];
+    for outcome in [Outcome::Civilians, Outcome::Undercover, Outcome::Blank, Outcome::Ended] {
+        out.push(self::outcome(lang, outcome));
+    }
+    for r in [Role::Civilian, Role::Undercover, Role::Blank] {
+        out.push(role(lang, r).to_string());
+    }
+    for name in ["lobby", "describe", "vote", "last_guess", "over"] {
+        out.push(phase(lang, name).to_string());
+    }
+    out.extend(stock_descriptions(lang).iter().map(|s| s.to_string()));
+    out.join("\n")
 }

@@ -51,7 +51,8 @@ impl Report {
     pub fn render(&self) -> String {
         let n = self.games.len().max(1) as f64;
         let pct = |k: usize| 100.0 * k as f64 / n;
-        let mut out = String::from("game  pair              outcome      rounds  moves  fallbacks  timeouts  seconds\n");
+        let mut out =
+            String::from("game  pair              outcome      rounds  moves  fallbacks  timeouts  seconds\n");
         for (i, g) in self.games.iter().enumerate() {
             let outcome = g.outcome.map_or("unfinished", |o| match o {
                 Outcome::Civilians => "civilians",

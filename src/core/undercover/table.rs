@@ -20,7 +20,6 @@ use crate::core::game::{
 use crate::core::prompts::PublicTurn;
 use crate::core::puzzle::Language;
 use crate::core::secrecy::{Canary, Check};
-use crate::core::soup::Player;
 
 use super::words::fold;
 use super::{Event, Outcome, Phase, Rejection, Role, UndercoverGame, agents, say};
@@ -45,6 +44,8 @@ pub struct UndercoverTable {
 struct Next {
     game: UndercoverGame,
     public: Option<PublicTurn>,
+    /// The gates for the new state, when the roles were dealt this turn.
+    gates: Option<SecretGates>,
 }
 
 /// The gate: every seat's word and its other forms, owned by that seat.
@@ -105,10 +106,11 @@ impl UndercoverTable {
         if text.chars().count() > MAX_DESCRIPTION {
             return Some(say::description_too_long(lang, MAX_DESCRIPTION));
         }
-        match self.gates.check(&Audience::Everyone, text) {
-            Check::Blocked(_) => Some(say::description_gives_away(lang)),
-            Check::Pass => None,
-        }
+        let spelled = joined_letters(text);
+        let blocked = [text, spelled.as_str()]
+            .iter()
+            .any(|t| !t.is_empty() && matches!(self.gates.check(&Audience::Everyone, t), Check::Blocked(_)));
+        blocked.then(|| say::description_gives_away(lang))
     }
 
     /// Why a text may not go to `audience` while the game is on (the
@@ -168,7 +170,8 @@ impl UndercoverTable {
             .seats
             .iter()
             .map(|s| {
-                let host = if s.player.id == game.seats.host { format!(" ({})", say::host_mark(lang)) } else { String::new() };
+                let host =
+                    if s.player.id == game.seats.host { format!(" ({})", say::host_mark(lang)) } else { String::new() };
                 format!("{}{host}", Self::label(game, &s.player.id))
             })
             .collect();
@@ -241,7 +244,7 @@ impl UndercoverTable {
         if before.phase == Phase::Lobby && after.phase == Phase::Lobby {
             return (Reply::new(ReplyKind::Lobby, self.lobby_text(after)), private);
         }
-        if before.phase == Phase::Lobby {
+        if before.roles.is_empty() && !after.roles.is_empty() {
             let undercovers = after.roles.values().filter(|r| **r == Role::Undercover).count();
             let blank = after.roles.values().any(|r| *r == Role::Blank);
             lines.push(say::begins(lang, after.seats.len(), undercovers, blank));
@@ -270,7 +273,11 @@ impl UndercoverTable {
             }
             Event::Vote { voter, option, .. } => {
                 let target = after.seat_by_number(option).map(label).unwrap_or_default();
-                private.push(Message::to(Audience::Seat(voter.clone()), ReplyKind::Private, say::vote_in(lang, &target)));
+                private.push(Message::to(
+                    Audience::Seat(voter.clone()),
+                    ReplyKind::Private,
+                    say::vote_in(lang, &target),
+                ));
                 if let Some(ballot) = after.ballot.as_ref().filter(|_| after.votes.len() == before.votes.len()) {
                     lines.push(say::voted_count(lang, ballot.cast_count(), ballot.voters.len()));
                     kind = ReplyKind::Ballot;
@@ -328,23 +335,31 @@ impl UndercoverTable {
 
     /// Every message passes the gate for its audience while the game is
     /// on; the turn that ends the game (the reveal) is not gated.
-    fn gated(&self, mut played: Played, over: bool) -> Played {
-        if over {
-            return played;
-        }
-        if let Check::Blocked(b) = self.gates.check(&Audience::Everyone, &played.reply.text) {
-            played.reply.text = withheld(self.lang());
+    fn gated(&self, played: Played, over: bool) -> Played {
+        gate(&self.gates, played, over, self.lang())
+    }
+}
+
+/// Every message through `gates` for its audience, unless the turn ends
+/// the game.
+fn gate(gates: &SecretGates, mut played: Played, over: bool, lang: Language) -> Played {
+    if over {
+        return played;
+    }
+    if let Check::Blocked(b) = gates.check(&Audience::Everyone, &played.reply.text) {
+        played.reply.text = withheld(lang);
+        played.withheld = Some(b);
+    }
+    for m in &mut played.messages {
+        if let Check::Blocked(b) = gates.check(&m.audience, &m.reply.text) {
+            m.reply.text = withheld(lang);
             played.withheld = Some(b);
         }
-        for m in &mut played.messages {
-            if let Check::Blocked(b) = self.gates.check(&m.audience, &m.reply.text) {
-                m.reply.text = withheld(self.lang());
-                played.withheld = Some(b);
-            }
-        }
-        played
     }
+    played
+}
 
+impl UndercoverTable {
     fn points(next: &UndercoverGame) -> Vec<Points> {
         if !next.is_over() || next.outcome == Some(Outcome::Ended) {
             return Vec::new();
@@ -372,6 +387,29 @@ impl UndercoverTable {
             None => say::you_are_blank(lang),
         })
     }
+}
+
+/// Letters spelled out one by one (`c-o-f-f-e-e`, `c o f f e e`) joined
+/// back into words; empty when the text spells nothing out.
+fn joined_letters(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run = String::new();
+    for token in text.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()) {
+        let mut chars = token.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if !crate::core::text::is_cjk(c) => run.push(c),
+            _ => {
+                if run.chars().count() >= 2 {
+                    out.push(std::mem::take(&mut run));
+                }
+                run.clear();
+            }
+        }
+    }
+    if run.chars().count() >= 2 {
+        out.push(run);
+    }
+    out.join(" ")
 }
 
 fn withheld(lang: Language) -> String {
@@ -443,7 +481,9 @@ impl Table for UndercoverTable {
             outcome: next.phase_name().to_string(),
         });
         let choices = match (&next.phase, &next.ballot) {
-            (Phase::Vote { .. }, Some(ballot)) if self.game.phase != next.phase || next.votes.len() > self.game.votes.len() => {
+            (Phase::Vote { .. }, Some(ballot))
+                if self.game.phase != next.phase || next.votes.len() > self.game.votes.len() =>
+            {
                 ballot.options.clone()
             }
             _ => Vec::new(),
@@ -453,18 +493,24 @@ impl Table for UndercoverTable {
             Ok(s) => s,
             Err(e) => return refused(format!("internal error: {e}")),
         };
+        // Roles dealt this turn: its messages (each seat's word) are gated
+        // as the new state's.
+        let fresh = (next.roles != self.game.roles).then(|| gates_for(&next, &self.canary));
+        let points = Self::points(&next);
         let played = Played {
             reply,
             messages,
             choices,
             record: TurnRecord { public: public.clone(), ..TurnRecord::default() },
             snapshot: Some(snapshot),
-            points: Self::points(&next),
+            points,
             commit: true,
             withheld: None,
-            next: Some(Box::new(Next { game: next, public })),
+            next: None,
         };
-        self.gated(played, over)
+        let mut played = gate(fresh.as_ref().unwrap_or(&self.gates), played, over, lang);
+        played.next = Some(Box::new(Next { game: next, public, gates: fresh }));
+        played
     }
 
     fn expire(&mut self, _: &TurnContext<'_>) -> Played {
@@ -482,13 +528,16 @@ impl Table for UndercoverTable {
             points: Vec::new(),
             commit: true,
             withheld: None,
-            next: Some(Box::new(Next { game: next, public: None })),
+            next: Some(Box::new(Next { game: next, public: None, gates: None })),
         }
     }
 
     fn adopt(&mut self, played: Played) {
         let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
-        if next.game.roles != self.game.roles {
+        let next = *next;
+        if let Some(gates) = next.gates {
+            self.gates = gates;
+        } else if next.game.roles != self.game.roles {
             self.gates = gates_for(&next.game, &self.canary);
         }
         self.game = next.game;
@@ -580,7 +629,9 @@ impl UndercoverTable {
                     })
                     .collect()
             }
-            Phase::LastGuess { round, seat } if is_ai(seat) => vec![(seat.clone(), format!("agent:{seat}:guess:{round}"))],
+            Phase::LastGuess { round, seat } if is_ai(seat) => {
+                vec![(seat.clone(), format!("agent:{seat}:guess:{round}"))]
+            }
             _ => Vec::new(),
         }
     }

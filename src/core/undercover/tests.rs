@@ -154,7 +154,8 @@ fn the_blank_voted_out_may_guess_and_wins_alone_if_right() {
     let mut g = describe_all(started(5, true, 21));
     let blank = with_role(&g, Role::Blank)[0].clone();
     for voter in g.seat_ids() {
-        let target = if voter == blank { g.seat_ids().into_iter().find(|s| *s != blank).unwrap() } else { blank.clone() };
+        let target =
+            if voter == blank { g.seat_ids().into_iter().find(|s| *s != blank).unwrap() } else { blank.clone() };
         g = vote(&g, &voter, &target);
     }
     assert!(matches!(&g.phase, Phase::LastGuess { seat, .. } if *seat == blank));
@@ -204,16 +205,34 @@ fn file(theme: &str, body: &str) -> (String, String) {
 
 #[test]
 fn word_files_are_checked_pair_by_pair() {
-    let good = file("drinks", "[[pair]]\nid = \"en-drinks-01\"\ncivilian = \"coffee\"\nundercover = \"tea\"\ndifficulty = \"easy\"\n");
+    let good = file(
+        "drinks",
+        "[[pair]]\nid = \"en-drinks-01\"\ncivilian = \"coffee\"\nundercover = \"tea\"\ndifficulty = \"easy\"\n",
+    );
     let (library, problems) = WordLibrary::from_sources(std::slice::from_ref(&good));
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(library.len(), 1);
     let cases = [
-        ("[[pair]]\nid = \"en-drinks-02\"\ncivilian = \"apple\"\nundercover = \"apple pie\"\ndifficulty = \"easy\"\n", "contains"),
-        ("[[pair]]\nid = \"en-drinks-03\"\ncivilian = \"milk\"\nundercover = \"milk\"\ndifficulty = \"easy\"\n", "same"),
-        ("[[pair]]\nid = \"x-04\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n", "should start"),
-        ("[[pair]]\nid = \"en-drinks-05\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"tricky\"\n", "not a word file"),
-        ("[[pair]]\nid = \"en-drinks-06\"\ncivilian = \"a very long milk shake\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n", "at most"),
+        (
+            "[[pair]]\nid = \"en-drinks-02\"\ncivilian = \"apple\"\nundercover = \"apple pie\"\ndifficulty = \"easy\"\n",
+            "contains",
+        ),
+        (
+            "[[pair]]\nid = \"en-drinks-03\"\ncivilian = \"milk\"\nundercover = \"milk\"\ndifficulty = \"easy\"\n",
+            "same",
+        ),
+        (
+            "[[pair]]\nid = \"x-04\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n",
+            "should start",
+        ),
+        (
+            "[[pair]]\nid = \"en-drinks-05\"\ncivilian = \"milk\"\nundercover = \"juice\"\ndifficulty = \"tricky\"\n",
+            "not a word file",
+        ),
+        (
+            "[[pair]]\nid = \"en-drinks-06\"\ncivilian = \"a very long milk shake\"\nundercover = \"juice\"\ndifficulty = \"easy\"\n",
+            "at most",
+        ),
         ("", "no [[pair]]"),
     ];
     for (body, why) in cases {
@@ -221,7 +240,8 @@ fn word_files_are_checked_pair_by_pair() {
         assert!(library.is_empty(), "{body}");
         assert!(problems.iter().any(|p| p.message.contains(why)), "{body}: {problems:?}");
     }
-    let (_, twice) = WordLibrary::from_sources(&[good.clone(), file("other", &good.1.replace("drinks", "other"))]);
+    let same = "[[pair]]\nid = \"en-other-01\"\ncivilian = \"tea\"\nundercover = \"Coffee\"\ndifficulty = \"easy\"\n";
+    let (_, twice) = WordLibrary::from_sources(&[good.clone(), file("other", same)]);
     assert!(twice.iter().any(|p| p.message.contains("same pair")), "{twice:?}");
     let (_, wrong_dir) = WordLibrary::from_sources(&[("fr/drinks.toml".into(), good.1.clone())]);
     assert!(!wrong_dir.is_empty());
@@ -273,4 +293,32 @@ fn a_seat_is_told_its_own_word_and_nobody_elses() {
     assert!(gates(&civilian, "Your word: tea").is_some(), "but not the undercover's");
     assert!(gates(&spy, "Your word: tea").is_none());
     assert!(gates(&spy, "Your word: coffee").is_some());
+}
+
+#[test]
+fn every_bundled_pair_can_be_told_privately_and_described_safely() {
+    let library = crate::assets::words();
+    let mut problems = Vec::new();
+    for (i, themed) in library.pairs().iter().enumerate() {
+        let dealt = Dealt::from_pair(&themed.pair, false);
+        let rules = Rules::default();
+        let mut g = UndercoverGame::new(&player(1), 4, rules, themed.language, dealt.clone(), i as u64);
+        for n in 2..=4 {
+            g = g.apply(&Event::Join(player(n)), &()).unwrap();
+        }
+        let g = g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+        let table = table::UndercoverTable::new(g.clone(), Vec::new(), "CANARY-undercover-test");
+        for (seat, role) in &g.roles {
+            let text = say::your_word(themed.language, dealt.word(*role).unwrap());
+            if let Some(span) = table.gate_check(&crate::core::game::Audience::Seat(seat.clone()), &text) {
+                problems.push(format!("{}: {role:?} told {text:?}: blocked on {span:?}", dealt.pair_id));
+            }
+        }
+        for line in say::stock_descriptions(themed.language) {
+            if table.check_description(line).is_some() {
+                problems.push(format!("{}: stock line {line:?} refused", dealt.pair_id));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems: {problems:#?}", problems.len());
 }

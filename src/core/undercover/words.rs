@@ -177,8 +177,20 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     if file.pairs.is_empty() {
         problems.push(at("no [[pair]]"));
     }
+    let fixed = tokens(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)));
     for pair in &file.pairs {
-        for message in pair_problems(language, &pair_prefix(language, &file.theme), pair) {
+        let mut found = pair_problems(language, &pair_prefix(language, &file.theme), pair);
+        let forms = [&pair.civilian, &pair.undercover]
+            .into_iter()
+            .chain(&pair.aliases.civilian)
+            .chain(&pair.aliases.undercover);
+        for form in forms {
+            let wanted = tokens(form);
+            if !wanted.is_empty() && fixed.windows(wanted.len()).any(|run| run == wanted.as_slice()) {
+                found.push(format!("{form:?} is a word of the game's own sentences or prompts; it would be withheld"));
+            }
+        }
+        for message in found {
             problems.push(WordProblem { at: pair.id.clone(), message: format!("{path}: {message}") });
         }
     }
@@ -279,6 +291,29 @@ fn cross_file_problems(pairs: &[ThemedPair]) -> Vec<WordProblem> {
         if let Some(first) = seen.insert(key, p.pair.id.clone()) {
             out.push(WordProblem { at: p.pair.id.clone(), message: format!("the same pair as {first}") });
         }
+    }
+    out
+}
+
+/// Lowercased words, each Chinese character a word of its own (as the
+/// gate reads text).
+fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() {
+            word.push(c);
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
     }
     out
 }

@@ -60,7 +60,10 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
     let from = rig.fake.call_count();
     let id = rig.fake.slash(thread, &alice, "undercover", &["begin"], &[]).unwrap();
     let replies = rig.replies_to(id, 2).await;
-    let hers = replies.iter().find(|c| word_in(&c.text()).is_some()).expect("alice's word");
+    let hers = replies
+        .iter()
+        .find(|c| word_in(&c.text()).is_some())
+        .unwrap_or_else(|| panic!("alice's word: {}", texts(&replies)));
     assert!(is_private(hers), "the host's word is ephemeral: {:?}", hers.body);
     let alice_word = word_in(&hers.text()).unwrap();
     rig.fake.wait_for(|c| c.path.contains("/channels/") && word_in(&c.text()).is_some(), WAIT).await.unwrap();
@@ -100,9 +103,9 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
         rig.reply_to(id).await;
     }
     let ballot = rig.fake.wait_for(|c| c.text().contains("Vote now"), WAIT).await.unwrap();
-    let buttons = ballot.body["components"].as_array().map_or(0, |rows| {
-        rows.iter().map(|r| r["components"].as_array().map_or(0, Vec::len)).sum::<usize>()
-    });
+    let buttons = ballot.body["components"]
+        .as_array()
+        .map_or(0, |rows| rows.iter().map(|r| r["components"].as_array().map_or(0, Vec::len)).sum::<usize>());
     assert_eq!(buttons, 6, "one vote button per living seat: {:?}", ballot.body);
     // The AI seats all vote for seat 1; the humans all vote for seat 2: a tie.
     rig.fake.wait_for(|c| c.text().contains("3/6 have voted"), WAIT).await.unwrap();
@@ -116,9 +119,9 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
     let from = rig.fake.call_count();
     let press = rig.fake.press(thread, &carol, "table:vote:2").unwrap();
     rig.replies_to(press, 2).await;
-    let runoff = rig.fake.wait_for(|c| c.text().contains("Run-off vote"), WAIT).await.unwrap();
+    let runoff = rig.fake.wait_for(|c| c.text().contains("Deciding vote"), WAIT).await.unwrap();
     let text = texts(&rig.posts_in(thread, from));
-    assert!(text.contains("A tie between #1 Alice, #2 AI 1 🤖"), "{text}");
+    assert!(text.contains("Equal votes for #1 Alice, #2 AI 1 🤖"), "{text}");
     assert!(text.contains("#5 Bob → #2 AI 1 🤖") && text.contains("#3 AI 2 🤖 → #1 Alice"), "{text}");
     let runoff_buttons = runoff.body["components"][0]["components"].as_array().map_or(0, Vec::len);
     assert_eq!(runoff_buttons, 2, "the run-off is between the tied seats");
@@ -158,7 +161,7 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
         let end = if end.contains("Words:") { end } else { texts(&rig.wait_posts(thread, from, 1).await) };
         assert!(end.contains("Words: civilians"), "{end}");
         assert!(end.contains(&alice_word) && end.contains(&bob_word), "{end}");
-        assert!(end.contains("#6 Carol ·") && end.contains("Round 1 run-off:"), "{end}");
+        assert!(end.contains("#6 Carol ·") && end.contains("Round 1, deciding vote:"), "{end}");
     }
     let stats = rig.fake.slash(thread, &bob, "undercover", &["stats"], &[]).unwrap();
     let stats = rig.reply_to(stats).await.text();

@@ -281,9 +281,11 @@ impl Table for BallotTable {
         let public =
             PublicTurn { player: inbound.player.name.clone(), text: reply.text.clone(), outcome: "move".into() };
         let points = match next.is_over() {
-            true => {
-                next.seats.humans().map(|s| Points { player: s.player.clone(), points: 1, solved: false, role: None }).collect()
-            }
+            true => next
+                .seats
+                .humans()
+                .map(|s| Points { player: s.player.clone(), points: 1, solved: false, role: None })
+                .collect(),
             false => Vec::new(),
         };
         let snapshot: Snapshot = next.snapshot().expect("a ballot game serialises");
@@ -402,11 +404,17 @@ impl echoes::bot::HostedGame for BallotHost {
         "ballot"
     }
 
-    fn open(&self, host: &Player, _: Language, mut new: NewSession) -> (NewSession, Box<dyn Table>) {
+    fn open(
+        &self,
+        host: &Player,
+        _: Language,
+        _: &echoes::core::game::TableOptions,
+        mut new: NewSession,
+    ) -> Result<(NewSession, Box<dyn Table>), String> {
         let game = BallotGame::new(host);
         new.snapshot = game.snapshot().expect("serialises");
         let table = BallotTable::new(game, Vec::new(), &new.canary);
-        (new, Box::new(table))
+        Ok((new, Box::new(table)))
     }
 
     fn resume(

@@ -42,7 +42,8 @@ async fn posted(rig: &Rig, needle: &str) -> Call {
 
 /// Waits until `n` posts contain `needle` (the same count appears once per ballot).
 async fn posted_n(rig: &Rig, needle: &str, n: usize) {
-    let count = |calls: &[Call]| calls.iter().filter(|c| c.method == "chat.postMessage" && c.text().contains(needle)).count();
+    let count =
+        |calls: &[Call]| calls.iter().filter(|c| c.method == "chat.postMessage" && c.text().contains(needle)).count();
     rig.fake.wait_until(needle, WAIT, move |calls| count(calls) >= n).await.unwrap();
 }
 
@@ -101,8 +102,8 @@ async fn undercover_plays_on_slack_with_ai_seats_a_runoff_and_a_restart() {
     posted(&rig, "5/6 have voted").await;
     let press = payloads::button(CHANNEL, "UCAROL", "table:vote:2", ballot.ts.as_deref().unwrap(), "u-press");
     rig.deliver("interactive", "u-press", press).await.unwrap();
-    let runoff = posted(&rig, "Run-off vote").await;
-    assert!(runoff.text().contains("A tie between #1 UHOST, #2 AI 1 🤖"), "{}", runoff.text());
+    let runoff = posted(&rig, "Deciding vote").await;
+    assert!(runoff.text().contains("Equal votes for #1 UHOST, #2 AI 1 🤖"), "{}", runoff.text());
     let buttons = runoff.body["blocks"][1]["elements"].as_array().cloned().unwrap_or_default();
     assert_eq!(buttons.len(), 2, "the run-off is between the tied seats");
     posted_n(&rig, "3/6 have voted", 2).await;
@@ -131,5 +132,5 @@ async fn undercover_plays_on_slack_with_ai_seats_a_runoff_and_a_restart() {
     }
     let end = posted(&rig, "Words: civilians").await.text();
     assert!(words.iter().all(|w| end.contains(w.as_str())), "{end}");
-    assert!(end.contains("Round 1 run-off:") && end.contains("#6 UCAROL ·"), "{end}");
+    assert!(end.contains("Round 1, deciding vote:") && end.contains("#6 UCAROL ·"), "{end}");
 }

@@ -1,0 +1,277 @@
+//! `echoes eval judge FILE.jsonl`: the Judge measured on labelled lines.
+//! Each line is a puzzle (a bundled or custom id, or an inline `surface`
+//! and `bottom`), a player's question or guess, and what the Judge should
+//! say. Every line runs through the real turn path (`Pipeline::run`: input
+//! cleaning, the META rule, the ledger, the Judge's prompt, parser and
+//! fallbacks) on a fresh game; lines that share a `group` share one game,
+//! in file order. Prints accuracy, a confusion matrix, the parse rate and
+//! seconds per judgement, as a table and as JSON.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use futures::stream::{self, StreamExt as _};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::core::game::TurnInput;
+use crate::core::pipeline::{GameGate, Pipeline, Progress, SessionView};
+use crate::core::prompts::PublicTurn;
+use crate::core::puzzle::{Difficulty, Language, Puzzle};
+use crate::core::soup::{Player, SoupEvent, SoupGame};
+use crate::core::text::is_cjk;
+use crate::core::verdict::Verdict;
+use crate::puzzles::PuzzleLibrary;
+
+/// One labelled line as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Line {
+    #[serde(default)]
+    pub puzzle: Option<String>,
+    #[serde(default)]
+    pub surface: Option<String>,
+    #[serde(default)]
+    pub bottom: Option<String>,
+    pub kind: Kind,
+    pub input: String,
+    pub expected: Expected,
+    /// Lines with the same group play one game, in file order.
+    #[serde(default)]
+    pub group: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Question,
+    Guess,
+}
+
+/// A verdict for a question, the key facts stated for a guess.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Expected {
+    Verdict(String),
+    Facts(Vec<String>),
+}
+
+/// What the Judge said about one line.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub line: usize,
+    pub kind: Kind,
+    pub expected: String,
+    pub got: String,
+    pub correct: bool,
+    /// clean, salvaged, fallback, ledger, meta, or "" (no Judge call).
+    pub parse: &'static str,
+    pub seconds: f64,
+}
+
+/// Reads a JSONL file: each problem is reported with its line number.
+pub fn read_lines(text: &str) -> anyhow::Result<Vec<(usize, Line)>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() || raw.trim_start().starts_with("//") {
+            continue;
+        }
+        let line: Line = serde_json::from_str(raw).with_context(|| format!("line {}: not an eval line", i + 1))?;
+        if line.puzzle.is_none() && (line.surface.is_none() || line.bottom.is_none()) {
+            anyhow::bail!("line {}: name a `puzzle`, or give a `surface` and a `bottom`", i + 1);
+        }
+        match (&line.kind, &line.expected) {
+            (Kind::Question, Expected::Verdict(v)) if Verdict::parse(v).is_some() => {}
+            (Kind::Question, _) => {
+                anyhow::bail!("line {}: a question expects YES, NO, YES_AND_NO or IRRELEVANT", i + 1)
+            }
+            (Kind::Guess, Expected::Facts(_)) => {}
+            (Kind::Guess, _) => anyhow::bail!("line {}: a guess expects a list of fact ids", i + 1),
+        }
+        out.push((i + 1, line));
+    }
+    if out.is_empty() {
+        anyhow::bail!("no lines to evaluate");
+    }
+    Ok(out)
+}
+
+fn inline_puzzle(n: usize, surface: &str, bottom: &str) -> Puzzle {
+    let zh = surface.chars().filter(|c| is_cjk(*c)).count() * 2 > surface.chars().count();
+    Puzzle {
+        id: format!("inline-{n}"),
+        title: format!("inline {n}"),
+        language: if zh { Language::Zh } else { Language::En },
+        difficulty: Difficulty::Medium,
+        tags: Vec::new(),
+        author: String::new(),
+        license: String::new(),
+        surface: surface.to_string(),
+        bottom: bottom.to_string(),
+        hints: Vec::new(),
+        facts: Vec::new(),
+        lore: Vec::new(),
+    }
+}
+
+/// One game's lines, judged in order on one state.
+async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize, Line)>) -> Vec<Judged> {
+    let player = Player { id: "eval".into(), name: "eval".into() };
+    let canary = crate::core::actor::new_canary();
+    let mut game = SoupGame::new(&puzzle, 3);
+    if let Ok(started) = game.apply(&SoupEvent::Start, &puzzle) {
+        game = started;
+    }
+    let mut history: Vec<PublicTurn> = Vec::new();
+    let mut gate = GameGate::new(&puzzle, &canary);
+    let noop = |_: Progress| {};
+    let mut out = Vec::new();
+    for (n, line) in lines {
+        gate.catch_up(&puzzle, &game, &history);
+        let view =
+            SessionView { puzzle: &puzzle, game: &game, history: &history, canary: &canary, gate: &gate, ledger: &[] };
+        let input = match line.kind {
+            Kind::Question => TurnInput::Ask(line.input.clone()),
+            Kind::Guess => TurnInput::Guess(line.input.clone()),
+        };
+        let started = Instant::now();
+        let outcome = pipeline.run(&view, &player, &input, &noop).await;
+        let seconds = started.elapsed().as_secs_f64();
+        let (expected, got, correct) = match &line.expected {
+            Expected::Verdict(v) => {
+                let want = Verdict::parse(v).map_or("?", Verdict::as_str);
+                let got = outcome
+                    .reply
+                    .verdict
+                    .map_or_else(|| format!("{:?}", outcome.reply.kind).to_lowercase(), |v| v.as_str().to_string());
+                (want.to_string(), got.clone(), got == want)
+            }
+            Expected::Facts(facts) => {
+                let mut want = facts.clone();
+                want.sort();
+                let mut found = outcome.facts.clone();
+                found.sort();
+                (want.join(","), found.join(","), found == want)
+            }
+        };
+        let parse = match outcome.usage.judge_parse {
+            "" if outcome.reply.verdict == Some(Verdict::Meta) => "meta",
+            p => p,
+        };
+        out.push(Judged { line: n, kind: line.kind, expected, got, correct, parse, seconds });
+        if let Some(next) = outcome.next {
+            game = next;
+        }
+        history.extend(outcome.public);
+    }
+    out
+}
+
+/// Runs every line, at most `parallel` games at once.
+pub async fn run(
+    pipeline: &Pipeline,
+    library: &PuzzleLibrary,
+    lines: Vec<(usize, Line)>,
+    parallel: usize,
+) -> anyhow::Result<Vec<Judged>> {
+    let mut groups: Vec<(Arc<Puzzle>, Vec<(usize, Line)>)> = Vec::new();
+    let mut named: BTreeMap<String, usize> = BTreeMap::new();
+    for (n, line) in lines {
+        let puzzle = match (&line.puzzle, &line.surface, &line.bottom) {
+            (Some(id), _, _) => library.get(id).with_context(|| format!("line {n}: no puzzle {id:?}"))?,
+            (None, Some(surface), Some(bottom)) => Arc::new(inline_puzzle(n, surface, bottom)),
+            _ => anyhow::bail!("line {n}: no puzzle"),
+        };
+        match line.group.clone() {
+            Some(g) => match named.get(&g) {
+                Some(&i) => groups[i].1.push((n, line)),
+                None => {
+                    named.insert(g, groups.len());
+                    groups.push((puzzle, vec![(n, line)]));
+                }
+            },
+            None => groups.push((puzzle, vec![(n, line)])),
+        }
+    }
+    let mut judged: Vec<Judged> = stream::iter(groups)
+        .map(|(puzzle, lines)| judge_group(pipeline, puzzle, lines))
+        .buffer_unordered(parallel.max(1))
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    judged.sort_by_key(|j| j.line);
+    Ok(judged)
+}
+
+/// The report: accuracy per kind, the questions' confusion matrix, parse
+/// rate and seconds per judgement; as text and as JSON.
+pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
+    let count = |f: &dyn Fn(&Judged) -> bool| judged.iter().filter(|j| f(j)).count();
+    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    let questions = count(&|j| j.kind == Kind::Question);
+    let guesses = count(&|j| j.kind == Kind::Guess);
+    let q_right = count(&|j| j.kind == Kind::Question && j.correct);
+    let g_right = count(&|j| j.kind == Kind::Guess && j.correct);
+    let labels = ["YES", "NO", "YES_AND_NO", "IRRELEVANT"];
+    let mut matrix: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for j in judged.iter().filter(|j| j.kind == Kind::Question) {
+        *matrix.entry((j.expected.clone(), j.got.clone())).or_default() += 1;
+    }
+    let mut got_labels: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
+    for (_, got) in matrix.keys() {
+        if !got_labels.contains(got) {
+            got_labels.push(got.clone());
+        }
+    }
+    let parses = ["clean", "salvaged", "fallback", "ledger", "meta", ""];
+    let parse_counts: Vec<(&str, usize)> = parses.iter().map(|p| (*p, count(&|j| j.parse == *p))).collect();
+    let seconds: f64 = judged.iter().map(|j| j.seconds).sum();
+    let mean = if judged.is_empty() { 0.0 } else { seconds / judged.len() as f64 };
+    let mut text = format!(
+        "{} lines · questions {q_right}/{questions} right ({:.1}%) · guesses {g_right}/{guesses} exactly right ({:.1}%)\n",
+        judged.len(),
+        pct(q_right, questions),
+        pct(g_right, guesses)
+    );
+    text.push_str("\nexpected \\ judged");
+    for g in &got_labels {
+        text.push_str(&format!(" {g:>11}"));
+    }
+    text.push('\n');
+    for want in labels {
+        text.push_str(&format!("{want:<17}"));
+        for g in &got_labels {
+            text.push_str(&format!(" {:>11}", matrix.get(&(want.to_string(), g.clone())).copied().unwrap_or(0)));
+        }
+        text.push('\n');
+    }
+    let calls = judged.iter().filter(|j| matches!(j.parse, "clean" | "salvaged" | "fallback")).count();
+    text.push_str(&format!(
+        "\nparse: clean {} · salvaged {} · fallback {} (of {calls} Judge calls) · ledger {} · meta {}\n",
+        parse_counts[0].1, parse_counts[1].1, parse_counts[2].1, parse_counts[3].1, parse_counts[4].1
+    ));
+    text.push_str(&format!("{mean:.2} s per judgement ({seconds:.1} s in all)\n"));
+    let wrong: Vec<String> = judged
+        .iter()
+        .filter(|j| !j.correct)
+        .take(20)
+        .map(|j| format!("  line {}: expected {} · judged {}", j.line, j.expected, j.got))
+        .collect();
+    if !wrong.is_empty() {
+        text.push_str(&format!("\nfirst misses:\n{}\n", wrong.join("\n")));
+    }
+    let json = json!({
+        "lines": judged.len(),
+        "questions": {"total": questions, "right": q_right, "accuracy": pct(q_right, questions) / 100.0},
+        "guesses": {"total": guesses, "exact": g_right, "accuracy": pct(g_right, guesses) / 100.0},
+        "confusion": matrix.iter().map(|((e, g), n)| json!({"expected": e, "judged": g, "count": n})).collect::<Vec<_>>(),
+        "parse": parse_counts.iter().filter(|(p, _)| !p.is_empty()).map(|(p, n)| ((*p).to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+        "seconds_per_judgement": mean,
+        "misses": judged.iter().filter(|j| !j.correct).map(|j| json!({"line": j.line, "expected": j.expected, "judged": j.got})).collect::<Vec<_>>(),
+    });
+    (text, json)
+}
