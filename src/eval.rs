@@ -169,6 +169,9 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
     out
 }
 
+/// One game's puzzle and its numbered lines.
+type Group = (Arc<Puzzle>, Vec<(usize, Line)>);
+
 /// Runs every line, at most `parallel` games at once.
 pub async fn run(
     pipeline: &Pipeline,
@@ -176,7 +179,7 @@ pub async fn run(
     lines: Vec<(usize, Line)>,
     parallel: usize,
 ) -> anyhow::Result<Vec<Judged>> {
-    let mut groups: Vec<(Arc<Puzzle>, Vec<(usize, Line)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     let mut named: BTreeMap<String, usize> = BTreeMap::new();
     for (n, line) in lines {
         let puzzle = match (&line.puzzle, &line.surface, &line.bottom) {

@@ -191,3 +191,38 @@ async fn undercover_plays_in_the_terminal_through_a_script() {
     let words = |t: &str| t.lines().find(|l| l.contains("Words: civilians")).map(str::to_string);
     assert_eq!(words(&again.stdout), words(out));
 }
+
+#[tokio::test]
+async fn selfplay_reports_win_rates_length_and_fallbacks_with_a_scripted_model() {
+    let sandbox = Sandbox::new();
+    // Descriptions, then votes for seat 2 or 3; "1" is never an AI's own
+    // seat here except seat 1's, whose vote falls back.
+    let config = sandbox.write(
+        "scripted.toml",
+        "[llm]\nprovider = \"scripted\"\nscripted_replies = [\"People have opinions about it.\", \"2\", \"It comes in many kinds.\", \"3\"]\n",
+    );
+    let run = sandbox
+        .echoes(None)
+        .env("ECHOES__LLM__PROVIDER", "scripted")
+        .args([
+            "--config",
+            config.to_str().unwrap(),
+            "selfplay",
+            "undercover",
+            "--games",
+            "3",
+            "--seats",
+            "5",
+            "--blank",
+        ])
+        .output()
+        .await
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{out}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.contains("3 games · civilians won"), "{out}");
+    assert!(out.contains("mean length") && out.contains("fell back to a safe move"), "{out}");
+    let finished =
+        out.lines().filter(|l| l.contains("civilians ") || l.contains("undercover ") || l.contains("blank ")).count();
+    assert!(finished >= 3, "every game ends: {out}");
+}
