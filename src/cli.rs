@@ -240,6 +240,9 @@ pub struct PlayArgs {
     /// Undercover: one seat gets no word (the blank, "Mr. White").
     #[arg(long)]
     pub blank: bool,
+    /// Undercover: AI seats get ordinary names; guess which were AI at the end.
+    #[arg(long)]
+    pub anonymous: bool,
     /// Seated games: the seed for pairs, roles and tie-breaks (a replayable game).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -460,6 +463,7 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
             ai_seats: Some(ai_seats),
             language: args.language,
             blank: Some(args.blank),
+            anonymous: Some(args.anonymous),
             seed: args.seed,
         };
         let name = args.name.unwrap_or_else(|| "Player".to_string());

@@ -82,12 +82,14 @@ async fn start(
     ai_seats: Option<u32>,
     #[description = "Language"] language: Option<LanguageChoice>,
     #[description = "A blank seat with no word"] blank: Option<bool>,
+    #[description = "AI seats get ordinary names; guess them at the end"] anonymous: Option<bool>,
 ) -> Result<(), Error> {
     let options = TableOptions {
         seats: seats.map(|n| n as usize),
         ai_seats: ai_seats.map(|n| n as usize),
         language: language.map(Into::into),
         blank,
+        anonymous,
         seed: None,
     };
     let data = ctx.data();

@@ -226,6 +226,8 @@ pub fn table_options(text: &str) -> TableOptions {
             "ai_seats" | "ai" => options.ai_seats = value.parse().ok(),
             "language" | "lang" => options.language = Language::parse(value),
             "blank" => options.blank = Some(yes(value)),
+            "anonymous" => options.anonymous = Some(yes(value)),
+            "" if value.eq_ignore_ascii_case("anonymous") => options.anonymous = Some(true),
             "" if value.eq_ignore_ascii_case("blank") => options.blank = Some(true),
             "" if value.parse::<usize>().is_ok() => options.seats = value.parse().ok(),
             "" => options.language = Language::parse(value).or(options.language),

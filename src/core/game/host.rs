@@ -22,6 +22,8 @@ pub struct TableOptions {
     pub language: Option<Language>,
     /// Undercover: a blank seat.
     pub blank: Option<bool>,
+    /// AI seats with ordinary names, and "guess the AI" after the end.
+    pub anonymous: Option<bool>,
     /// The game's seed (pair, roles, tie-breaks); random when absent.
     pub seed: Option<u64>,
 }

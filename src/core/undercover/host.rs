@@ -35,12 +35,16 @@ impl UndercoverHost {
             Language::Zh => "没有可用的中文词对。".to_string(),
         })?;
         let dealt = Dealt::from_pair(&pair.pair, splitmix(seed) & 1 == 1);
-        let rules = Rules { blank: options.blank.unwrap_or(self.rules.blank), ..self.rules.clone() };
+        let rules = Rules {
+            blank: options.blank.unwrap_or(self.rules.blank),
+            anonymous: options.anonymous.unwrap_or(self.rules.anonymous),
+            ..self.rules.clone()
+        };
         let seats = options.seats.unwrap_or(MAX_SEATS);
         let mut game = UndercoverGame::new(host, seats, rules, language, dealt, seed);
         for _ in 0..options.ai_seats.unwrap_or(0) {
-            match game.seats.add_ai() {
-                Ok(seats) => game.seats = seats,
+            match game.apply(&super::Event::AddAi, &()) {
+                Ok(next) => game = next,
                 Err(_) => break,
             }
         }

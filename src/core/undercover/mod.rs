@@ -48,11 +48,22 @@ pub struct Rules {
     /// Undercover seats; `None`: 1 up to 6 seats, 2 above.
     pub undercovers: Option<usize>,
     pub blank: bool,
+    /// AI seats get ordinary names; after the end every human may guess
+    /// which seats were AI ("guess the AI"), scored on its own.
+    #[serde(default)]
+    pub anonymous: bool,
 }
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules { describe_seconds: 90, vote_seconds: 60, guess_seconds: 60, undercovers: None, blank: false }
+        Rules {
+            describe_seconds: 90,
+            vote_seconds: 60,
+            guess_seconds: 60,
+            undercovers: None,
+            blank: false,
+            anonymous: false,
+        }
     }
 }
 
@@ -135,6 +146,8 @@ pub enum Phase {
         round: u32,
         seat: String,
     },
+    /// Anonymous games, after the result: the humans guess which seats were AI.
+    GuessAi,
     Over,
 }
 
@@ -201,6 +214,9 @@ pub struct UndercoverGame {
     pub outcome: Option<Outcome>,
     /// The blank seat's last guess, once made: (its text, right).
     pub last_guess: Option<(String, bool)>,
+    /// Anonymous games: human seat → the seats they named as AI.
+    #[serde(default)]
+    pub ai_guesses: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -242,6 +258,12 @@ pub enum Event {
     End {
         by: String,
         moderator: bool,
+        now_ms: i64,
+    },
+    /// A human's guess at which seats were AI (anonymous games, after the end).
+    GuessAi {
+        seat: String,
+        seats: Vec<String>,
     },
 }
 
@@ -290,6 +312,7 @@ impl UndercoverGame {
             deadline: None,
             outcome: None,
             last_guess: None,
+            ai_guesses: BTreeMap::new(),
         }
     }
 
@@ -343,7 +366,7 @@ impl UndercoverGame {
         match &self.phase {
             Phase::Describe { round, .. } | Phase::Vote { round, .. } | Phase::LastGuess { round, .. } => *round,
             Phase::Lobby => 0,
-            Phase::Over => self.votes.last().map_or(0, |v| v.round),
+            Phase::GuessAi | Phase::Over => self.votes.last().map_or(0, |v| v.round),
         }
     }
 
@@ -492,18 +515,58 @@ impl UndercoverGame {
 
     fn settle_or_next_round(&mut self, round: u32, now_ms: i64) {
         match self.settled() {
-            Some(outcome) => self.finish(outcome),
+            Some(outcome) => self.finish(outcome, now_ms),
             None => self.open_round(round + 1, now_ms),
         }
     }
 
-    fn finish(&mut self, outcome: Outcome) {
+    /// The result is in. Anonymous games with humans and AI seats go on to
+    /// "guess the AI"; the others end.
+    pub(crate) fn finish(&mut self, outcome: Outcome, now_ms: i64) {
         self.outcome = Some(outcome);
         self.phase = Phase::Over;
         self.deadline = None;
         if let Some(ballot) = self.ballot.take() {
             self.ballot = Some(ballot.close().0);
         }
+        let mixed = self.seats.humans().next().is_some() && self.seats.agents().next().is_some();
+        if self.rules.anonymous && outcome != Outcome::Ended && mixed {
+            self.phase = Phase::GuessAi;
+            self.deadline = Some(Deadline::after(now_ms, self.rules.vote_seconds, "guess-ai"));
+        }
+    }
+
+    /// AI seats, for an anonymous lobby: an ordinary name nobody at the
+    /// table has, picked by the seed.
+    fn disguise_last_seat(&mut self) {
+        let names: &[&str] = match self.language {
+            Language::En => &[
+                "Alex", "Sam", "Jordan", "Robin", "Casey", "Morgan", "Riley", "Jamie", "Taylor", "Quinn", "Avery",
+                "Drew",
+            ],
+            Language::Zh => {
+                &["小林", "阿杰", "小雨", "老周", "小美", "阿强", "小敏", "大伟", "小芳", "阿龙", "小杨", "阿明"]
+            }
+        };
+        let taken: Vec<String> = self.seats.seats.iter().map(|s| s.player.name.to_lowercase()).collect();
+        let start = (splitmix(self.seed ^ self.seats.len() as u64) % names.len() as u64) as usize;
+        let free =
+            (0..names.len()).map(|i| names[(start + i) % names.len()]).find(|n| !taken.contains(&n.to_lowercase()));
+        if let (Some(name), Some(seat)) = (free, self.seats.seats.last_mut()) {
+            seat.player.name = name.to_string();
+        }
+    }
+
+    /// The humans' "guess the AI" scores: (seat, named rightly, named wrongly).
+    pub fn ai_guess_scores(&self) -> Vec<(String, usize, usize)> {
+        self.seats
+            .humans()
+            .filter_map(|h| {
+                let guessed = self.ai_guesses.get(&h.player.id)?;
+                let right = guessed.iter().filter(|s| self.seats.seat(s).is_some_and(|s| s.ai)).count();
+                Some((h.player.id.clone(), right, guessed.len() - right))
+            })
+            .collect()
     }
 
     /// A seat leaves a running game: out, and play goes on if it can.
@@ -514,7 +577,7 @@ impl UndercoverGame {
         let round = self.round();
         self.out.insert(seat.to_string(), Out::Left { round });
         if let Some(outcome) = self.settled() {
-            self.finish(outcome);
+            self.finish(outcome, now_ms);
             return Ok(());
         }
         match self.phase.clone() {
@@ -562,18 +625,42 @@ impl Game for UndercoverGame {
             }
             (Phase::Lobby, Event::Join(p)) => next.seats = self.seats.join(p)?,
             (Phase::Lobby, Event::Leave { seat, .. }) => next.seats = self.seats.leave(seat)?,
-            (Phase::Lobby, Event::AddAi) => next.seats = self.seats.add_ai()?,
+            (Phase::Lobby, Event::AddAi) => {
+                next.seats = self.seats.add_ai()?;
+                if self.rules.anonymous {
+                    next.disguise_last_seat();
+                }
+            }
             (Phase::Lobby, Event::Begin { by, moderator, now_ms }) => {
                 next.seats = self.seats.start(by, *moderator)?;
                 next.begin(*now_ms)?;
             }
             (Phase::Over, _) => return Err(Rejection::NotNow),
-            (_, Event::End { by, moderator }) => {
+            (_, Event::End { by, moderator, now_ms }) => {
                 if !moderator && *by != self.seats.host {
                     return Err(Rejection::NotHost);
                 }
-                next.finish(Outcome::Ended);
+                match self.phase {
+                    Phase::GuessAi => next.phase = Phase::Over,
+                    _ => next.finish(Outcome::Ended, *now_ms),
+                }
+                next.deadline = None;
             }
+            (Phase::GuessAi, Event::GuessAi { seat, seats }) => {
+                if self.seats.seat(seat).is_none_or(|s| s.ai) {
+                    return Err(Rejection::NotSeated);
+                }
+                next.ai_guesses.insert(seat.clone(), seats.clone());
+                if self.seats.humans().all(|h| next.ai_guesses.contains_key(&h.player.id)) {
+                    next.phase = Phase::Over;
+                    next.deadline = None;
+                }
+            }
+            (Phase::GuessAi, Event::Timer { .. }) => {
+                next.phase = Phase::Over;
+                next.deadline = None;
+            }
+            (Phase::GuessAi, _) => return Err(Rejection::NotNow),
             (Phase::Lobby, _) => return Err(Rejection::NotNow),
             (_, Event::Leave { seat, now_ms }) => next.leave_running(seat, *now_ms)?,
             (Phase::Describe { round, turn }, Event::Describe { seat, now_ms, text }) => {
@@ -614,7 +701,7 @@ impl Game for UndercoverGame {
                 }
                 next.last_guess = Some((text.clone(), *right));
                 match right {
-                    true => next.finish(Outcome::Blank),
+                    true => next.finish(Outcome::Blank, *now_ms),
                     false => next.settle_or_next_round(*round, *now_ms),
                 }
             }
@@ -630,6 +717,7 @@ impl Game for UndercoverGame {
             Phase::Describe { .. } => "describe",
             Phase::Vote { .. } => "vote",
             Phase::LastGuess { .. } => "last_guess",
+            Phase::GuessAi => "guess_ai",
             Phase::Over => "over",
         }
     }

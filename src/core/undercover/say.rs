@@ -251,11 +251,13 @@ pub fn phase(lang: Language, name: &str) -> &'static str {
         (Language::En, "describe") => "describing",
         (Language::En, "vote") => "voting",
         (Language::En, "last_guess") => "the blank's guess",
+        (Language::En, "guess_ai") => "guess the AI",
         (Language::En, _) => "over",
         (Language::Zh, "lobby") => "大厅",
         (Language::Zh, "describe") => "描述中",
         (Language::Zh, "vote") => "投票中",
         (Language::Zh, "last_guess") => "白板猜词",
+        (Language::Zh, "guess_ai") => "猜 AI",
         (Language::Zh, _) => "已结束",
     }
 }
@@ -343,6 +345,36 @@ pub fn not_a_verb(lang: Language) -> String {
     )
 }
 
+pub fn guess_ai_opens(lang: Language, seconds: u32) -> String {
+    pick(
+        lang,
+        format!(
+            "🤖 **Guess the AI**: some seats were played by AI. Name them with `guess <seat numbers>` (e.g. `guess 2 5`), {seconds} s."
+        ),
+        format!("🤖 **猜猜谁是 AI**：有些座位由 AI 扮演。用 `guess <座位号>` 指出（例如 `guess 2 5`），{seconds} 秒。"),
+    )
+}
+
+pub fn ai_guess_in(lang: Language) -> String {
+    pick(lang, "Your guess is in.".into(), "你的猜测已记录。".into())
+}
+
+pub fn ai_guesses_count(lang: Language, guessed: usize, of: usize) -> String {
+    pick(lang, format!("🤖 {guessed}/{of} have guessed."), format!("🤖 已猜 {guessed}/{of}。"))
+}
+
+pub fn ai_were(lang: Language, seats: &str) -> String {
+    pick(lang, format!("🤖 The AI seats were: {seats}."), format!("🤖 AI 座位是：{seats}。"))
+}
+
+pub fn ai_score(lang: Language, right: usize, of: usize, wrong: usize) -> String {
+    pick(
+        lang,
+        format!("found {right} of {of} AI seats, {wrong} wrongly named"),
+        format!("找出 {of} 个 AI 中的 {right} 个，错指 {wrong} 个"),
+    )
+}
+
 pub fn withheld(lang: Language) -> String {
     pick(lang, "(withheld: that would give a secret word away)".into(), "（已拦下：这会泄露秘密词）".into())
 }
@@ -417,6 +449,11 @@ pub fn fixed_text(lang: Language) -> String {
         guess_result(lang, "", true),
         guess_result(lang, "", false),
         guess_missed(lang, ""),
+        guess_ai_opens(lang, 60),
+        ai_guess_in(lang),
+        ai_guesses_count(lang, 1, 2),
+        ai_were(lang, ""),
+        ai_score(lang, 1, 2, 0),
         words_reveal(lang, "", ""),
         roles_heading(lang).to_string(),
         votes_heading(lang, 1, false),
@@ -442,7 +479,7 @@ pub fn fixed_text(lang: Language) -> String {
     for r in [Role::Civilian, Role::Undercover, Role::Blank] {
         out.push(role(lang, r).to_string());
     }
-    for name in ["lobby", "describe", "vote", "last_guess", "over"] {
+    for name in ["lobby", "describe", "vote", "last_guess", "guess_ai", "over"] {
         out.push(phase(lang, name).to_string());
     }
     out.extend(stock_descriptions(lang).iter().map(|s| s.to_string()));

@@ -123,6 +123,7 @@ async fn play_one(
         ai_seats: Some(seats.saturating_sub(1)),
         language: None,
         blank: Some(blank),
+        anonymous: None,
         seed: Some(seed),
     };
     let game = host.lobby(&first, language, &options, seed)?;

@@ -142,6 +142,13 @@ impl UndercoverTable {
             TurnInput::Leave => Event::Leave { seat, now_ms },
             TurnInput::AddAi => Event::AddAi,
             TurnInput::Begin | TurnInput::Start => Event::Begin { by: seat, moderator: inbound.moderator, now_ms },
+            TurnInput::Guess(text) | TurnInput::Say(text) if self.game.phase == Phase::GuessAi => {
+                let numbers = seat_numbers(text);
+                let mut seats: Vec<String> =
+                    numbers.iter().filter_map(|n| self.game.seat_by_number(n)).map(str::to_string).collect();
+                seats.dedup();
+                Event::GuessAi { seat, seats }
+            }
             TurnInput::Say(text) | TurnInput::Ask(text) if !matches!(self.game.phase, Phase::LastGuess { .. }) => {
                 if matches!(self.game.phase, Phase::Describe { .. })
                     && self.game.speaker() == Some(seat.as_str())
@@ -158,7 +165,7 @@ impl UndercoverTable {
             }
             TurnInput::Vote(typed) => Event::Vote { voter: seat, option: self.option_of(typed), now_ms },
             TurnInput::Timer(tag) => Event::Timer { tag: tag.clone(), now_ms },
-            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by: seat, moderator: inbound.moderator },
+            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by: seat, moderator: inbound.moderator, now_ms },
             _ => return Err(say::not_a_verb(self.lang())),
         })
     }
@@ -198,6 +205,15 @@ impl UndercoverTable {
                 missing.join(", ")
             }
             Phase::LastGuess { seat, .. } => Self::label(g, seat),
+            Phase::GuessAi => {
+                let missing: Vec<String> = g
+                    .seats
+                    .humans()
+                    .filter(|h| !g.ai_guesses.contains_key(&h.player.id))
+                    .map(|h| Self::label(g, &h.player.id))
+                    .collect();
+                missing.join(", ")
+            }
             Phase::Lobby | Phase::Over => String::new(),
         };
         let waiting = if waiting.is_empty() { String::new() } else { say::waiting_for(lang, &waiting) };
@@ -220,6 +236,17 @@ impl UndercoverTable {
         for record in &g.votes {
             lines.push(say::votes_heading(lang, record.round, record.runoff));
             lines.push(self.vote_lines(g, record));
+        }
+        lines.join("\n")
+    }
+
+    /// Which seats were AI, and how each human guessed.
+    fn ai_reveal(&self, g: &UndercoverGame) -> String {
+        let lang = self.lang();
+        let ai: Vec<String> = g.seats.agents().map(|s| Self::label(g, &s.player.id)).collect();
+        let mut lines = vec![say::ai_were(lang, &ai.join(", "))];
+        for (seat, right, wrong) in g.ai_guess_scores() {
+            lines.push(format!("  {} · {}", Self::label(g, &seat), say::ai_score(lang, right, ai.len(), wrong)));
         }
         lines.join("\n")
     }
@@ -304,12 +331,27 @@ impl UndercoverTable {
                 }
             }
         }
+        if let Event::GuessAi { seat, .. } = event {
+            private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::ai_guess_in(lang)));
+            if after.phase == Phase::GuessAi {
+                let humans = after.seats.humans().count();
+                lines.push(say::ai_guesses_count(lang, after.ai_guesses.len(), humans));
+            }
+        }
         match (&before.phase, &after.phase) {
-            (_, Phase::Over) => {
+            (Phase::GuessAi, Phase::Over) => {
+                kind = ReplyKind::Ended;
+                lines.push(self.ai_reveal(after));
+            }
+            (_, Phase::Over) | (_, Phase::GuessAi) if before.outcome.is_none() => {
                 kind = ReplyKind::Ended;
                 lines.push(say::outcome(lang, after.outcome.unwrap_or(Outcome::Ended)));
                 lines.push(self.reveal(after));
+                if after.phase == Phase::GuessAi {
+                    lines.push(say::guess_ai_opens(lang, after.rules.vote_seconds));
+                }
             }
+            (_, Phase::Over) => kind = ReplyKind::Ended,
             (_, Phase::Vote { runoff, .. }) if before.phase != after.phase => {
                 kind = ReplyKind::Ballot;
                 lines.push(say::vote_opens(lang, *runoff, after.rules.vote_seconds));
@@ -387,6 +429,11 @@ impl UndercoverTable {
             None => say::you_are_blank(lang),
         })
     }
+}
+
+/// The seat numbers in a text (`2 4`, `#2, #4`).
+fn seat_numbers(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_digit()).filter(|t| !t.is_empty()).map(str::to_string).collect()
 }
 
 /// Letters spelled out one by one (`c-o-f-f-e-e`, `c o f f e e`) joined
@@ -488,7 +535,8 @@ impl Table for UndercoverTable {
             }
             _ => Vec::new(),
         };
-        let over = next.is_over();
+        // Once the result is in, every word has been shown.
+        let over = next.outcome.is_some();
         let snapshot = match next.snapshot() {
             Ok(s) => s,
             Err(e) => return refused(format!("internal error: {e}")),
@@ -513,9 +561,16 @@ impl Table for UndercoverTable {
         played
     }
 
-    fn expire(&mut self, _: &TurnContext<'_>) -> Played {
+    fn expire(&mut self, ctx: &TurnContext<'_>) -> Played {
         let mut next = self.game.clone();
-        next.finish(Outcome::Ended);
+        match next.outcome {
+            // Idle while the humans guess the AI: the result stands.
+            Some(_) => {
+                next.phase = Phase::Over;
+                next.deadline = None;
+            }
+            None => next.finish(Outcome::Ended, ctx.now_ms),
+        }
         let lang = self.lang();
         let text = format!("{}\n{}", say::ended_idle(lang), self.reveal(&next));
         let snapshot = next.snapshot().ok();
@@ -595,7 +650,7 @@ impl Table for UndercoverTable {
                     });
                     TurnInput::Guess(guess)
                 }
-                Phase::Lobby | Phase::Over => continue,
+                Phase::Lobby | Phase::GuessAi | Phase::Over => continue,
             };
             self.agent_moves.fetch_add(1, Ordering::Relaxed);
             moves.push(AgentMove { seat: player, input, event_id: id });

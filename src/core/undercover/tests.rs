@@ -185,9 +185,9 @@ fn a_seat_that_leaves_mid_vote_is_dropped_from_the_ballot_and_play_goes_on() {
 #[test]
 fn the_host_or_a_moderator_ends_the_game_and_nobody_else() {
     let g = started(3, false, 1);
-    let by_player = g.apply(&Event::End { by: "t:2".into(), moderator: false }, &());
+    let by_player = g.apply(&Event::End { by: "t:2".into(), moderator: false, now_ms: 9 }, &());
     assert_eq!(by_player.unwrap_err(), Rejection::NotHost);
-    let ended = g.apply(&Event::End { by: "t:2".into(), moderator: true }, &()).unwrap();
+    let ended = g.apply(&Event::End { by: "t:2".into(), moderator: true, now_ms: 9 }, &()).unwrap();
     assert_eq!(ended.outcome, Some(Outcome::Ended));
     assert!(ended.winners().is_empty());
 }
@@ -321,4 +321,35 @@ fn every_bundled_pair_can_be_told_privately_and_described_safely() {
         }
     }
     assert!(problems.is_empty(), "{} problems: {problems:#?}", problems.len());
+}
+
+#[test]
+fn an_anonymous_game_disguises_ai_seats_and_ends_with_guess_the_ai() {
+    let rules = Rules { anonymous: true, ..Rules::default() };
+    let mut g = UndercoverGame::new(&player(1), 4, rules, Language::En, Dealt::from_pair(&pair(), false), 3);
+    g = g.apply(&Event::Join(player(2)), &()).unwrap();
+    g = g.apply(&Event::AddAi, &()).unwrap();
+    g = g.apply(&Event::AddAi, &()).unwrap();
+    let names: Vec<String> = g.seats.seats.iter().map(|s| s.player.name.clone()).collect();
+    assert!(names.iter().all(|n| !n.contains("AI") && !n.contains('🤖')), "{names:?}");
+    assert_ne!(names[2], names[3]);
+    g = g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+    let mut g = describe_all(g);
+    let spy = with_role(&g, Role::Undercover)[0].clone();
+    for voter in g.seat_ids() {
+        let target = if voter == spy { g.seat_ids().into_iter().find(|s| *s != spy).unwrap() } else { spy.clone() };
+        g = vote(&g, &voter, &target);
+    }
+    assert_eq!(g.outcome, Some(Outcome::Civilians));
+    assert_eq!(g.phase, Phase::GuessAi, "the result is in; now the humans guess the AI");
+    assert!(!g.is_over());
+    let ai: Vec<String> = g.seats.agents().map(|s| s.player.id.clone()).collect();
+    let by_ai = g.apply(&Event::GuessAi { seat: ai[0].clone(), seats: vec![] }, &());
+    assert_eq!(by_ai.unwrap_err(), Rejection::NotSeated, "AI seats do not guess");
+    g = g.apply(&Event::GuessAi { seat: "t:1".into(), seats: ai.clone() }, &()).unwrap();
+    assert_eq!(g.phase, Phase::GuessAi);
+    g = g.apply(&Event::GuessAi { seat: "t:2".into(), seats: vec![ai[0].clone(), "t:1".into()] }, &()).unwrap();
+    assert!(g.is_over());
+    assert_eq!(g.ai_guess_scores(), vec![("t:1".to_string(), 2, 0), ("t:2".to_string(), 1, 1)]);
+    assert_eq!(g.outcome, Some(Outcome::Civilians), "the game's own result stands");
 }
