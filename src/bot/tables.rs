@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::core::actor::{Delivery, Inbound, SessionHandle, new_canary};
+use crate::core::actor::{Delivery, Inbound, SessionHandle};
 pub use crate::core::game::HostedGame;
 use crate::core::game::{TableOptions, TurnInput};
 use crate::core::guild::{GuildConfig, ThreadBinding};
@@ -105,22 +105,7 @@ impl Bot {
     ) -> anyhow::Result<Opening> {
         let language = options.language.unwrap_or_else(|| self.language_of(config));
         let engine = self.engine_for(config.model.as_deref());
-        let template = NewSession {
-            id: uuid::Uuid::new_v4().simple().to_string(),
-            puzzle_id: "-".into(),
-            language,
-            channel: thread.to_string(),
-            canary: new_canary(),
-            snapshot: crate::core::game::Snapshot {
-                kind: game.kind().to_string(),
-                version: 0,
-                phase: String::new(),
-                progress: 0,
-                deadline_ms: None,
-                body: String::new(),
-            },
-            created_ms: self.now_ms(),
-        };
+        let template = NewSession::for_game(game.kind(), language, thread, self.now_ms());
         let (new, table) = match game.open(&host, language, options, template) {
             Ok(opened) => opened,
             Err(why) => return Ok(Opening::Refused(why)),

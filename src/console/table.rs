@@ -12,8 +12,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::app::App;
-use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle, new_canary};
-use crate::core::game::{Audience, HostedGame, Snapshot, TableOptions, TurnInput};
+use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle};
+use crate::core::game::{Audience, HostedGame, TableOptions, TurnInput};
 use crate::core::soup::Player;
 use crate::core::store::NewSession;
 
@@ -101,21 +101,35 @@ pub async fn play_lines(
         if drain(handle, me, courier, out).await? {
             return Ok(true);
         }
-        let input = match parse_table_line(&line) {
-            TableLine::Move(input) => input,
-            TableLine::Quit => return Ok(false),
-            TableLine::Empty => continue,
-            TableLine::Unknown(verb) => {
-                out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
-                continue;
-            }
-        };
-        let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
-        if show(handle, me, &delivery, out).await? {
-            return Ok(true);
+        match step(handle, me, &line, out).await? {
+            Step::Quit => return Ok(false),
+            Step::Over => return Ok(true),
+            Step::On => {}
         }
     }
     drain(handle, me, courier, out).await
+}
+
+/// What one typed line did.
+enum Step {
+    On,
+    Over,
+    Quit,
+}
+
+/// Plays one typed line and prints what the human may read of it.
+async fn step(handle: &SessionHandle, me: &Player, line: &str, out: &mut dyn FnMut(&str)) -> anyhow::Result<Step> {
+    let input = match parse_table_line(line) {
+        TableLine::Move(input) => input,
+        TableLine::Quit => return Ok(Step::Quit),
+        TableLine::Empty => return Ok(Step::On),
+        TableLine::Unknown(verb) => {
+            out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
+            return Ok(Step::On);
+        }
+    };
+    let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
+    Ok(if show(handle, me, &delivery, out).await? { Step::Over } else { Step::On })
 }
 
 /// Plays a seated game from a line source until it ends, the human quits
@@ -149,18 +163,10 @@ pub async fn play_live(
             line = lines.recv() => line,
         };
         let Some(line) = line else { return drain(handle, me, courier, out).await };
-        let input = match parse_table_line(&line) {
-            TableLine::Move(input) => input,
-            TableLine::Quit => return Ok(false),
-            TableLine::Empty => continue,
-            TableLine::Unknown(verb) => {
-                out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
-                continue;
-            }
-        };
-        let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
-        if show(handle, me, &delivery, out).await? {
-            return Ok(true);
+        match step(handle, me, &line, out).await? {
+            Step::Quit => return Ok(false),
+            Step::Over => return Ok(true),
+            Step::On => {}
         }
     }
 }
@@ -209,22 +215,7 @@ pub async fn play_hosted(app: &App, game: Arc<dyn HostedGame>, run: SeatedOption
     let (tx, mut courier) = mpsc::unbounded_channel();
     app.engine.set_courier(Arc::new(TerminalCourier(tx)));
     let language = run.options.language.unwrap_or_else(|| app.settings.language());
-    let template = NewSession {
-        id: uuid::Uuid::new_v4().simple().to_string(),
-        puzzle_id: "-".into(),
-        language,
-        channel: "console".into(),
-        canary: new_canary(),
-        snapshot: Snapshot {
-            kind: game.kind().to_string(),
-            version: 0,
-            phase: String::new(),
-            progress: 0,
-            deadline_ms: None,
-            body: String::new(),
-        },
-        created_ms: app.engine.clock.now_ms(),
-    };
+    let template = NewSession::for_game(game.kind(), language, "console", app.engine.clock.now_ms());
     let (new, table) = game.open(&me, language, &run.options, template).map_err(|why| anyhow::anyhow!(why))?;
     let handle = app.engine.create_session(&new, table).await?;
     screen.info(&format!("session {}", handle.id));

@@ -40,6 +40,29 @@ pub struct NewSession {
     pub created_ms: i64,
 }
 
+impl NewSession {
+    /// The row a hosted game's lobby starts from: a fresh id and canary,
+    /// and a snapshot of `kind` for `HostedGame::open` to fill in.
+    pub fn for_game(kind: &str, language: Language, channel: &str, created_ms: i64) -> NewSession {
+        NewSession {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            puzzle_id: "-".into(),
+            language,
+            channel: channel.to_string(),
+            canary: crate::core::actor::new_canary(),
+            snapshot: Snapshot {
+                kind: kind.to_string(),
+                version: 0,
+                phase: String::new(),
+                progress: 0,
+                deadline_ms: None,
+                body: String::new(),
+            },
+            created_ms,
+        }
+    }
+}
+
 /// A session as stored, with its turns in order.
 #[derive(Debug, Clone)]
 pub struct LoadedSession {

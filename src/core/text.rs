@@ -208,6 +208,29 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     format!("{}…", cut[..at].trim_end())
 }
 
+/// Lowercased words, each Chinese character a word of its own: how the
+/// per-audience gates (`game::secrets`) and the word-pair check read text.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() {
+            word.push(c);
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
 /// What a player's free text is by its form alone, where the form is clear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason, word_views};
-use crate::core::text::is_cjk;
+use crate::core::text::{is_cjk, words};
 
 use super::message::Audience;
 
@@ -110,28 +110,6 @@ impl SecretGates {
         let revealed = words(text);
         self.short.retain(|(_, w)| !revealed.windows(w.len().max(1)).any(|run| run == w.as_slice()));
     }
-}
-
-/// Lowercased words; each CJK character is a word of its own.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if is_cjk(c) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            out.push(c.to_string());
-        } else if c.is_alphanumeric() {
-            word.push(c);
-        } else if !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 /// Counts only: the gates hold secrets and must never be logged.

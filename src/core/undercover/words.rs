@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::core::puzzle::{Difficulty, Language};
-use crate::core::text::is_cjk;
+use crate::core::text::{is_cjk, words};
 
 /// Most English words in one side of a pair.
 const MAX_EN_WORDS: usize = 3;
@@ -177,7 +177,7 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     if file.pairs.is_empty() {
         problems.push(at("no [[pair]]"));
     }
-    let fixed = tokens(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)));
+    let fixed = words(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)));
     for pair in &file.pairs {
         let mut found = pair_problems(language, &pair_prefix(language, &file.theme), pair);
         let forms = [&pair.civilian, &pair.undercover]
@@ -185,7 +185,7 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
             .chain(&pair.aliases.civilian)
             .chain(&pair.aliases.undercover);
         for form in forms {
-            let wanted = tokens(form);
+            let wanted = words(form);
             if !wanted.is_empty() && fixed.windows(wanted.len()).any(|run| run == wanted.as_slice()) {
                 found.push(format!("{form:?} is a word of the game's own sentences or prompts; it would be withheld"));
             }
@@ -291,29 +291,6 @@ fn cross_file_problems(pairs: &[ThemedPair]) -> Vec<WordProblem> {
         if let Some(first) = seen.insert(key, p.pair.id.clone()) {
             out.push(WordProblem { at: p.pair.id.clone(), message: format!("the same pair as {first}") });
         }
-    }
-    out
-}
-
-/// Lowercased words, each Chinese character a word of its own (as the
-/// gate reads text).
-fn tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if is_cjk(c) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            out.push(c.to_string());
-        } else if c.is_alphanumeric() {
-            word.push(c);
-        } else if !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
     }
     out
 }
