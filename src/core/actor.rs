@@ -91,6 +91,8 @@ pub struct Delivery {
     pub duplicate: bool,
     /// Whether the game is over after this turn.
     pub over: bool,
+    /// The deadline this turn set (a new phase's), for a live countdown.
+    pub deadline_ms: Option<i64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -321,6 +323,7 @@ impl Engine {
                 choices: Vec::new(),
                 duplicate: false,
                 over,
+                deadline_ms: None,
             });
         }
         match self.commit(state, &inbound, &played, now).await {
@@ -341,7 +344,15 @@ impl Engine {
     /// wait in the outbox for their seat).
     fn duplicate(&self, state: &SessionState, reply: Reply) -> Delivery {
         let over = state.table.is_over();
-        Delivery { reply, outbox_id: None, messages: Vec::new(), choices: Vec::new(), duplicate: true, over }
+        Delivery {
+            reply,
+            outbox_id: None,
+            messages: Vec::new(),
+            choices: Vec::new(),
+            duplicate: true,
+            over,
+            deadline_ms: None,
+        }
     }
 
     /// A running game idle for longer than `expire_after_ms` ends (and
@@ -388,13 +399,15 @@ impl Engine {
         for (message, id) in messages.iter_mut().zip(&committed.message_ids) {
             message.outbox_id = Some(*id);
         }
+        let before = state.table.deadline();
         state.table.adopt(played);
         state.last_activity_ms = now;
         let over = state.table.is_over();
+        let deadline_ms = state.table.deadline().filter(|d| !over && Some(d) != before.as_ref()).map(|d| d.at_ms);
         if over && !was_over {
             self.ended_in_background(state, now);
         }
-        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, choices, duplicate: false, over }
+        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, choices, duplicate: false, over, deadline_ms }
     }
 
     /// After a committed turn (and when an actor starts): arms the timer

@@ -333,16 +333,21 @@ impl Data {
         let lang = table.language;
         let refused = delivery.reply.kind == ReplyKind::Rejected;
         let ballot = !delivery.choices.is_empty();
+        // A new phase's deadline as a Discord timestamp, which counts down live.
+        let mut reply = delivery.reply.clone();
+        if let Some(ms) = delivery.deadline_ms.filter(|_| !refused && !delivery.duplicate) {
+            reply.text.push_str(&format!("\n⏳ <t:{}:R>", ms.div_euclid(1000)));
+        }
         match answer {
             Some(a) if refused || delivery.duplicate => {
                 self.followup(http, &a.token, &delivery.reply.text, true).await?
             }
-            Some(a) if a.public_reply && !ballot => self.followup(http, &a.token, &delivery.reply.text, false).await?,
+            Some(a) if a.public_reply && !ballot => self.followup(http, &a.token, &reply.text, false).await?,
             Some(a) => {
                 self.followup(http, &a.token, &format!("✅ {}", say(lang, &Word::Done)), true).await?;
-                self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?;
+                self.post_public(http, thread, &reply, lang, &delivery.choices).await?;
             }
-            None => self.post_public(http, thread, &delivery.reply, lang, &delivery.choices).await?,
+            None => self.post_public(http, thread, &reply, lang, &delivery.choices).await?,
         }
         for m in &delivery.messages {
             match &m.audience {

@@ -32,6 +32,7 @@ fn the_human_reads_public_and_their_own_messages_only() {
         choices: vec![("ai:1".into(), "AI 1".into())],
         duplicate: false,
         over: false,
+        deadline_ms: None,
     };
     let shown = visible(&delivery, &me()).join("\n");
     assert!(shown.contains("blue lantern") && shown.contains("45 s") && shown.contains("/vote <id>: ai:1"));

@@ -75,6 +75,7 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
     let public = texts(&shown);
     assert!(public.contains("/undercover word"), "Carol is told how to see her word: {public}");
     assert!(public.contains("Round 1") && public.contains("#1 Alice, describe"), "{public}");
+    assert!(public.contains("⏳ <t:5090:R>"), "the describe deadline counts down live: {public}");
     assert!(!public.contains(&alice_word) && !public.contains(&bob_word), "no word in the thread: {public}");
 
     // Carol asks for her word: it comes back only to her.
