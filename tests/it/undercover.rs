@@ -145,23 +145,19 @@ async fn undercover_plays_in_the_terminal_through_a_script() {
     // everyone votes. The script waits while the table is busy.
     let script =
         sandbox.write("undercover.txt", "/describe I have an opinion about it.\n/status\n/vote 2\n/word\n/end\n");
-    let run = sandbox
-        .run(
-            Some(&ollama.server.uri()),
-            &[
-                "play",
-                "undercover",
-                "--ai-seats",
-                "2",
-                "--seed",
-                "42",
-                "--name",
-                "Ana",
-                "--script",
-                script.to_str().unwrap(),
-            ],
-        )
-        .await;
+    let args = [
+        "play",
+        "undercover",
+        "--ai-seats",
+        "2",
+        "--seed",
+        "42",
+        "--name",
+        "Ana",
+        "--script",
+        script.to_str().unwrap(),
+    ];
+    let run = sandbox.run(Some(&ollama.server.uri()), &args).await;
     let out = &run.stdout;
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     assert!(out.contains("#1 Ana (host), #2 AI 1 🤖, #3 AI 2 🤖"), "{out}");
@@ -171,23 +167,7 @@ async fn undercover_plays_in_the_terminal_through_a_script() {
     assert!(out.contains("Words: civilians"), "the end shows the words: {out}");
     assert!(out.contains("Round 1 votes:"), "{out}");
     // The same seed deals the same game.
-    let again = sandbox
-        .run(
-            Some(&ollama.server.uri()),
-            &[
-                "play",
-                "undercover",
-                "--ai-seats",
-                "2",
-                "--seed",
-                "42",
-                "--name",
-                "Ana",
-                "--script",
-                script.to_str().unwrap(),
-            ],
-        )
-        .await;
+    let again = sandbox.run(Some(&ollama.server.uri()), &args).await;
     let words = |t: &str| t.lines().find(|l| l.contains("Words: civilians")).map(str::to_string);
     assert_eq!(words(&again.stdout), words(out));
 }
