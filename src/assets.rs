@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Context;
 use include_dir::{Dir, include_dir};
 
+use crate::core::arena::{ArenaHost, Roster};
 use crate::core::catalogue::Catalogue;
 use crate::core::game::HostedGame;
 use crate::core::prompts::Prompts;
@@ -15,6 +16,7 @@ use crate::core::undercover::{UndercoverHost, WordLibrary};
 static PROMPTS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/prompts");
 pub static PUZZLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/puzzles");
 static WORDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/undercover");
+static ARENA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/arena");
 pub const CATALOGUE: &str = include_str!("../commands/catalogue.toml");
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
@@ -54,9 +56,20 @@ fn template_name(path: &Path) -> Option<String> {
 /// Undercover's word files as (path under the word directory, text):
 /// from `dir` (files `en/*.toml`, `zh/*.toml`) or the embedded set.
 pub fn word_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    language_files(&WORDS, dir)
+}
+
+/// The Arena's personas, narrators and topics, the same way.
+pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    language_files(&ARENA, dir)
+}
+
+/// `en/*.toml` and `zh/*.toml` as (`en/name.toml`, text), from `dir` or
+/// the embedded copy.
+fn language_files(embedded: &Dir<'static>, dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
     let Some(dir) = dir else {
         let mut out = Vec::new();
-        for lang in WORDS.dirs() {
+        for lang in embedded.dirs() {
             for file in lang.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
                 let text = file.contents_utf8().unwrap_or_default().to_string();
                 out.push((file.path().to_string_lossy().replace('\\', "/"), text));
@@ -93,9 +106,22 @@ pub fn words() -> WordLibrary {
     library
 }
 
+/// The bundled Arena cast (checked by a unit test, so nothing is skipped).
+pub fn roster() -> Roster {
+    let sources = arena_sources(None).unwrap_or_default();
+    let (roster, problems) = Roster::from_sources(&sources);
+    for p in &problems {
+        tracing::warn!(problem = %p, "a bundled Arena file was skipped");
+    }
+    roster
+}
+
 /// The seated games the bots host beside Turtle Soup.
 pub fn hosted_games() -> Vec<std::sync::Arc<dyn HostedGame>> {
-    vec![std::sync::Arc::new(UndercoverHost::new(std::sync::Arc::new(words())))]
+    vec![
+        std::sync::Arc::new(UndercoverHost::new(std::sync::Arc::new(words()))),
+        std::sync::Arc::new(ArenaHost::new(std::sync::Arc::new(roster()))),
+    ]
 }
 
 pub fn catalogue() -> Catalogue {
@@ -113,6 +139,16 @@ mod tests {
         assert!(problems.is_empty(), "{problems:#?}");
         for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
             assert!(library.choices(lang, None).len() >= 60, "{} pairs in {lang:?}", library.choices(lang, None).len());
+        }
+    }
+
+    #[test]
+    fn the_bundled_arena_cast_is_valid() {
+        let (roster, problems) = crate::core::arena::Roster::from_sources(&super::arena_sources(None).unwrap());
+        assert!(problems.is_empty(), "{problems:#?}");
+        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+            let cast = roster.cast(lang).unwrap_or_else(|| panic!("a cast in {lang:?}"));
+            assert!(cast.personas.len() >= 12 && cast.topics.len() >= 20, "{lang:?}");
         }
     }
 

@@ -66,6 +66,9 @@ pub enum Command {
     /// Who is the Undercover: check word-pair files.
     #[command(subcommand)]
     Undercover(UndercoverCommand),
+    /// The Arena: check the cast files, or print a game from the record.
+    #[command(subcommand)]
+    Arena(ArenaCommand),
     /// AI-only games, to judge a model or a prompt.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -96,6 +99,16 @@ pub enum UndercoverCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum ArenaCommand {
+    /// Validate Arena directories (en/ and zh/, each with personas.toml,
+    /// narrator.toml and topics.toml; default: the bundled cast).
+    Check { paths: Vec<PathBuf> },
+    /// Print a whole Arena game from the record: every contribution with
+    /// its scores, each round's table, eliminations, the narrator.
+    Replay { session: String },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum SelfplayCommand {
     /// Who is the Undercover with AI seats only: win rates by role, game
     /// length and how often an AI seat's move fell back to a safe move.
@@ -109,6 +122,21 @@ pub enum SelfplayCommand {
         #[arg(long, value_parser = parse_language)]
         language: Option<Language>,
         /// Seed for pairs, roles and tie-breaks (games differ by index).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The Arena with AI characters only: score spread per dimension,
+    /// game length and how often the scorer's answer could be read.
+    Arena {
+        #[arg(long, default_value_t = 4)]
+        characters: usize,
+        #[arg(long, default_value_t = 5)]
+        games: usize,
+        #[arg(long)]
+        max_turns: Option<u32>,
+        #[arg(long, value_parser = parse_language)]
+        language: Option<Language>,
+        /// Seed for topics and personas (games differ by index).
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -235,8 +263,16 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seats: Option<usize>,
     /// Seated games: AI players beside you (default: fill the table, 4 without --seats).
-    #[arg(long)]
+    #[arg(long, alias = "characters")]
     pub ai_seats: Option<usize>,
+    /// The Arena: the topic, the words after `arena` (default: a bundled one).
+    pub topic: Vec<String>,
+    /// The Arena: the turn limit.
+    #[arg(long)]
+    pub max_turns: Option<u32>,
+    /// The Arena: watch the AI characters instead of taking a seat.
+    #[arg(long)]
+    pub watch: bool,
     /// Undercover: one seat gets no word (the blank, "Mr. White").
     #[arg(long)]
     pub blank: bool,
@@ -330,6 +366,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
         Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
+        Command::Arena(ArenaCommand::Check { paths }) => check_arena(paths),
+        Command::Arena(ArenaCommand::Replay { session }) => arena_replay(settings, &session).await,
+        Command::Selfplay(SelfplayCommand::Arena { characters, games, max_turns, language, seed }) => {
+            selfplay_arena(settings, characters, games, max_turns, language, seed).await
+        }
         Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
         Command::Selfplay(SelfplayCommand::Undercover { seats, games, blank, language, seed }) => {
             selfplay_undercover(settings, seats, games, blank, language, seed).await
@@ -426,6 +467,69 @@ fn check_words(paths: Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `echoes arena check`: every problem in the cast files and the counts
+/// per language; an error when any is bad.
+fn check_arena(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
+    let mut bad = 0;
+    for dir in dirs {
+        let sources = crate::assets::arena_sources(dir.as_deref())?;
+        let where_ = dir.as_ref().map_or("the bundled cast".to_string(), |d| d.display().to_string());
+        let (roster, problems) = crate::core::arena::Roster::from_sources(&sources);
+        for p in &problems {
+            println!("{where_}: {p}");
+        }
+        bad += problems.len();
+        println!("{where_}: {} files\n{}", sources.len(), roster.summary());
+    }
+    if bad > 0 {
+        anyhow::bail!("{bad} problems in the Arena files");
+    }
+    Ok(())
+}
+
+/// `echoes arena replay <session>`: the game as the record holds it.
+async fn arena_replay(settings: Settings, session: &str) -> anyhow::Result<()> {
+    use crate::core::game::Game as _;
+    let app = open_offline(settings).await?;
+    let loaded =
+        app.engine.store.load_session(session).await?.ok_or_else(|| anyhow::anyhow!("no session {session}"))?;
+    if loaded.snapshot.kind != crate::core::arena::ArenaGame::KIND {
+        anyhow::bail!("session {session} is a {} game, not an Arena", loaded.snapshot.kind);
+    }
+    let game: crate::core::arena::ArenaGame = loaded.game()?;
+    let roster = crate::assets::roster();
+    let cast =
+        roster.cast(game.language).ok_or_else(|| anyhow::anyhow!("no Arena cast in {}", game.language.code()))?;
+    let table = crate::core::arena::ArenaTable::new(game, std::sync::Arc::new(cast.clone()), &loaded.canary);
+    println!("{}", table.replay());
+    Ok(())
+}
+
+async fn selfplay_arena(
+    mut settings: Settings,
+    characters: usize,
+    games: usize,
+    max_turns: Option<u32>,
+    language: Option<Language>,
+    seed: u64,
+) -> anyhow::Result<()> {
+    if !(crate::core::arena::MIN_SEATS..=crate::core::arena::MAX_SEATS).contains(&characters) {
+        anyhow::bail!("--characters must be between 2 and 8");
+    }
+    let (models, notice) = choose_models(&mut settings).await?;
+    let app = App::open(settings, models).await?;
+    eprintln!("{notice}");
+    let language = language.unwrap_or_else(|| app.settings.language());
+    let host = crate::core::arena::ArenaHost::new(std::sync::Arc::new(crate::assets::roster()));
+    let report =
+        crate::core::arena::selfplay::run(&app.engine.pipeline, &host, characters, max_turns, language, games, seed)
+            .await
+            .map_err(|e| anyhow::anyhow!(e))?;
+    print!("{}", report.render());
+    Ok(())
+}
+
 async fn selfplay_undercover(
     mut settings: Settings,
     seats: usize,
@@ -465,6 +569,10 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
             blank: Some(args.blank),
             anonymous: Some(args.anonymous),
             seed: args.seed,
+            topic: (!args.topic.is_empty()).then(|| args.topic.join(" ")),
+            max_turns: args.max_turns,
+            spectate: Some(args.watch),
+            ..Default::default()
         };
         let name = args.name.unwrap_or_else(|| "Player".to_string());
         let run = console::table::SeatedOptions { options, name, script: args.script };

@@ -14,12 +14,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::core::actor::{Delivery, Inbound, SessionHandle};
 pub use crate::core::game::HostedGame;
 use crate::core::game::{TableOptions, TurnInput};
-use crate::core::guild::{GuildConfig, ThreadBinding};
+use crate::core::guild::{CustomContent, GuildConfig, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
-use crate::core::store::{NewSession, OutboxItem};
+use crate::core::store::{NewSession, OutboxItem, StoreError};
 
 use super::Bot;
+use super::words::{Markup, Word, say};
 
 /// A thread's seated game.
 #[derive(Clone)]
@@ -106,7 +107,8 @@ impl Bot {
         let language = options.language.unwrap_or_else(|| self.language_of(config));
         let engine = self.engine_for(config.model.as_deref());
         let template = NewSession::for_game(game.kind(), language, thread, self.now_ms());
-        let (new, table) = match game.open(&host, language, options, template) {
+        let options = TableOptions { custom: self.guilds.custom_content(scope, game.kind()).await?, ..options.clone() };
+        let (new, table) = match game.open(&host, language, &options, template) {
             Ok(opened) => opened,
             Err(why) => return Ok(Opening::Refused(why)),
         };
@@ -147,8 +149,14 @@ impl Bot {
         let config = self.guilds.guild_config(&binding.scope).await?;
         let engine = self.engine_for(config.model.as_deref());
         let opener = game.clone();
-        let handle = engine.resume_table(&binding.session_id, |loaded| opener.resume(loaded)).await?;
-        let language = self.language_of(&config);
+        let mut language = self.language_of(&config);
+        let handle = engine
+            .resume_table(&binding.session_id, |loaded| {
+                let table = opener.resume(loaded)?;
+                language = table.language();
+                Ok(table)
+            })
+            .await?;
         let live = LiveTable { handle: handle.clone(), game, scope: binding.scope.clone(), language };
         self.tables.insert(thread, live.clone());
         let (unsent, unsent_private): (Vec<_>, Vec<_>) =
@@ -169,6 +177,81 @@ impl Bot {
             }
         }
         Ok(resumed)
+    }
+
+    /// A moderator's `… pairs add` (a server's own content for `game`):
+    /// the sentence to answer with. Without a language, text with Chinese
+    /// characters is Chinese content and any other is English.
+    pub async fn add_content(
+        &self,
+        game: &Arc<dyn HostedGame>,
+        scope: &str,
+        language: Option<Language>,
+        text: &str,
+        by: &Player,
+        markup: Markup,
+    ) -> anyhow::Result<String> {
+        let group = game.group();
+        let cjk = text.chars().any(crate::core::text::is_cjk);
+        let language = language.unwrap_or(if cjk { Language::Zh } else { Language::En });
+        let Some(read) = game.custom(language, text) else {
+            return Ok(say(language, markup, &Word::UnknownVerb(group)));
+        };
+        let item = match read {
+            Ok(item) => item,
+            Err(why) => return Ok(why),
+        };
+        let row = CustomContent {
+            scope: scope.to_string(),
+            game: game.kind().to_string(),
+            id: item.id.clone(),
+            language,
+            source: item.source,
+            added_by: by.id.clone(),
+            created_ms: self.now_ms(),
+        };
+        Ok(match self.guilds.add_custom_content(&row).await {
+            Ok(()) => say(language, markup, &Word::ContentAdded { id: &item.id, shown: &item.shown }),
+            Err(StoreError::Duplicate(_)) => say(language, markup, &Word::ContentExists(&item.id)),
+            Err(e) => return Err(e.into()),
+        })
+    }
+
+    /// `… pairs list`: the server's own content for `game`, one line each.
+    pub async fn list_content(
+        &self,
+        game: &Arc<dyn HostedGame>,
+        scope: &str,
+        language: Language,
+        markup: Markup,
+    ) -> anyhow::Result<String> {
+        let group = game.group();
+        let items = self.guilds.custom_content(scope, game.kind()).await?;
+        if items.is_empty() {
+            return Ok(say(language, markup, &Word::NoContent { group }));
+        }
+        let mut lines = vec![say(language, markup, &Word::ContentHeading { group })];
+        for item in &items {
+            lines.push(format!("• `{}` ({}) {}", item.id, item.language.code(), game.custom_shown(item)));
+        }
+        Ok(lines.join("\n"))
+    }
+
+    /// `… pairs remove <id>`.
+    pub async fn remove_content(
+        &self,
+        game: &Arc<dyn HostedGame>,
+        scope: &str,
+        id: &str,
+        language: Language,
+        markup: Markup,
+    ) -> anyhow::Result<String> {
+        let id = id.trim().trim_matches('`');
+        Ok(if self.guilds.remove_custom_content(scope, game.kind(), id).await? {
+            say(language, markup, &Word::ContentRemoved(id))
+        } else {
+            say(language, markup, &Word::NoSuchContent { id, group: game.group() })
+        })
     }
 
     /// Forgets a thread's table and ends its binding.

@@ -88,6 +88,23 @@ pub enum Word<'a> {
     PuzzleEnabled(&'a str),
     PuzzleDisabled(&'a str),
     NextPuzzle(&'a str),
+    /// A server's own content for a seated game (`/undercover pairs …`).
+    ContentAdded {
+        id: &'a str,
+        shown: &'a str,
+    },
+    ContentExists(&'a str),
+    ContentRemoved(&'a str),
+    NoSuchContent {
+        id: &'a str,
+        group: &'a str,
+    },
+    NoContent {
+        group: &'a str,
+    },
+    ContentHeading {
+        group: &'a str,
+    },
     // Headings and tags of lists.
     Players,
     Moderators,
@@ -96,6 +113,7 @@ pub enum Word<'a> {
     Puzzles,
     Custom,
     Disabled,
+    OtherGames,
 }
 
 /// `word` in `lang`, in `markup`'s markup and nouns.
@@ -255,6 +273,14 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::PuzzleEnabled(id) => format!("`{id}` is enabled here."),
         Word::PuzzleDisabled(id) => format!("`{id}` is disabled here."),
         Word::NextPuzzle(id) => format!("The next game in this channel will use `{id}`."),
+        Word::ContentAdded { id, shown } => format!("Added `{id}`: {shown}. It is played {} only.", n.this_scope),
+        Word::ContentExists(id) => format!("`{id}` is here already."),
+        Word::ContentRemoved(id) => format!("Removed `{id}`."),
+        Word::NoSuchContent { id, group } => {
+            format!("There is no `{id}` here; `/{group} pairs list` shows what this {} added.", n.scope)
+        }
+        Word::NoContent { group } => format!("Nothing added {} yet: `/{group} pairs add` adds a pair.", n.this_scope),
+        Word::ContentHeading { group } => format!("/{group}: added {}", n.this_scope),
         Word::Players => "Players".into(),
         Word::Moderators => n.moderators.into(),
         Word::Leaderboard => "🏆 Leaderboard".into(),
@@ -262,6 +288,7 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::Puzzles => "Puzzles".into(),
         Word::Custom => "custom".into(),
         Word::Disabled => "disabled".into(),
+        Word::OtherGames => "Other games".into(),
     }
 }
 
@@ -318,6 +345,14 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::PuzzleEnabled(id) => format!("`{id}` 已在这里启用。"),
         Word::PuzzleDisabled(id) => format!("`{id}` 已在这里停用。"),
         Word::NextPuzzle(id) => format!("本频道下一局将使用 `{id}`。"),
+        Word::ContentAdded { id, shown } => format!("已添加 `{id}`：{shown}。仅在{}使用。", n.this_scope),
+        Word::ContentExists(id) => format!("`{id}` 已经在这里了。"),
+        Word::ContentRemoved(id) => format!("已删除 `{id}`。"),
+        Word::NoSuchContent { id, group } => {
+            format!("这里没有 `{id}`；用 `/{group} pairs list` 查看{}添加的内容。", n.this_scope)
+        }
+        Word::NoContent { group } => format!("{}还没有添加内容：用 `/{group} pairs add` 添加词对。", n.this_scope),
+        Word::ContentHeading { group } => format!("/{group}：{}添加的内容", n.this_scope),
         Word::Players => "玩家".into(),
         Word::Moderators => n.moderators.into(),
         Word::Leaderboard => "🏆 排行榜".into(),
@@ -325,6 +360,7 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::Puzzles => "谜题".into(),
         Word::Custom => "自定义".into(),
         Word::Disabled => "已停用".into(),
+        Word::OtherGames => "其他游戏".into(),
     }
 }
 

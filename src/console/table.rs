@@ -30,7 +30,7 @@ pub enum TableLine {
 }
 
 /// The verbs, for help and errors.
-pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /vote <seat> /word /guess <word> /status /end /quit (a line without / describes)";
+pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /say <text> /vote <seat> /react <seat> /word /guess <word> /status /pause /resume /topic <text> /end /quit (a line without / is your description or contribution)";
 
 pub fn parse_table_line(line: &str) -> TableLine {
     let line = line.trim();
@@ -47,7 +47,10 @@ pub fn parse_table_line(line: &str) -> TableLine {
         "/leave" => TableLine::Move(TurnInput::Leave),
         "/begin" | "/start" => TableLine::Move(TurnInput::Begin),
         "/add-ai" => TableLine::Move(TurnInput::AddAi),
-        "/vote" if !rest.is_empty() => TableLine::Move(TurnInput::Vote(rest.to_string())),
+        "/vote" | "/react" if !rest.is_empty() => TableLine::Move(TurnInput::Vote(rest.to_string())),
+        "/pause" => TableLine::Move(TurnInput::Pause),
+        "/resume" => TableLine::Move(TurnInput::Resume),
+        "/topic" if !rest.is_empty() => TableLine::Move(TurnInput::Topic(rest.to_string())),
         "/describe" | "/say" if !rest.is_empty() => TableLine::Move(TurnInput::Say(rest.to_string())),
         "/guess" if !rest.is_empty() => TableLine::Move(TurnInput::Guess(rest.to_string())),
         "/whisper" | "/word" => TableLine::Move(TurnInput::Whisper),

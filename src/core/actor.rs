@@ -95,6 +95,14 @@ pub struct Delivery {
     pub deadline_ms: Option<i64>,
 }
 
+impl Delivery {
+    /// Nothing to show: no reply text and no messages (a timer for a
+    /// phase that already ended). Nobody is told of it.
+    pub fn is_silent(&self) -> bool {
+        self.reply.text.trim().is_empty() && self.messages.is_empty() && self.choices.is_empty()
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     #[error("the session has stopped")]
@@ -116,6 +124,8 @@ struct SessionState {
     seq: i64,
     /// The deadline a timer is armed for.
     armed: Option<Deadline>,
+    /// The reminder a timer is armed for.
+    armed_reminder: Option<Deadline>,
     /// Agent moves queued and not yet played, by event id.
     agents_pending: HashSet<String>,
 }
@@ -218,6 +228,7 @@ impl Engine {
             last_activity_ms: opened.last_activity_ms,
             seq: opened.seq,
             armed: None,
+            armed_reminder: None,
             agents_pending: HashSet::new(),
         };
         let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
@@ -428,13 +439,27 @@ impl Engine {
         }
     }
 
+    /// Arms the timers of the phase's deadline and of its reminder; each
+    /// comes back as a `TurnInput::Timer` with its tag.
     fn arm_timer(self: &Arc<Self>, state: &mut SessionState, me: &mpsc::WeakSender<Job>) {
-        let deadline = state.table.deadline().filter(|_| !state.table.is_over());
-        if deadline == state.armed {
-            return;
+        let on = !state.table.is_over();
+        let deadline = state.table.deadline().filter(|_| on);
+        if deadline != state.armed {
+            state.armed = deadline.clone();
+            if let Some(deadline) = deadline {
+                self.arm(state, me, deadline);
+            }
         }
-        state.armed = deadline.clone();
-        let Some(deadline) = deadline else { return };
+        let reminder = state.table.reminder().filter(|_| on);
+        if reminder != state.armed_reminder {
+            state.armed_reminder = reminder.clone();
+            if let Some(reminder) = reminder {
+                self.arm(state, me, reminder);
+            }
+        }
+    }
+
+    fn arm(self: &Arc<Self>, state: &SessionState, me: &mpsc::WeakSender<Job>, deadline: Deadline) {
         let inbound =
             Inbound::new(engine_player(), TurnInput::Timer(deadline.tag.clone())).with_event(deadline.event_id());
         self.send_unprompted(state.id.clone(), me.clone(), inbound, Some(deadline.at_ms));
@@ -457,7 +482,7 @@ impl Engine {
             // The session was dropped (its game ended and was forgotten).
             let Some(tx) = me.upgrade() else { return };
             match send_job(&tx, inbound).await {
-                Ok(delivery) if !delivery.duplicate => match engine.courier.get() {
+                Ok(delivery) if !delivery.duplicate && !delivery.is_silent() => match engine.courier.get() {
                     Some(courier) => courier.deliver(&session_id, delivery),
                     None => tracing::debug!(session = %session_id, "no courier: the reply waits in the outbox"),
                 },

@@ -84,7 +84,17 @@ impl Catalogue {
 
     /// A help listing for one front end, e.g. `/ask <question>  Ask …`.
     pub fn help_text(&self, frontend: Frontend, lang: Language, prefix: &str) -> String {
-        self.for_frontend(frontend)
+        Self::lines(self.for_frontend(frontend), lang, prefix)
+    }
+
+    /// The help listing of one group's verbs, each after `prefix`
+    /// (`/undercover `).
+    pub fn group_help(&self, frontend: Frontend, lang: Language, group: &str, prefix: &str) -> String {
+        Self::lines(self.for_frontend(frontend).filter(|v| v.group == group), lang, prefix)
+    }
+
+    fn lines<'a>(verbs: impl Iterator<Item = &'a Verb>, lang: Language, prefix: &str) -> String {
+        verbs
             .map(|v| {
                 let opts: String = v
                     .options

@@ -55,6 +55,21 @@ pub struct NewCustomPuzzle<'a> {
     pub created_ms: i64,
 }
 
+/// A server's own content for a seated game (Undercover: one word pair),
+/// kept as the game's text; the game validates it when it is added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomContent {
+    pub scope: String,
+    /// The game's kind (`undercover`).
+    pub game: String,
+    pub id: String,
+    pub language: Language,
+    /// The game's own text for it (Undercover: the pair as TOML).
+    pub source: String,
+    pub added_by: String,
+    pub created_ms: i64,
+}
+
 #[async_trait]
 pub trait GuildStore: Send + Sync {
     /// The server's settings; all `None` for a server never configured.
@@ -98,4 +113,14 @@ pub trait GuildStore: Send + Sync {
 
     /// Takes (and clears) the queued puzzle for `channel`.
     async fn take_next_puzzle(&self, scope: &str, channel: &str) -> Result<Option<String>, StoreError>;
+
+    /// Stores a server's content for a game. MUST return
+    /// `StoreError::Duplicate` when the scope's game already has that id.
+    async fn add_custom_content(&self, item: &CustomContent) -> Result<(), StoreError>;
+
+    /// Returns false when there was no such item.
+    async fn remove_custom_content(&self, scope: &str, game: &str, id: &str) -> Result<bool, StoreError>;
+
+    /// The scope's content for a game, oldest first.
+    async fn custom_content(&self, scope: &str, game: &str) -> Result<Vec<CustomContent>, StoreError>;
 }

@@ -9,6 +9,7 @@
 //! implement the ports outside; a test in `tests/` checks the imports.
 
 pub mod actor;
+pub mod arena;
 pub mod catalogue;
 pub mod embed;
 pub mod game;

@@ -220,7 +220,10 @@ impl Pipeline {
             | TurnInput::AddAi
             | TurnInput::Vote(_)
             | TurnInput::Whisper
-            | TurnInput::Timer(_) => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
+            | TurnInput::Timer(_)
+            | TurnInput::Pause
+            | TurnInput::Resume
+            | TurnInput::Topic(_) => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
         }
     }
 

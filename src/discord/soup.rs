@@ -318,11 +318,20 @@ pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
     send_text(ctx, ReplyKind::Status, help_text(data, lang), lang, true).await
 }
 
-/// The command list from the catalogue, players first.
+/// Turtle Soup's commands from the catalogue, players first, then one
+/// line for each other game (its `start`; Discord's command menu lists the
+/// rest of its verbs).
 pub fn help_text(data: &Data, lang: Language) -> String {
     let mut players = Vec::new();
     let mut moderators = Vec::new();
+    let mut games: Vec<String> = Vec::new();
     for verb in data.catalogue.for_frontend(Frontend::Discord) {
+        if !verb.group.starts_with("soup") {
+            if verb.name == "start" {
+                games.push(format!("`/{} start` {}", verb.group, verb.help(lang)));
+            }
+            continue;
+        }
         let opts: String = verb
             .options
             .iter()
@@ -334,13 +343,17 @@ pub fn help_text(data: &Data, lang: Language) -> String {
             crate::core::catalogue::Who::Moderator => moderators.push(line),
         }
     }
-    format!(
+    let mut text = format!(
         "**{}**\n{}\n\n**{}**\n{}",
         say(lang, &Word::Players),
         players.join("\n"),
         say(lang, &Word::Moderators),
         moderators.join("\n")
-    )
+    );
+    if !games.is_empty() {
+        text.push_str(&format!("\n\n**{}**\n{}", say(lang, &Word::OtherGames), games.join("\n")));
+    }
+    text
 }
 
 /// Sends fixed text as colour-coded embeds (or a file when long).

@@ -1,6 +1,7 @@
 //! Seated games on Discord (`bot::tables`): one slash command group per
-//! hosted game (`/undercover start|join|leave|begin|add-ai|vote|whisper|status`,
-//! built from one template and named from the catalogue), vote buttons
+//! hosted game (`/undercover …`, `/arena …`), built from one template of
+//! every seated verb and kept to the verbs and options the catalogue lists
+//! for the group, vote buttons
 //! under a ballot, and delivery by audience: public messages in the game's
 //! thread, a seat's message as an ephemeral follow-up when that seat
 //! asked, otherwise as a DM; when DMs are closed, a public line (without
@@ -16,7 +17,8 @@ use serenity::{
     Mentionable as _,
 };
 
-use crate::bot::{LiveTable, Opening};
+use crate::bot::words::Markup;
+use crate::bot::{HostedGame, LiveTable, Opening};
 use crate::core::actor::{Courier, Delivery, Inbound};
 use crate::core::catalogue::{Catalogue, Frontend};
 use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
@@ -43,12 +45,25 @@ pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, E
     command.name = group.to_string().into();
     command.qualified_name = group.to_string().into();
     command.identifying_name = format!("table_{group}").into();
-    command.subcommands.retain(|sub| listed.iter().any(|v| v.name == sub.name));
+    command.subcommands.retain(|sub| {
+        let group_of = format!("{} ", sub.name);
+        listed.iter().any(|v| v.name == sub.name || v.name.starts_with(&group_of))
+    });
     for sub in &mut command.subcommands {
         sub.qualified_name = format!("{group} {}", sub.name).into();
         sub.identifying_name = format!("table_{group}_{}", sub.name).into();
         if let Some(verb) = listed.iter().find(|v| v.name == sub.name) {
             sub.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
+        }
+        // A subcommand group (`pairs add|list|remove`): its listed verbs.
+        let parent = sub.name.to_string();
+        sub.subcommands.retain(|inner| listed.iter().any(|v| v.name == format!("{parent} {}", inner.name)));
+        for inner in &mut sub.subcommands {
+            inner.qualified_name = format!("{group} {parent} {}", inner.name).into();
+            inner.identifying_name = format!("table_{group}_{parent}_{}", inner.name).into();
+            if let Some(verb) = listed.iter().find(|v| v.name == format!("{parent} {}", inner.name)) {
+                inner.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
+            }
         }
     }
     command
@@ -59,8 +74,25 @@ pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, E
     slash_command,
     guild_only,
     subcommands(
-        "start", "join", "leave", "begin", "add_ai", "vote", "whisper", "word", "describe", "guess", "status", "end",
-        "stats"
+        "start",
+        "join",
+        "leave",
+        "begin",
+        "add_ai",
+        "vote",
+        "whisper",
+        "word",
+        "describe",
+        "guess",
+        "status",
+        "end",
+        "stats",
+        "pairs",
+        "say_verb",
+        "react",
+        "pause",
+        "resume",
+        "set_topic"
     ),
     subcommand_required
 )]
@@ -69,6 +101,8 @@ pub async fn table(_: Context<'_>) -> Result<(), Error> {
 }
 
 /// Open a lobby.
+// A slash command's options are its parameters (poise).
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 async fn start(
     ctx: Context<'_>,
@@ -83,14 +117,25 @@ async fn start(
     #[description = "Language"] language: Option<LanguageChoice>,
     #[description = "A blank seat with no word"] blank: Option<bool>,
     #[description = "AI seats get ordinary names; guess them at the end"] anonymous: Option<bool>,
+    #[description = "The topic or problem"] topic: Option<String>,
+    #[description = "AI characters to seat now"]
+    #[min = 0]
+    #[max = 8]
+    characters: Option<u32>,
+    #[description = "Most turns"]
+    #[min = 1]
+    #[max = 100]
+    max_turns: Option<u32>,
 ) -> Result<(), Error> {
     let options = TableOptions {
         seats: seats.map(|n| n as usize),
-        ai_seats: ai_seats.map(|n| n as usize),
+        ai_seats: ai_seats.or(characters).map(|n| n as usize),
         language: language.map(Into::into),
         blank,
         anonymous,
-        seed: None,
+        topic,
+        max_turns,
+        ..Default::default()
     };
     let data = ctx.data();
     let http = &ctx.serenity_context().http;
@@ -116,7 +161,7 @@ async fn start(
         match data.open_table(game, &thread_key(thread), &scope, &config, host.clone(), &options).await? {
             Opening::Open(table, intro) => (table, intro),
             Opening::Busy => {
-                ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
+                ctx.send(private(&say(options.language.unwrap_or(lang), &Word::AlreadyRunning))).await?;
                 return Ok(());
             }
             Opening::Refused(why) => {
@@ -125,7 +170,7 @@ async fn start(
             }
         };
     data.deliver_table(http, thread, &table, &intro, &host, None).await?;
-    let open = say(lang, &Word::LobbyOpen { group: &group, thread: thread.get() });
+    let open = say(table.language, &Word::LobbyOpen { group: &group, thread: thread.get() });
     ctx.send(poise::CreateReply::default().content(open).allowed_mentions(no_pings())).await?;
     Ok(())
 }
@@ -166,6 +211,36 @@ async fn whisper(ctx: Context<'_>) -> Result<(), Error> {
     table_turn(ctx, TurnInput::Whisper).await
 }
 
+/// Your contribution, on your turn.
+#[poise::command(slash_command, guild_only, rename = "say")]
+async fn say_verb(ctx: Context<'_>, #[description = "What you say"] text: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Say(text)).await
+}
+
+/// Spectators: back one contestant this round.
+#[poise::command(slash_command, guild_only)]
+async fn react(ctx: Context<'_>, #[description = "A contestant's seat number"] choice: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Vote(choice.trim().to_string())).await
+}
+
+/// Hold the game (host or moderator).
+#[poise::command(slash_command, guild_only)]
+async fn pause(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Pause).await
+}
+
+/// Go on after a pause (host or moderator).
+#[poise::command(slash_command, guild_only)]
+async fn resume(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Resume).await
+}
+
+/// Set a new topic (host or moderator).
+#[poise::command(slash_command, guild_only, rename = "topic")]
+async fn set_topic(ctx: Context<'_>, #[description = "The new topic"] text: String) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Topic(text)).await
+}
+
 /// Show me my word again, privately.
 #[poise::command(slash_command, guild_only)]
 async fn word(ctx: Context<'_>) -> Result<(), Error> {
@@ -202,6 +277,71 @@ async fn stats(ctx: Context<'_>) -> Result<(), Error> {
     let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
     ctx.send(poise::CreateReply::default().content(text).allowed_mentions(no_pings())).await?;
     Ok(())
+}
+
+/// This server's own word pairs (moderators).
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("pairs_add", "pairs_list", "pairs_remove"),
+    subcommand_required
+)]
+async fn pairs(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Add a word pair for this server's games (moderators).
+#[poise::command(slash_command, guild_only, rename = "add")]
+async fn pairs_add(
+    ctx: Context<'_>,
+    #[description = "civilian word / undercover word (other forms after commas)"] pair: String,
+    #[description = "Language"] language: Option<LanguageChoice>,
+) -> Result<(), Error> {
+    let Some((data, game, scope, _)) = content_verb(ctx).await? else { return Ok(()) };
+    let language = language.map(Into::into);
+    let text = data.add_content(&game, &scope, language, &pair, &player_of(ctx.author()), Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
+/// List this server's own word pairs (moderators; only you see it).
+#[poise::command(slash_command, guild_only, rename = "list")]
+async fn pairs_list(ctx: Context<'_>) -> Result<(), Error> {
+    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
+    let text = data.list_content(&game, &scope, lang, Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
+/// Remove one of this server's word pairs (moderators).
+#[poise::command(slash_command, guild_only, rename = "remove")]
+async fn pairs_remove(ctx: Context<'_>, #[description = "The pair's id (from list)"] id: String) -> Result<(), Error> {
+    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
+    let text = data.remove_content(&game, &scope, &id, lang, Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
+/// What a moderator's verb on the server's own content works with: the
+/// bot, the game, the scope and the server's language.
+type ContentVerb = (Data, Arc<dyn HostedGame>, String, Language);
+
+/// A moderator's verb on the server's own content; `None` once the
+/// invoker has been refused.
+async fn content_verb(ctx: Context<'_>) -> Result<Option<ContentVerb>, Error> {
+    let data = ctx.data();
+    let guild = ctx.guild_id().context("guild only")?;
+    let lang = data.guild_language(Some(guild)).await;
+    let group = group_of(ctx).unwrap_or_default();
+    let Some(game) = data.hosted(&group) else {
+        refuse(ctx, lang, Word::NoTableHere { group: &group }).await?;
+        return Ok(None);
+    };
+    if !super::admin::is_moderator(ctx).await? {
+        refuse(ctx, lang, Word::NotModerator).await?;
+        return Ok(None);
+    }
+    Ok(Some((data.clone(), game, scope_of(guild), lang)))
 }
 
 /// Show the table.
@@ -241,7 +381,7 @@ async fn table_turn(ctx: Context<'_>, input: TurnInput) -> Result<(), Error> {
     }
     let player = player_of(ctx.author());
     if let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
-        return refuse(ctx, lang, Word::SlowDown(wait)).await;
+        return refuse(ctx, table.language, Word::SlowDown(wait)).await;
     }
     let poise::Context::Application(app) = ctx else { return Ok(()) };
     let secret = is_secret(&input);

@@ -291,22 +291,22 @@ impl SlackBot {
         Ok(format!("*{}*\n{}", say(lang, &Word::Puzzles), lines.join("\n")))
     }
 
-    /// The commands from the catalogue, players first.
+    /// Turtle Soup's commands from the catalogue, players first, then each
+    /// other game's `start` (`/<game> help` lists the rest).
     pub fn help_text(&self, lang: Language) -> String {
-        let players = self.catalogue.help_text(Frontend::Slack, lang, "/soup ");
-        let (players, admins): (Vec<&str>, Vec<&str>) = players.lines().partition(|line| {
-            let verb = line.trim_start_matches("/soup ");
-            self.catalogue
-                .for_frontend(Frontend::Slack)
-                .any(|v| v.group == "soup" && verb.starts_with(&format!("{} ", v.name)))
-        });
-        let admins: Vec<String> = admins.iter().map(|l| l.replacen("/soup ", "/soup admin ", 1)).collect();
-        format!(
-            "*{}*\n{}\n\n*{}*\n{}",
-            say(lang, &Word::Players),
-            players.join("\n"),
-            say(lang, &Word::Moderators),
-            admins.join("\n")
-        )
+        let players = self.catalogue.group_help(Frontend::Slack, lang, "soup", "/soup ");
+        let admins = self.catalogue.group_help(Frontend::Slack, lang, "soup-admin", "/soup admin ");
+        let mut text =
+            format!("*{}*\n{}\n\n*{}*\n{}", say(lang, &Word::Players), players, say(lang, &Word::Moderators), admins);
+        let games: Vec<String> = self
+            .catalogue
+            .for_frontend(Frontend::Slack)
+            .filter(|v| !v.group.starts_with("soup") && v.name == "start")
+            .map(|v| format!("/{} start  {}", v.group, v.help(lang)))
+            .collect();
+        if !games.is_empty() {
+            text.push_str(&format!("\n\n*{}*\n{}", say(lang, &Word::OtherGames), games.join("\n")));
+        }
+        text
     }
 }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Weak};
 use serde_json::json;
 use slack_morphism::prelude::*;
 
+use crate::bot::words::Markup;
 use crate::bot::{HostedGame, LiveTable, Opening};
 use crate::core::actor::{Courier, Delivery, Inbound};
 use crate::core::catalogue::Frontend;
@@ -46,13 +47,15 @@ impl SlackBot {
         let text = unescape(&c.text);
         let (verb, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
         let verb = verb.to_lowercase();
+        if verb == "pairs" {
+            return self.on_content_verb(c, game, rest).await;
+        }
         let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == verb);
         if !offered {
-            let help =
-                self.catalogue.help_text(Frontend::Slack, self.defaults.language, &format!("/{} ", game.group()));
-            let group_lines: Vec<&str> =
-                help.lines().filter(|l| l.starts_with(&format!("/{} ", game.group()))).collect();
-            return self.tell(&c.channel, &c.user, None, &neutralise(&group_lines.join("\n"))).await;
+            let lang = self.scope_language(&scope_of(&c.team)).await;
+            let prefix = format!("/{} ", game.group());
+            let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &prefix);
+            return self.tell(&c.channel, &c.user, None, &neutralise(&help)).await;
         }
         let lang = self.scope_language(&scope_of(&c.team)).await;
         let input = match verb.as_str() {
@@ -68,7 +71,11 @@ impl SlackBot {
             "add-ai" => TurnInput::AddAi,
             "vote" => TurnInput::Vote(rest.trim().to_string()),
             "whisper" | "word" => TurnInput::Whisper,
-            "describe" => TurnInput::Say(rest.trim().to_string()),
+            "describe" | "say" => TurnInput::Say(rest.trim().to_string()),
+            "react" => TurnInput::Vote(rest.trim().to_string()),
+            "pause" => TurnInput::Pause,
+            "resume" => TurnInput::Resume,
+            "topic" => TurnInput::Topic(rest.trim().to_string()),
             "guess" => TurnInput::Guess(rest.trim().to_string()),
             "end" => TurnInput::Reveal,
             _ => TurnInput::Status,
@@ -82,7 +89,7 @@ impl SlackBot {
         }
         let player = self.player(&c.user).await;
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
-            return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
+            return self.tell(&c.channel, &c.user, None, &say(table.language, &Word::SlowDown(wait))).await;
         }
         let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_));
         let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
@@ -92,10 +99,46 @@ impl SlackBot {
         self.deliver_table(&key, &table, &delivery, Some(&answer)).await
     }
 
+    /// `/<group> pairs add|list|remove …`: a moderator's verbs on the
+    /// workspace's own content for the game, answered privately.
+    async fn on_content_verb(&self, c: &CommandIn, game: Arc<dyn HostedGame>, text: &str) -> anyhow::Result<()> {
+        let scope = scope_of(&c.team);
+        let lang = self.scope_language(&scope).await;
+        let (sub, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
+        let sub = sub.to_lowercase();
+        let name = format!("pairs {sub}");
+        let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == name);
+        if !offered {
+            let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &format!("/{} ", game.group()));
+            let lines: Vec<&str> =
+                help.lines().filter(|l| l.starts_with(&format!("/{} pairs", game.group()))).collect();
+            return self.tell(&c.channel, &c.user, None, &neutralise(&lines.join("\n"))).await;
+        }
+        if !self.is_admin(&scope, &c.user).await.unwrap_or(false) {
+            return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NotModerator)).await;
+        }
+        let text = match sub.as_str() {
+            "add" => {
+                let (language, pair) = match rest.trim().split_once(' ') {
+                    Some((first, pair)) => match first.split_once(':') {
+                        Some(("language" | "lang", code)) => (Language::parse(code), pair),
+                        _ => (None, rest),
+                    },
+                    None => (None, rest),
+                };
+                let by = self.player(&c.user).await;
+                self.add_content(&game, &scope, language, pair, &by, Markup::Slack).await?
+            }
+            "list" => self.list_content(&game, &scope, lang, Markup::Slack).await?,
+            _ => self.remove_content(&game, &scope, rest, lang, Markup::Slack).await?,
+        };
+        self.tell(&c.channel, &c.user, None, &neutralise(&text)).await
+    }
+
     async fn open_lobby(&self, c: &CommandIn, game: Arc<dyn HostedGame>, options: TableOptions) -> anyhow::Result<()> {
         let scope = scope_of(&c.team);
         let config = self.guilds.guild_config(&scope).await?;
-        let already = say(self.language_of(&config), &Word::AlreadyRunning);
+        let already = say(options.language.unwrap_or_else(|| self.language_of(&config)), &Word::AlreadyRunning);
         if self.channel_thread(&c.channel).await?.is_some() {
             return self.tell(&c.channel, &c.user, None, &already).await;
         }
@@ -117,23 +160,23 @@ impl SlackBot {
         let Some(key) = self.channel_thread(channel).await? else { return Ok(None) };
         let Some(found) = self.find_table(&key).await? else { return Ok(None) };
         for item in found.unsent.iter().chain(&found.unsent_private) {
-            self.deliver_row(&key, item).await?;
+            self.deliver_row(&key, found.table.language, item).await?;
         }
         Ok(Some((key, found.table)))
     }
 
-    async fn deliver_row(&self, key: &str, item: &OutboxItem) -> anyhow::Result<()> {
+    async fn deliver_row(&self, key: &str, lang: Language, item: &OutboxItem) -> anyhow::Result<()> {
         let reply = Reply::new(item.kind, item.body.clone());
-        self.deliver_to(key, &item.audience, &reply).await?;
+        self.deliver_to(key, lang, &item.audience, &reply).await?;
         self.store.mark_sent(item.id).await?;
         Ok(())
     }
 
     /// One message to its audience: the thread, or one user privately.
-    async fn deliver_to(&self, key: &str, audience: &Audience, reply: &Reply) -> anyhow::Result<()> {
+    async fn deliver_to(&self, key: &str, lang: Language, audience: &Audience, reply: &Reply) -> anyhow::Result<()> {
         let channel = channel_of(key);
         match audience {
-            Audience::Everyone => self.post_public(key, reply, &[]).await,
+            Audience::Everyone => self.post_public(key, lang, reply, &[]).await,
             Audience::Seat(seat) => match seat.strip_prefix("slack:") {
                 Some(user) => self.tell(channel, user, thread_ts_of(key), &neutralise(&reply.text)).await,
                 // An agent's seat reads the game's state, not messages.
@@ -146,9 +189,15 @@ impl SlackBot {
         }
     }
 
-    async fn post_public(&self, key: &str, reply: &Reply, choices: &[(String, String)]) -> anyhow::Result<()> {
+    async fn post_public(
+        &self,
+        key: &str,
+        lang: Language,
+        reply: &Reply,
+        choices: &[(String, String)],
+    ) -> anyhow::Result<()> {
         let (channel, thread_ts) = (channel_of(key), thread_ts_of(key));
-        let pieces = plan(reply, self.defaults.language, self.settings.max_reply_messages);
+        let pieces = plan(reply, lang, self.settings.max_reply_messages);
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             if i == last && !choices.is_empty() {
@@ -179,12 +228,12 @@ impl SlackBot {
             Some(a) if a.secret => {
                 let done = format!("✅ {}", say(table.language, &Word::Done));
                 self.tell(a.channel, a.user, thread_ts_of(key), &done).await?;
-                self.post_public(key, &delivery.reply, &delivery.choices).await?;
+                self.post_public(key, table.language, &delivery.reply, &delivery.choices).await?;
             }
-            _ => self.post_public(key, &delivery.reply, &delivery.choices).await?,
+            _ => self.post_public(key, table.language, &delivery.reply, &delivery.choices).await?,
         }
         for m in &delivery.messages {
-            self.deliver_to(key, &m.audience, &m.reply).await?;
+            self.deliver_to(key, table.language, &m.audience, &m.reply).await?;
         }
         table.handle.delivered(delivery).await?;
         if delivery.over && !delivery.duplicate {
@@ -215,15 +264,24 @@ impl SlackBot {
 }
 
 /// `start`'s options from the text after it: `seats:6 ai_seats:3
-/// language:zh blank:yes`, or the short forms `6`, `zh`, `blank`.
+/// language:zh blank:yes`, or the short forms `6`, `zh`, `blank`; the
+/// Arena's `characters:3 max_turns:12 topic: <the rest of the line>`.
 pub fn table_options(text: &str) -> TableOptions {
     let mut options = TableOptions::default();
+    // ASCII lowercase keeps every byte where it was.
+    let lower = text.to_ascii_lowercase();
+    let (text, topic) = match lower.find("topic:").or_else(|| lower.find("topic=")) {
+        Some(at) => (&text[..at], Some(text[at + "topic:".len()..].trim().to_string())),
+        None => (text, None),
+    };
+    options.topic = topic.filter(|t| !t.is_empty());
     for token in text.split_whitespace() {
         let (key, value) = token.split_once([':', '=']).unwrap_or(("", token));
         let yes = |v: &str| matches!(v.to_lowercase().as_str(), "yes" | "true" | "on" | "1");
         match key.to_lowercase().replace('-', "_").as_str() {
             "seats" => options.seats = value.parse().ok(),
-            "ai_seats" | "ai" => options.ai_seats = value.parse().ok(),
+            "ai_seats" | "ai" | "characters" => options.ai_seats = value.parse().ok(),
+            "max_turns" | "turns" => options.max_turns = value.parse().ok(),
             "language" | "lang" => options.language = Language::parse(value),
             "blank" => options.blank = Some(yes(value)),
             "anonymous" => options.anonymous = Some(yes(value)),

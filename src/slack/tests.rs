@@ -7,3 +7,13 @@ fn keys_are_platform_qualified() {
     assert_eq!(key, "slack:C1:1700000000.000100");
     assert_eq!(thread_ts_of(&key), Some("1700000000.000100"));
 }
+
+#[test]
+fn start_options_take_the_arenas_topic_from_the_rest_of_the_line() {
+    let o = super::tables::table_options("characters:3 max_turns:12 topic: Should cities ban cars? Ünïcode ok");
+    assert_eq!(o.ai_seats, Some(3));
+    assert_eq!(o.max_turns, Some(12));
+    assert_eq!(o.topic.as_deref(), Some("Should cities ban cars? Ünïcode ok"));
+    let o = super::tables::table_options("6 zh blank");
+    assert_eq!((o.seats, o.blank, o.topic), (Some(6), Some(true), None));
+}

@@ -8,7 +8,7 @@ use sqlx::sqlite::SqliteRow;
 
 use super::SqliteStore;
 use super::sqlite::{custom_puzzle, db};
-use crate::core::guild::{GuildConfig, GuildStore, NewCustomPuzzle, ThreadBinding};
+use crate::core::guild::{CustomContent, GuildConfig, GuildStore, NewCustomPuzzle, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::store::{CustomPuzzle, StoreError};
 
@@ -40,6 +40,19 @@ fn config_from_row(row: &SqliteRow) -> Result<GuildConfig, StoreError> {
         channel: row.try_get("channel").map_err(db)?,
         model: row.try_get("model").map_err(db)?,
         mod_role: row.try_get("mod_role").map_err(db)?,
+    })
+}
+
+fn content_from_row(row: &SqliteRow) -> Result<CustomContent, StoreError> {
+    let code: String = row.try_get("language").map_err(db)?;
+    Ok(CustomContent {
+        scope: row.try_get("scope").map_err(db)?,
+        game: row.try_get("game").map_err(db)?,
+        id: row.try_get("id").map_err(db)?,
+        language: Language::parse(&code).ok_or_else(|| StoreError::Corrupt(format!("language {code:?}")))?,
+        source: row.try_get("source").map_err(db)?,
+        added_by: row.try_get("added_by").map_err(db)?,
+        created_ms: row.try_get("created_ms").map_err(db)?,
     })
 }
 
@@ -229,7 +242,52 @@ impl GuildStore for SqliteStore {
             .map_err(db)?;
         row.map(|r| r.try_get("puzzle_id").map_err(db)).transpose()
     }
-}
 
-#[cfg(test)]
-mod tests;
+    async fn add_custom_content(&self, c: &CustomContent) -> Result<(), StoreError> {
+        let (writer, _) = self.pools();
+        let result = sqlx::query(
+            "INSERT INTO custom_content (scope, game, id, language, source, added_by, created_ms) \
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&c.scope)
+        .bind(&c.game)
+        .bind(&c.id)
+        .bind(c.language.code())
+        .bind(&c.source)
+        .bind(&c.added_by)
+        .bind(c.created_ms)
+        .execute(writer)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Duplicate(c.id.clone())),
+            Err(e) => Err(db(e)),
+        }
+    }
+
+    async fn remove_custom_content(&self, scope: &str, game: &str, id: &str) -> Result<bool, StoreError> {
+        let (writer, _) = self.pools();
+        let done = sqlx::query("DELETE FROM custom_content WHERE scope = ? AND game = ? AND id = ?")
+            .bind(scope)
+            .bind(game)
+            .bind(id)
+            .execute(writer)
+            .await
+            .map_err(db)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn custom_content(&self, scope: &str, game: &str) -> Result<Vec<CustomContent>, StoreError> {
+        let (writer, _) = self.pools();
+        let rows = sqlx::query(
+            "SELECT scope, game, id, language, source, added_by, created_ms FROM custom_content \
+             WHERE scope = ? AND game = ? ORDER BY created_ms, id",
+        )
+        .bind(scope)
+        .bind(game)
+        .fetch_all(writer)
+        .await
+        .map_err(db)?;
+        rows.iter().map(content_from_row).collect()
+    }
+}

@@ -3,6 +3,7 @@
 //! Ollama protocol, plus whole-game tests through the library.
 
 mod architecture;
+mod arena;
 mod attacks;
 mod bad_input;
 mod discord;

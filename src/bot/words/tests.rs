@@ -46,6 +46,12 @@ fn samples(near: &[String]) -> Vec<Word<'_>> {
         Word::PuzzleEnabled("p"),
         Word::PuzzleDisabled("p"),
         Word::NextPuzzle("p"),
+        Word::ContentAdded { id: "p", shown: "a / b" },
+        Word::ContentExists("p"),
+        Word::ContentRemoved("p"),
+        Word::NoSuchContent { id: "p", group: "undercover" },
+        Word::NoContent { group: "undercover" },
+        Word::ContentHeading { group: "undercover" },
         Word::Players,
         Word::Moderators,
         Word::Leaderboard,
@@ -53,6 +59,7 @@ fn samples(near: &[String]) -> Vec<Word<'_>> {
         Word::Puzzles,
         Word::Custom,
         Word::Disabled,
+        Word::OtherGames,
     ]
 }
 

@@ -4,6 +4,7 @@
 //! its catalogue group; the front ends know no game beyond that.
 
 use crate::core::actor::EngineError;
+use crate::core::guild::CustomContent;
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 use crate::core::store::{LoadedSession, NewSession};
@@ -26,6 +27,25 @@ pub struct TableOptions {
     pub anonymous: Option<bool>,
     /// The game's seed (pair, roles, tie-breaks); random when absent.
     pub seed: Option<u64>,
+    /// The Arena: the topic or problem (else one from the bundled list).
+    pub topic: Option<String>,
+    /// The Arena: the turn limit.
+    pub max_turns: Option<u32>,
+    /// The host watches instead of taking a seat.
+    pub spectate: Option<bool>,
+    /// The server's own content for this game (Undercover: its word
+    /// pairs), filled in by the bot from the store.
+    pub custom: Vec<CustomContent>,
+}
+
+/// A moderator's text read as content for a game, ready to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomItem {
+    pub id: String,
+    /// The game's own text for it.
+    pub source: String,
+    /// How the moderators' list shows it.
+    pub shown: String,
 }
 
 /// A seated game a bot can host.
@@ -49,5 +69,15 @@ pub trait HostedGame: Send + Sync {
     /// A stored role's name for players (`civilian` → `平民`).
     fn role_name(&self, _language: Language, role: &str) -> String {
         role.to_string()
+    }
+    /// Reads a moderator's text as this game's server content, or says
+    /// what is wrong with it (in `language`). `None`: the game takes no
+    /// server content.
+    fn custom(&self, _language: Language, _text: &str) -> Option<Result<CustomItem, String>> {
+        None
+    }
+    /// How the moderators' list shows one stored item.
+    fn custom_shown(&self, item: &CustomContent) -> String {
+        item.id.clone()
     }
 }

@@ -31,6 +31,11 @@ pub enum TurnInput {
     Whisper,
     /// A deadline passed (the engine sends this; players cannot).
     Timer(String),
+    /// Host or moderator: hold the game (no deadlines, no AI moves).
+    Pause,
+    Resume,
+    /// Host or moderator: set the game's topic (the Arena).
+    Topic(String),
 }
 
 impl TurnInput {
@@ -52,6 +57,9 @@ impl TurnInput {
             TurnInput::Vote(_) => "vote",
             TurnInput::Whisper => "whisper",
             TurnInput::Timer(_) => "timer",
+            TurnInput::Pause => "pause",
+            TurnInput::Resume => "resume",
+            TurnInput::Topic(_) => "topic",
         }
     }
 
@@ -59,7 +67,9 @@ impl TurnInput {
     /// here (the ballot keeps it secret until the reveal).
     pub fn text(&self) -> &str {
         match self {
-            TurnInput::Say(t) | TurnInput::Ask(t) | TurnInput::Guess(t) | TurnInput::Timer(t) => t,
+            TurnInput::Say(t) | TurnInput::Ask(t) | TurnInput::Guess(t) | TurnInput::Timer(t) | TurnInput::Topic(t) => {
+                t
+            }
             _ => "",
         }
     }

@@ -32,7 +32,7 @@ pub mod view;
 use serde::{Serialize, de::DeserializeOwned};
 
 pub use ballot::{Ballot, BallotError, Tally};
-pub use host::{HostedGame, TableOptions};
+pub use host::{CustomItem, HostedGame, TableOptions};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};
@@ -40,6 +40,16 @@ pub use secrets::{Secret, SecretGates};
 pub use table::{Played, Points, Table, TurnContext, TurnRecord};
 pub use timer::Deadline;
 pub use view::SeatView;
+
+/// A 64-bit mix (SplitMix64): a game's seeded choices (roles, personas,
+/// tie-breaks) come from the recorded seed through it, so a replay decides
+/// the same way.
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
 
 /// A game's rules as a pure state machine.
 pub trait Game: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {

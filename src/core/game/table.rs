@@ -113,6 +113,11 @@ pub trait Table: Send + Sync {
     fn is_running(&self) -> bool;
     /// The current phase's deadline, if any.
     fn deadline(&self) -> Option<Deadline>;
+    /// A timer before the deadline that reminds whoever the phase waits
+    /// for (its tag is the game's, told apart from the deadline's).
+    fn reminder(&self) -> Option<Deadline> {
+        None
+    }
 
     /// Plays one input against the state as it is now. Changes no game state.
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played;

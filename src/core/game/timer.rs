@@ -25,4 +25,18 @@ impl Deadline {
     pub fn event_id(&self) -> String {
         format!("timer:{}:{}", self.tag, self.at_ms)
     }
+
+    /// A reminder `lead_seconds` before this deadline (`Table::reminder`).
+    pub fn reminder(&self, lead_seconds: u32) -> Deadline {
+        Deadline { at_ms: self.at_ms - i64::from(lead_seconds) * 1000, tag: format!("{REMIND}{}", self.tag) }
+    }
+
+    /// The deadline's tag a reminder's tag names; `None` for a tag that
+    /// is not a reminder's.
+    pub fn reminded(tag: &str) -> Option<&str> {
+        tag.strip_prefix(REMIND)
+    }
 }
+
+/// A reminder's tag: its deadline's, marked.
+const REMIND: &str = "remind:";

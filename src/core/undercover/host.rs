@@ -5,12 +5,28 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{Game, HostedGame, Table, TableOptions};
+use crate::core::game::{CustomItem, Game, HostedGame, Table, TableOptions};
+use crate::core::guild::CustomContent;
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 use crate::core::store::{LoadedSession, NewSession};
 
-use super::{Dealt, MAX_SEATS, Role, Rules, UndercoverGame, UndercoverTable, WordLibrary, say, splitmix};
+use super::words::{WordPair, server_pair};
+use super::{Dealt, MAX_SEATS, Role, Rules, ThemedPair, UndercoverGame, UndercoverTable, WordLibrary, say, splitmix};
+
+/// Mixed into the seed to choose between a server's pairs and the bundled ones.
+const SERVER_MIX: u64 = 0x5e7e_c0de;
+
+/// A server's stored pairs in one language (an unreadable row is skipped).
+fn server_pairs(custom: &[CustomContent], language: Language) -> WordLibrary {
+    let pairs = custom
+        .iter()
+        .filter(|c| c.game == UndercoverGame::KIND && c.language == language)
+        .filter_map(|c| toml::from_str::<WordPair>(&c.source).ok())
+        .map(|pair| ThemedPair { language, theme: super::words::SERVER_THEME.to_string(), pair })
+        .collect();
+    WordLibrary::default().with(pairs)
+}
 
 pub struct UndercoverHost {
     pub words: Arc<WordLibrary>,
@@ -30,7 +46,10 @@ impl UndercoverHost {
         options: &TableOptions,
         seed: u64,
     ) -> Result<UndercoverGame, String> {
-        let pair = self.words.pick(language, None, seed).ok_or_else(|| match language {
+        let server = server_pairs(&options.custom, language);
+        // A server's own pairs come up in every other game, by the seed.
+        let library = if !server.is_empty() && splitmix(seed ^ SERVER_MIX) & 1 == 0 { &server } else { &*self.words };
+        let pair = library.pick(language, None, seed).ok_or_else(|| match language {
             Language::En => "There are no English word pairs to play with.".to_string(),
             Language::Zh => "没有可用的中文词对。".to_string(),
         })?;
@@ -82,8 +101,31 @@ impl HostedGame for UndercoverHost {
         Ok(Box::new(UndercoverTable::new(game, history, &loaded.canary)))
     }
 
+    fn custom(&self, language: Language, text: &str) -> Option<Result<CustomItem, String>> {
+        let read = server_pair(language, text, &self.words).map_err(|problems| say::pair_refused(language, &problems));
+        Some(read.and_then(|themed| {
+            let source = toml::to_string(&themed.pair).map_err(|e| e.to_string())?;
+            Ok(CustomItem { id: themed.pair.id.clone(), source, shown: pair_shown(&themed.pair) })
+        }))
+    }
+
+    fn custom_shown(&self, item: &CustomContent) -> String {
+        match toml::from_str::<WordPair>(&item.source) {
+            Ok(pair) => pair_shown(&pair),
+            Err(_) => item.id.clone(),
+        }
+    }
+
     fn role_name(&self, language: Language, role: &str) -> String {
         let known = [Role::Civilian, Role::Undercover, Role::Blank].into_iter().find(|r| r.as_str() == role);
         known.map_or_else(|| role.to_string(), |r| say::role(language, r).to_string())
     }
+}
+
+/// `coffee (coffees) / tea (teas)`.
+fn pair_shown(pair: &WordPair) -> String {
+    let side = |word: &str, aliases: &[String]| {
+        if aliases.is_empty() { word.to_string() } else { format!("{word} ({})", aliases.join(", ")) }
+    };
+    format!("{} / {}", side(&pair.civilian, &pair.aliases.civilian), side(&pair.undercover, &pair.aliases.undercover))
 }

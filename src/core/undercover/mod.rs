@@ -735,7 +735,29 @@ impl Game for UndercoverGame {
     }
 }
 
+/// How long before a deadline its reminder comes.
+pub const REMIND_BEFORE_SECONDS: u32 = 20;
+
 impl UndercoverGame {
+    /// The reminder before the phase's deadline, when the phase is long
+    /// enough for one (twice the lead at least).
+    pub fn reminder(&self) -> Option<Deadline> {
+        let d = self.deadline.as_ref()?;
+        let span = match self.phase {
+            Phase::Describe { .. } => self.rules.describe_seconds,
+            Phase::Vote { .. } | Phase::GuessAi => self.rules.vote_seconds,
+            Phase::LastGuess { .. } => self.rules.guess_seconds,
+            Phase::Lobby | Phase::Over => return None,
+        };
+        (span >= 2 * REMIND_BEFORE_SECONDS).then(|| d.reminder(REMIND_BEFORE_SECONDS))
+    }
+
+    /// Whether a timer's tag is the current phase's reminder or deadline.
+    pub fn timer_is_live(&self, tag: &str) -> bool {
+        let tag = Deadline::reminded(tag).unwrap_or(tag);
+        self.deadline.as_ref().is_some_and(|d| d.tag == tag)
+    }
+
     fn check_mover(&self, seat: &str) -> Result<(), Rejection> {
         if !self.seats.is_seated(seat) {
             return Err(Rejection::NotSeated);
@@ -747,14 +769,9 @@ impl UndercoverGame {
     }
 }
 
-/// A 64-bit mix (SplitMix64): the game's only source of chance, fed by
-/// the recorded seed, so a replay decides the same way.
-pub fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+/// The game's only source of chance, fed by the recorded seed, so a
+/// replay decides the same way.
+pub use crate::core::game::splitmix;
 
 /// Fisher–Yates from a seed.
 fn shuffle<T>(items: &mut [T], seed: u64) {

@@ -266,6 +266,34 @@ pub fn waiting_for(lang: Language, who: &str) -> String {
     pick(lang, format!("Waiting for: {who}"), format!("等待：{who}"))
 }
 
+/// A reminder before a deadline: who the phase still waits for.
+pub fn reminder(lang: Language, seconds_left: i64, who: &str, phase_name: &str) -> String {
+    let doing = match (lang, phase_name) {
+        (Language::En, "describe") => "to describe",
+        (Language::En, "last_guess") => "to guess",
+        (Language::En, "guess_ai") => "to name the AI seats",
+        (Language::En, _) => "to vote",
+        (Language::Zh, "describe") => "描述",
+        (Language::Zh, "last_guess") => "猜词",
+        (Language::Zh, "guess_ai") => "指认 AI",
+        (Language::Zh, _) => "投票",
+    };
+    pick(
+        lang,
+        format!("⏳ {seconds_left} s left {doing}. Waiting for: {who}"),
+        format!("⏳ 还剩 {seconds_left} 秒{doing}。等待：{who}"),
+    )
+}
+
+/// Why a moderator's pair was not added.
+pub fn pair_refused(lang: Language, problems: &[String]) -> String {
+    pick(
+        lang,
+        format!("That pair was not added: {}.", problems.join("; ")),
+        format!("这个词对没有加入：{}。", problems.join("；")),
+    )
+}
+
 pub fn sent_privately(lang: Language) -> String {
     pick(lang, "Sent to you privately.".into(), "已私下发给你。".into())
 }
@@ -460,6 +488,10 @@ pub fn fixed_text(lang: Language) -> String {
         votes_heading(lang, 1, true),
         status(lang, "", 1, "", ""),
         waiting_for(lang, ""),
+        reminder(lang, 20, "", "describe"),
+        reminder(lang, 20, "", "vote"),
+        reminder(lang, 20, "", "last_guess"),
+        reminder(lang, 20, "", "guess_ai"),
         sent_privately(lang),
         refusal(lang, &r, ""),
         refusal(lang, &Rejection::OwnVote, ""),

@@ -125,6 +125,7 @@ async fn play_one(
         blank: Some(blank),
         anonymous: None,
         seed: Some(seed),
+        ..Default::default()
     };
     let game = host.lobby(&first, language, &options, seed)?;
     Ok(play_game(pipeline, game, &mut |_, _| {}).await)

@@ -192,32 +192,57 @@ impl UndercoverTable {
             return self.lobby_text(g);
         }
         let living: Vec<String> = g.living().iter().map(|s| Self::label(g, s)).collect();
-        let waiting = match &g.phase {
-            Phase::Describe { .. } => g.speaker().map(|s| Self::label(g, s)).unwrap_or_default(),
+        let waiting: Vec<String> = self.waiting_for().iter().map(|s| Self::label(g, s)).collect();
+        let waiting = if waiting.is_empty() { String::new() } else { say::waiting_for(lang, &waiting.join(", ")) };
+        say::status(lang, say::phase(lang, g.phase_name()), g.round(), &living.join(", "), &waiting)
+    }
+
+    /// The seats the phase waits for.
+    fn waiting_for(&self) -> Vec<String> {
+        let g = &self.game;
+        match &g.phase {
+            Phase::Describe { .. } => g.speaker().map(str::to_string).into_iter().collect(),
             Phase::Vote { .. } => {
                 let ballot = g.ballot.as_ref();
-                let missing: Vec<String> = g
-                    .living()
-                    .iter()
-                    .filter(|s| ballot.is_some_and(|b| !b.has_voted(s)))
-                    .map(|s| Self::label(g, s))
-                    .collect();
-                missing.join(", ")
+                g.living().into_iter().filter(|s| ballot.is_some_and(|b| !b.has_voted(s))).collect()
             }
-            Phase::LastGuess { seat, .. } => Self::label(g, seat),
-            Phase::GuessAi => {
-                let missing: Vec<String> = g
-                    .seats
-                    .humans()
-                    .filter(|h| !g.ai_guesses.contains_key(&h.player.id))
-                    .map(|h| Self::label(g, &h.player.id))
-                    .collect();
-                missing.join(", ")
-            }
-            Phase::Lobby | Phase::Over => String::new(),
+            Phase::LastGuess { seat, .. } => vec![seat.clone()],
+            Phase::GuessAi => g
+                .seats
+                .humans()
+                .filter(|h| !g.ai_guesses.contains_key(&h.player.id))
+                .map(|h| h.player.id.clone())
+                .collect(),
+            Phase::Lobby | Phase::Over => Vec::new(),
+        }
+    }
+
+    /// A timer's turn: a reminder names the humans the phase still waits
+    /// for; a timer for a phase that already ended says nothing and is
+    /// not stored. `None`: a live deadline, played as an event.
+    pub(super) fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
+        let silent = || {
+            let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
+            played.commit = false;
+            played
         };
-        let waiting = if waiting.is_empty() { String::new() } else { say::waiting_for(lang, &waiting) };
-        say::status(lang, say::phase(lang, g.phase_name()), g.round(), &living.join(", "), &waiting)
+        if !self.game.timer_is_live(tag) {
+            return Some(silent());
+        }
+        let reminder = self.game.reminder().filter(|r| r.tag == tag)?;
+        let g = &self.game;
+        let humans: Vec<String> = self
+            .waiting_for()
+            .iter()
+            .filter(|s| g.seats.humans().any(|h| &h.player.id == *s))
+            .map(|s| Self::label(g, s))
+            .collect();
+        let left = (reminder.at_ms + i64::from(super::REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000);
+        if humans.is_empty() || left <= 0 {
+            return Some(silent());
+        }
+        let text = say::reminder(self.lang(), left, &humans.join(", "), g.phase_name());
+        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
     }
 
     /// The whole story, shown when the game ends: words, roles, winners,
@@ -489,6 +514,10 @@ impl Table for UndercoverTable {
         self.game.deadline.clone()
     }
 
+    fn reminder(&self) -> Option<Deadline> {
+        self.game.reminder()
+    }
+
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
         let lang = self.lang();
         let seat = inbound.player.id.as_str();
@@ -504,6 +533,11 @@ impl Table for UndercoverTable {
                 let mut played = Played::reply(Reply::new(ReplyKind::Private, say::sent_privately(lang)));
                 played.messages.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, text));
                 return self.gated(played, false);
+            }
+            TurnInput::Timer(tag) => {
+                if let Some(played) = self.timer(tag, ctx.now_ms) {
+                    return played;
+                }
             }
             _ => {}
         }

@@ -353,3 +353,73 @@ fn an_anonymous_game_disguises_ai_seats_and_ends_with_guess_the_ai() {
     assert_eq!(g.ai_guess_scores(), vec![("t:1".to_string(), 2, 0), ("t:2".to_string(), 1, 1)]);
     assert_eq!(g.outcome, Some(Outcome::Civilians), "the game's own result stands");
 }
+
+#[test]
+fn a_phase_reminds_the_humans_it_waits_for_and_a_stale_timer_says_nothing() {
+    let g = started(4, false, 3);
+    let deadline = g.deadline.clone().unwrap();
+    let reminder = g.reminder().unwrap();
+    assert_eq!(reminder.at_ms, deadline.at_ms - i64::from(REMIND_BEFORE_SECONDS) * 1000);
+    assert!(g.timer_is_live(&reminder.tag) && g.timer_is_live(&deadline.tag));
+    let speaker = g.speaker().unwrap().to_string();
+    let name = g.seats.seats.iter().find(|s| s.player.id == speaker).unwrap().player.name.clone();
+    let table = table::UndercoverTable::new(g.clone(), Vec::new(), "CANARY-undercover-test");
+    let reminded = table.timer(&reminder.tag, reminder.at_ms).expect("a reminder is its own turn");
+    assert!(reminded.commit);
+    assert!(reminded.reply.text.contains("20 s left to describe"), "{}", reminded.reply.text);
+    assert!(reminded.reply.text.contains(&name), "{}", reminded.reply.text);
+    assert!(table.timer(&deadline.tag, deadline.at_ms).is_none(), "the deadline itself is played as an event");
+
+    let next = g.apply(&Event::Describe { seat: speaker, text: "hot".into(), now_ms: 5 }, &()).unwrap();
+    let table = table::UndercoverTable::new(next, Vec::new(), "CANARY-undercover-test");
+    for tag in [&reminder.tag, &deadline.tag] {
+        let stale = table.timer(tag, reminder.at_ms).expect("a stale timer is answered here");
+        assert!(!stale.commit && stale.reply.text.is_empty(), "a stale timer is silent and not stored");
+    }
+    let short = Rules { describe_seconds: 30, ..Rules::default() };
+    let mut quick = UndercoverGame::new(&player(1), 3, short, Language::En, Dealt::from_pair(&pair(), false), 1);
+    for i in 2..=3 {
+        quick = quick.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    let quick = quick.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+    assert_eq!(quick.reminder(), None, "a 30 s phase has no reminder");
+}
+
+#[test]
+fn a_servers_own_pairs_are_checked_and_come_up_in_about_half_its_games() {
+    use crate::core::game::{HostedGame, TableOptions};
+    use crate::core::guild::CustomContent;
+    let host = UndercoverHost::new(std::sync::Arc::new(crate::assets::words()));
+    let read = |lang, text: &str| host.custom(lang, text).expect("Undercover takes server pairs");
+    let item = read(Language::En, "lighthouse, lighthouses / windmill").unwrap();
+    assert!(item.id.starts_with("en-server-"), "{}", item.id);
+    assert_eq!(item.id, read(Language::En, " Lighthouse /windmill ").unwrap().id, "the id is the words'");
+    assert!(read(Language::En, "kettle / teapot").unwrap_err().contains("en-home-"), "a bundled pair");
+    assert!(read(Language::En, "tea / tea").unwrap_err().contains("the same"));
+    assert!(read(Language::En, "tea").is_err() && read(Language::En, "a / b / c").is_err());
+    assert!(read(Language::En, "灯塔 / 风车").is_err(), "Chinese words are not an English pair");
+    assert!(read(Language::Zh, "灯塔 / 风车").is_ok());
+
+    let custom = vec![CustomContent {
+        scope: "discord:1".into(),
+        game: UndercoverGame::KIND.into(),
+        id: item.id.clone(),
+        language: Language::En,
+        source: item.source.clone(),
+        added_by: "discord:9".into(),
+        created_ms: 1,
+    }];
+    let options = TableOptions { custom, ..TableOptions::default() };
+    let dealt = |lang, seed| host.lobby(&player(1), lang, &options, seed).unwrap().dealt;
+    let ours: Vec<Dealt> = (0..40).map(|seed| dealt(Language::En, seed)).filter(|d| d.pair_id == item.id).collect();
+    assert!((10..=30).contains(&ours.len()), "{} of 40 games used the server's pair", ours.len());
+    assert!(
+        ours.iter().all(|d| [&d.civilian_aliases, &d.undercover_aliases]
+            .iter()
+            .any(|a| a.contains(&"lighthouses".to_string())))
+    );
+    assert!(
+        (0..20).all(|seed| dealt(Language::Zh, seed).pair_id != item.id),
+        "an English pair stays out of Chinese games"
+    );
+}

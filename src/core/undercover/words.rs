@@ -177,19 +177,10 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     if file.pairs.is_empty() {
         problems.push(at("no [[pair]]"));
     }
-    let fixed = words(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)));
+    let fixed = game_words(language);
     for pair in &file.pairs {
         let mut found = pair_problems(language, &pair_prefix(language, &file.theme), pair);
-        let forms = [&pair.civilian, &pair.undercover]
-            .into_iter()
-            .chain(&pair.aliases.civilian)
-            .chain(&pair.aliases.undercover);
-        for form in forms {
-            let wanted = words(form);
-            if !wanted.is_empty() && fixed.windows(wanted.len()).any(|run| run == wanted.as_slice()) {
-                found.push(format!("{form:?} is a word of the game's own sentences or prompts; it would be withheld"));
-            }
-        }
+        found.extend(clashes(&fixed, pair));
         for message in found {
             problems.push(WordProblem { at: pair.id.clone(), message: format!("{path}: {message}") });
         }
@@ -198,6 +189,71 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
         return Err(problems);
     }
     Ok(file.pairs.into_iter().map(|pair| ThemedPair { language, theme: file.theme.clone(), pair }).collect())
+}
+
+/// The words of the game's own sentences and prompt frames.
+fn game_words(language: Language) -> Vec<String> {
+    words(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)))
+}
+
+/// The pair's forms that the game's own text says: the gate would
+/// withhold the game's sentences.
+fn clashes(fixed: &[String], pair: &WordPair) -> Vec<String> {
+    let forms =
+        [&pair.civilian, &pair.undercover].into_iter().chain(&pair.aliases.civilian).chain(&pair.aliases.undercover);
+    forms
+        .filter(|form| {
+            let wanted = words(form);
+            !wanted.is_empty() && fixed.windows(wanted.len()).any(|run| run == wanted.as_slice())
+        })
+        .map(|form| format!("{form:?} is a word of the game's own sentences or prompts; it would be withheld"))
+        .collect()
+}
+
+/// The theme of a server's own pairs.
+pub const SERVER_THEME: &str = "server";
+
+/// A pair a moderator typed as `civilian / undercover`, each side a word
+/// and, after commas, its other forms (`coffee, coffees / tea, teas`),
+/// checked like a bundled pair and against the bundled ones. The id is
+/// made from the words, so the same pair added twice is a duplicate.
+pub fn server_pair(language: Language, text: &str, bundled: &WordLibrary) -> Result<ThemedPair, Vec<String>> {
+    let text = text.replace(['|', '／', '｜'], "/");
+    let Some((civilian, undercover)) = text.split_once('/').filter(|(_, u)| !u.contains('/')) else {
+        return Err(vec!["write the pair as `civilian word / undercover word`".into()]);
+    };
+    let side = |t: &str| -> (String, Vec<String>) {
+        let mut forms = t.split([',', '，', '、']).map(|f| f.trim().to_string()).filter(|f| !f.is_empty());
+        let word = forms.next().unwrap_or_default();
+        (word, forms.take(8).collect())
+    };
+    let ((civilian, civilian_aliases), (undercover, undercover_aliases)) = (side(civilian), side(undercover));
+    // FNV-1a over the folded words: an id that stays the same across
+    // processes and releases (std's hasher does not promise that).
+    let id = format!("{}/{}", fold(&civilian), fold(&undercover))
+        .bytes()
+        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    let prefix = pair_prefix(language, SERVER_THEME);
+    let pair = WordPair {
+        id: format!("{prefix}{id:08x}"),
+        civilian,
+        undercover,
+        difficulty: Difficulty::Medium,
+        aliases: Aliases { civilian: civilian_aliases, undercover: undercover_aliases },
+    };
+    let mut problems = pair_problems(language, &prefix, &pair);
+    problems.extend(clashes(&game_words(language), &pair));
+    let key = |a: &str, b: &str| {
+        let (a, b) = (fold(a), fold(b));
+        if a <= b { (a, b) } else { (b, a) }
+    };
+    let mine = key(&pair.civilian, &pair.undercover);
+    if let Some(same) =
+        bundled.choices(language, None).iter().find(|p| key(&p.pair.civilian, &p.pair.undercover) == mine)
+    {
+        problems.push(format!("the bundled pair {} is the same", same.pair.id));
+    }
+    if problems.is_empty() { Ok(ThemedPair { language, theme: SERVER_THEME.to_string(), pair }) } else { Err(problems) }
 }
 
 fn pair_prefix(language: Language, theme: &str) -> String {

@@ -112,3 +112,30 @@ async fn the_next_puzzle_is_taken_once() {
     assert_eq!(store.take_next_puzzle("discord:g1", "c1").await.unwrap(), Some("b".into()));
     assert_eq!(store.take_next_puzzle("discord:g1", "c1").await.unwrap(), None);
 }
+
+#[tokio::test]
+async fn custom_content_is_kept_per_scope_and_game() {
+    let store = store_with_sessions(&[]).await;
+    let item = |scope: &str, id: &str, at: i64| CustomContent {
+        scope: scope.into(),
+        game: "undercover".into(),
+        id: id.into(),
+        language: Language::Zh,
+        source: format!("id = \"{id}\""),
+        added_by: "discord:u1".into(),
+        created_ms: at,
+    };
+    store.add_custom_content(&item("discord:g1", "b", 2)).await.unwrap();
+    store.add_custom_content(&item("discord:g1", "a", 3)).await.unwrap();
+    store.add_custom_content(&item("discord:g2", "a", 1)).await.unwrap();
+    assert!(matches!(
+        store.add_custom_content(&item("discord:g1", "a", 9)).await,
+        Err(StoreError::Duplicate(id)) if id == "a"
+    ));
+    let mine = store.custom_content("discord:g1", "undercover").await.unwrap();
+    assert_eq!(mine, vec![item("discord:g1", "b", 2), item("discord:g1", "a", 3)], "oldest first, this scope only");
+    assert!(store.custom_content("discord:g1", "arena").await.unwrap().is_empty());
+    assert!(store.remove_custom_content("discord:g1", "undercover", "b").await.unwrap());
+    assert!(!store.remove_custom_content("discord:g1", "undercover", "b").await.unwrap());
+    assert_eq!(store.custom_content("discord:g2", "undercover").await.unwrap().len(), 1);
+}

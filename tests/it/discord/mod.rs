@@ -2,6 +2,7 @@
 //! local fake of Discord (REST + gateway): whole games, moderators, safety
 //! (mentions, bots, rate limits, errors) and restarts.
 
+pub mod arena;
 mod bench;
 mod endpoint;
 mod game;

@@ -168,3 +168,44 @@ async fn undercover_plays_on_discord_with_ai_seats_a_runoff_and_a_restart() {
     let stats = rig.reply_to(stats).await.text();
     assert!(stats.contains("No finished games") || stats.contains("Bob"), "{stats}");
 }
+
+/// A verb's reply, asserted private.
+async fn privately(rig: &Rig, who: &Who, path: &[&str], options: Vec<Opt>) -> String {
+    let id = rig.fake.slash(CHANNEL, who, "undercover", path, &options).unwrap();
+    let reply = rig.reply_to(id).await;
+    assert!(is_private(&reply), "{path:?} is answered privately: {:?}", reply.body);
+    reply.text()
+}
+
+#[tokio::test]
+async fn moderators_add_list_and_remove_the_servers_own_pairs() {
+    let rig = Rig::with_tables(seat_model(), ManualClock::starting_at(5_000_000)).await;
+    let (moderator, mallory) = (Who::moderator(301, "Mod"), Who::player(302, "Mallory"));
+    let pair = |text: &str| vec![Opt::Text("pair", text.into())];
+    let refused = privately(&rig, &mallory, &["pairs", "add"], pair("lighthouse / windmill")).await;
+    assert!(refused.contains("Only moderators"), "{refused}");
+    let refused = privately(&rig, &mallory, &["pairs", "list"], vec![]).await;
+    assert!(refused.contains("Only moderators"), "a player may not read the server's words: {refused}");
+
+    let added =
+        privately(&rig, &moderator, &["pairs", "add"], pair("lighthouse, lighthouses / windmill, windmills")).await;
+    assert!(added.contains("Added `en-server-") && added.contains("lighthouse (lighthouses) / windmill"), "{added}");
+    let again = privately(&rig, &moderator, &["pairs", "add"], pair("Lighthouse / Windmill")).await;
+    assert!(again.contains("here already"), "the same pair twice: {again}");
+    let bundled = privately(&rig, &moderator, &["pairs", "add"], pair("teapot / kettle")).await;
+    assert!(bundled.contains("not added") && bundled.contains("en-home-"), "a bundled pair: {bundled}");
+    let malformed = privately(&rig, &moderator, &["pairs", "add"], pair("just one word")).await;
+    assert!(malformed.contains("civilian word / undercover word"), "{malformed}");
+    let zh = privately(&rig, &moderator, &["pairs", "add"], pair("灯塔 / 风车")).await;
+    assert!(zh.contains("zh-server-"), "Chinese characters make a Chinese pair: {zh}");
+
+    let list = privately(&rig, &moderator, &["pairs", "list"], vec![]).await;
+    assert!(list.contains("lighthouse (lighthouses) / windmill (windmills)") && list.contains("灯塔 / 风车"), "{list}");
+    let id = list.split('`').nth(1).unwrap().to_string();
+    let removed = privately(&rig, &moderator, &["pairs", "remove"], vec![Opt::Text("id", id.clone())]).await;
+    assert!(removed.contains(&format!("Removed `{id}`")), "{removed}");
+    let gone = privately(&rig, &moderator, &["pairs", "remove"], vec![Opt::Text("id", id.clone())]).await;
+    assert!(gone.contains("There is no"), "{gone}");
+    let list = privately(&rig, &moderator, &["pairs", "list"], vec![]).await;
+    assert!(!list.contains(&id) && list.contains("灯塔"), "{list}");
+}

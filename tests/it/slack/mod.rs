@@ -3,6 +3,7 @@
 //! and forged requests: whole games in both modes, retries, signatures,
 //! reconnection, bots, mentions and admins.
 
+mod arena;
 mod game;
 mod safety;
 mod tables;

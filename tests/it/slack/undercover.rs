@@ -15,12 +15,21 @@ use echoes::slack::fake::{Call, FakeSlack, payloads};
 use super::{CHANNEL, WAIT};
 use crate::engine::ManualClock;
 
-async fn parts(db: &Path, clock: Arc<ManualClock>) -> BotParts {
-    let model = Arc::new(crate::discord::undercover::seat_model());
+/// The offline bot's parts with `model`, on `clock`.
+pub(super) async fn parts_with(
+    db: &Path,
+    clock: Arc<ManualClock>,
+    model: echoes::bot::instant::InstantModel,
+) -> BotParts {
+    let model = Arc::new(model);
     let mut parts = echoes::bot::instant::offline_parts(db, model).await.unwrap();
     let base = &parts.engine;
     parts.engine = Arc::new(echoes::core::actor::Engine::new(base.pipeline.clone(), base.store.clone(), clock, 0));
     parts
+}
+
+async fn parts(db: &Path, clock: Arc<ManualClock>) -> BotParts {
+    parts_with(db, clock, crate::discord::undercover::seat_model()).await
 }
 
 async fn undercover(rig: &Rig, trigger: &str, user: &str, text: &str) {
@@ -28,13 +37,13 @@ async fn undercover(rig: &Rig, trigger: &str, user: &str, text: &str) {
     rig.deliver("slash_commands", trigger, command).await.unwrap();
 }
 
-async fn told(fake: &FakeSlack, user: &str, needle: &str) -> Call {
+pub(super) async fn told(fake: &FakeSlack, user: &str, needle: &str) -> Call {
     let told = |c: &Call| c.method == "chat.postEphemeral" && c.body["user"] == user && c.text().contains(needle);
     let calls = fake.wait_for_count(needle, 1, WAIT, told).await.unwrap();
     calls.into_iter().find(told).unwrap()
 }
 
-async fn posted(rig: &Rig, needle: &str) -> Call {
+pub(super) async fn posted(rig: &Rig, needle: &str) -> Call {
     let matches = |c: &Call| c.method == "chat.postMessage" && c.text().contains(needle);
     let calls = rig.fake.wait_for_count(needle, 1, WAIT, matches).await.unwrap();
     calls.into_iter().find(matches).unwrap()
@@ -53,7 +62,7 @@ fn word_in(text: &str) -> Option<String> {
     Some(rest[..rest.find('*')?].to_string())
 }
 
-fn public(rig: &Rig) -> String {
+pub(super) fn public(rig: &Rig) -> String {
     rig.fake.calls_to("chat.postMessage").iter().map(Call::text).collect::<Vec<_>>().join("\n")
 }
 
@@ -133,4 +142,29 @@ async fn undercover_plays_on_slack_with_ai_seats_a_runoff_and_a_restart() {
     let end = posted(&rig, "Words: civilians").await.text();
     assert!(words.iter().all(|w| end.contains(w.as_str())), "{end}");
     assert!(end.contains("Round 1, deciding vote:") && end.contains("#6 UCAROL ·"), "{end}");
+}
+
+#[tokio::test]
+async fn admins_add_list_and_remove_the_workspaces_own_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::starting_at(7_000_000);
+    let fake = FakeSlack::start().await.unwrap();
+    let settings = SlackSettings { admins: vec!["UMOD".into()], ..SlackSettings::default() };
+    let rig = Rig::start_from(fake, parts(&dir.path().join("echoes.db"), clock).await, settings, true).await.unwrap();
+
+    undercover(&rig, "p-1", "UMALLORY", "pairs add lighthouse / windmill").await;
+    told(&rig.fake, "UMALLORY", "Only").await;
+    undercover(&rig, "p-2", "UMOD", "pairs add lighthouse, lighthouses / windmill").await;
+    let added = told(&rig.fake, "UMOD", "Added").await.text();
+    assert!(added.contains("en-server-") && added.contains("lighthouse (lighthouses) / windmill"), "{added}");
+    undercover(&rig, "p-3", "UMOD", "pairs add language:zh lighthouse / windmill").await;
+    told(&rig.fake, "UMOD", "这个词对没有加入").await;
+    undercover(&rig, "p-4", "UMOD", "pairs list").await;
+    let list = told(&rig.fake, "UMOD", "added in this workspace").await.text();
+    let id = list.split('`').nth(1).unwrap().to_string();
+    undercover(&rig, "p-5", "UMOD", &format!("pairs remove {id}")).await;
+    told(&rig.fake, "UMOD", &format!("Removed `{id}`")).await;
+    undercover(&rig, "p-6", "UMOD", "pairs list").await;
+    told(&rig.fake, "UMOD", "Nothing added").await;
+    assert!(public(&rig).is_empty(), "nothing about the pairs is posted: {}", public(&rig));
 }

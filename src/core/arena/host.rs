@@ -1,0 +1,125 @@
+//! The Arena as a game the bots host (`/arena …`): a lobby with the topic
+//! `start` was given (or one picked from the bundled list by the seed),
+//! AI characters seated with personas from the roster, and the table
+//! rebuilt from the record.
+
+use std::sync::Arc;
+
+use crate::core::actor::EngineError;
+use crate::core::game::{Game, HostedGame, Table, TableOptions};
+use crate::core::puzzle::Language;
+use crate::core::soup::Player;
+use crate::core::store::{LoadedSession, NewSession};
+
+use super::roster::Cast;
+use super::{ArenaGame, ArenaTable, Event, MAX_SEATS, MAX_TURNS, Roster, Rules, splitmix};
+
+/// AI characters seated when `start` names none.
+const DEFAULT_CHARACTERS: usize = 3;
+
+/// The stages' last turns: the host's rules (the seed's turns 1–10 and
+/// 11–30) when the game is long enough to reach its late stage; a shorter
+/// game is cut in thirds, so it has a middle and a late stage too.
+fn stages(max_turns: u32, rules: &Rules) -> (u32, u32) {
+    if max_turns > rules.middle_until {
+        (rules.early_until, rules.middle_until)
+    } else {
+        (max_turns.div_ceil(3), (2 * max_turns).div_ceil(3))
+    }
+}
+
+pub struct ArenaHost {
+    pub roster: Arc<Roster>,
+    pub rules: Rules,
+}
+
+impl ArenaHost {
+    pub fn new(roster: Arc<Roster>) -> ArenaHost {
+        ArenaHost { roster, rules: Rules::default() }
+    }
+
+    fn cast(&self, language: Language) -> Result<Arc<Cast>, String> {
+        self.roster.cast(language).cloned().map(Arc::new).ok_or_else(|| match language {
+            Language::En => "The Arena has no English cast to play with.".to_string(),
+            Language::Zh => "竞技场没有可用的中文角色。".to_string(),
+        })
+    }
+
+    /// A lobby as `open` makes it, with a given seed (tests and self-play).
+    pub fn lobby(
+        &self,
+        host: &Player,
+        language: Language,
+        options: &TableOptions,
+        seed: u64,
+    ) -> Result<(ArenaGame, Arc<Cast>), String> {
+        let cast = self.cast(language)?;
+        let topic = match options.topic.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            Some(topic) => topic.chars().take(200).collect(),
+            None if cast.topics.is_empty() => return Err("no topic".into()),
+            None => cast.topics[(splitmix(seed) % cast.topics.len() as u64) as usize].text.clone(),
+        };
+        let max_turns = options.max_turns.unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
+        let (early_until, middle_until) = stages(max_turns, &self.rules);
+        let rules = Rules { max_turns, early_until, middle_until, ..self.rules.clone() };
+        let characters = options.ai_seats.unwrap_or(DEFAULT_CHARACTERS);
+        let seats = options.seats.unwrap_or(MAX_SEATS);
+        let mut game = ArenaGame::new(host, seats, rules, language, &topic, seed);
+        for i in 0..characters {
+            let unused: Vec<_> = cast.personas.iter().filter(|p| !game.cast.values().any(|c| c.id == p.id)).collect();
+            if unused.is_empty() {
+                break;
+            }
+            let persona = unused[(splitmix(seed ^ i as u64) % unused.len() as u64) as usize].clone();
+            match game.apply(&Event::AddAi(persona), &()) {
+                Ok(next) => game = next,
+                Err(_) => break,
+            }
+        }
+        if options.spectate == Some(true) && game.seats.len() > 1 {
+            let leave = Event::Leave { seat: host.id.clone(), now_ms: 0 };
+            if let Ok(next) = game.apply(&leave, &()) {
+                game = next;
+            }
+        }
+        Ok((game, cast))
+    }
+}
+
+impl HostedGame for ArenaHost {
+    fn kind(&self) -> &'static str {
+        ArenaGame::KIND
+    }
+
+    fn group(&self) -> &'static str {
+        "arena"
+    }
+
+    fn open(
+        &self,
+        host: &Player,
+        language: Language,
+        options: &TableOptions,
+        mut new: NewSession,
+    ) -> Result<(NewSession, Box<dyn Table>), String> {
+        let (game, cast) = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
+        new.language = language;
+        new.puzzle_id = "arena".into();
+        new.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        let table = ArenaTable::new(game, cast, &new.canary);
+        Ok((new, Box::new(table)))
+    }
+
+    fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {
+        let game: ArenaGame = loaded.game().map_err(|e| EngineError::Resume(e.to_string()))?;
+        let cast = self.cast(game.language).map_err(EngineError::Resume)?;
+        Ok(Box::new(ArenaTable::new(game, cast, &loaded.canary)))
+    }
+
+    fn role_name(&self, language: Language, role: &str) -> String {
+        match (language, role) {
+            (Language::Zh, "contestant") => "选手".into(),
+            _ => role.to_string(),
+        }
+    }
+}

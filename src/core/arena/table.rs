@@ -1,0 +1,708 @@
+//! The Arena on the engine: inputs become the game's events (a
+//! contribution is scored by the scorer model first), each change of state
+//! becomes its public lines (the contribution, the round's score table,
+//! an elimination, the narrator's comment, the next speaker), and every
+//! message passes the gate for its audience while the game is on (every AI
+//! contestant's private notes are secrets of that seat). AI contestants
+//! speak from their `SeatView` (the public record and their own persona
+//! card) through `agents.rs`; a reply that is empty, too long, says its
+//! own notes or fails falls back to a stock line.
+//!
+//! The public record contestants read is rebuilt from the state: the
+//! contributions, and each round's scores and narration once the round is
+//! closed and shown, never before.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+
+use crate::core::actor::Inbound;
+use crate::core::game::table::AgentMove;
+use crate::core::game::{
+    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Table,
+    TurnContext, TurnInput, TurnRecord,
+};
+use crate::core::prompts::PublicTurn;
+use crate::core::puzzle::Language;
+use crate::core::secrecy::{Canary, Check};
+
+use super::agents::{self, MAX_CONTRIBUTION, WINDOW};
+use super::roster::Cast;
+use super::{ArenaGame, Event, Exit, Outcome, Phase, Rejection, RoundRecord, Scores, say, splitmix};
+
+pub struct ArenaTable {
+    pub game: ArenaGame,
+    cast: Arc<Cast>,
+    canary: String,
+    gates: SecretGates,
+    /// Contributions scored, and of those whose scores could be read.
+    scored: AtomicUsize,
+    parsed: AtomicUsize,
+    /// AI contributions made, and of those that fell back to a stock line.
+    agent_moves: AtomicUsize,
+    fallbacks: AtomicUsize,
+    issued: Mutex<HashSet<String>>,
+}
+
+struct Next {
+    game: ArenaGame,
+}
+
+/// The gate: each AI contestant's private notes, owned by its seat; the
+/// public cards and the topic are context, never evidence.
+fn gates_for(game: &ArenaGame, canary: &str) -> SecretGates {
+    let secrets: Vec<Secret> =
+        game.cast.iter().map(|(seat, p)| Secret::of_seat(seat.clone(), p.secret.clone())).collect();
+    let mut context = vec![say::title(game.language).to_string(), game.topic.clone()];
+    for p in game.cast.values() {
+        context.push(format!("{} {} {} {}", p.name, p.tagline, p.voice, p.goals.join(" ")));
+    }
+    SecretGates::new(&context.join("\n"), &secrets, Canary::parse(canary))
+}
+
+fn refused(text: impl Into<String>) -> Played {
+    Played::reply(Reply::new(ReplyKind::Rejected, text))
+}
+
+fn silent() -> Played {
+    let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
+    played.commit = false;
+    played
+}
+
+impl ArenaTable {
+    pub fn new(game: ArenaGame, cast: Arc<Cast>, canary: &str) -> ArenaTable {
+        ArenaTable {
+            gates: gates_for(&game, canary),
+            game,
+            cast,
+            canary: canary.to_string(),
+            scored: AtomicUsize::new(0),
+            parsed: AtomicUsize::new(0),
+            agent_moves: AtomicUsize::new(0),
+            fallbacks: AtomicUsize::new(0),
+            issued: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// (contributions scored, of which the scorer's answer was readable).
+    pub fn scorer_counts(&self) -> (usize, usize) {
+        (self.scored.load(Ordering::Relaxed), self.parsed.load(Ordering::Relaxed))
+    }
+
+    /// (AI contributions made, of which fell back to a stock line).
+    pub fn agent_counts(&self) -> (usize, usize) {
+        (self.agent_moves.load(Ordering::Relaxed), self.fallbacks.load(Ordering::Relaxed))
+    }
+
+    fn lang(&self) -> Language {
+        self.game.language
+    }
+
+    fn label(g: &ArenaGame, seat: &str) -> String {
+        format!("#{} {}", g.number(seat).unwrap_or(0), g.name(seat))
+    }
+
+    fn narrator(&self) -> (&str, &str) {
+        (&self.cast.narrator.name, &self.cast.narrator.voice)
+    }
+
+    /// The public record: contributions, and each closed round's scores
+    /// and narration (what every contestant may read).
+    pub fn record(g: &ArenaGame, narrator: &str) -> Vec<PublicTurn> {
+        let lang = g.language;
+        let mut out = Vec::new();
+        let mut rounds = g.rounds.iter().peekable();
+        let push_round = |out: &mut Vec<PublicTurn>, r: &RoundRecord| {
+            let scores: Vec<String> =
+                r.scores.iter().map(|(seat, s)| format!("{} {s:.1}", Self::label(g, seat))).collect();
+            let mut text = scores.join(", ");
+            if let Some(seat) = &r.out {
+                text.push_str(&format!(
+                    "; {}",
+                    say::eliminated(lang, &Self::label(g, seat), r.scores.get(seat).copied().unwrap_or(0.0))
+                ));
+            }
+            out.push(PublicTurn { player: "scores".into(), text, outcome: format!("round {}", r.round) });
+            if let Some(n) = &r.narration {
+                out.push(PublicTurn { player: narrator.to_string(), text: n.clone(), outcome: "narrator".into() });
+            }
+        };
+        for c in &g.said {
+            while let Some(r) = rounds.next_if(|r| r.round < c.round) {
+                push_round(&mut out, r);
+            }
+            let text = if c.scores.is_none() { say::skipped_mark(lang).to_string() } else { c.text.clone() };
+            out.push(PublicTurn { player: Self::label(g, &c.seat), text, outcome: format!("turn {}", c.turn) });
+        }
+        for r in rounds {
+            push_round(&mut out, r);
+        }
+        out
+    }
+
+    fn public_lines(g: &ArenaGame, narrator: &str) -> Vec<String> {
+        Self::record(g, narrator).iter().map(|t| format!("{}: {} [{}]", t.player, t.text, t.outcome)).collect()
+    }
+
+    /// Why a contribution may not be played, if it may not.
+    pub fn check_contribution(&self, text: &str) -> Option<String> {
+        let lang = self.lang();
+        let text = text.trim();
+        if text.is_empty() {
+            return Some(say::empty(lang));
+        }
+        if text.chars().count() > MAX_CONTRIBUTION {
+            return Some(say::too_long(lang, MAX_CONTRIBUTION));
+        }
+        matches!(self.gates.check(&Audience::Everyone, text), Check::Blocked(_)).then(|| say::gives_away(lang))
+    }
+
+    /// Why a text may not go to `audience` while the game is on.
+    pub fn gate_check(&self, audience: &Audience, text: &str) -> Option<String> {
+        match self.gates.check(audience, text) {
+            Check::Blocked(b) => Some(b.span),
+            Check::Pass => None,
+        }
+    }
+
+    fn lobby_text(&self, g: &ArenaGame) -> String {
+        let seats: Vec<String> = g.seats.seats.iter().map(|s| Self::label(g, &s.player.id)).collect();
+        let mut text = say::lobby(self.lang(), &g.topic, &seats, g.seats.rules.max, g.seats.rules.min);
+        for (seat, p) in &g.cast {
+            text.push_str(&format!("\n  {} · {}", Self::label(g, seat), p.tagline));
+        }
+        text
+    }
+
+    fn status_text(&self) -> String {
+        let g = &self.game;
+        let lang = self.lang();
+        if g.phase == Phase::Lobby {
+            return self.lobby_text(g);
+        }
+        let living: Vec<String> = g
+            .living()
+            .iter()
+            .map(|s| format!("{} ({:.1})", Self::label(g, s), g.totals.get(s).copied().unwrap_or(0.0)))
+            .collect();
+        let now = g.speaker().map(|s| say::now_speaking(lang, &Self::label(g, s))).unwrap_or_default();
+        let phase = say::phase(lang, g.phase_name());
+        say::status(lang, &g.topic, &phase, g.turn, g.rules.max_turns, &living.join(", "), &now)
+    }
+
+    /// The round's table: each contestant's dimensions, round score
+    /// (with reactions) and total.
+    fn round_table(&self, g: &ArenaGame, r: &RoundRecord) -> String {
+        let lang = self.lang();
+        let mut lines = vec![
+            say::round_heading(lang, r.round, say::stage(lang, r.stage)),
+            format!("`{}`", say::round_row_head(lang)),
+        ];
+        for c in g.said.iter().filter(|c| c.round == r.round) {
+            let label = Self::label(g, &c.seat);
+            let dims = match c.scores {
+                Some(s) => s.values().iter().map(|v| format!("{v:>3}")).collect::<Vec<_>>().join(" "),
+                None => say::skipped_mark(lang).to_string(),
+            };
+            let round = r.scores.get(&c.seat).copied().unwrap_or(0.0);
+            let total = g.totals.get(&c.seat).copied().unwrap_or(0.0);
+            let cheers = r.reactions.get(&c.seat).map(|n| format!(" {}", say::reactions(*n))).unwrap_or_default();
+            lines.push(format!("`{dims}  {round:>5.1}  {total:>5.1}` {label}{cheers}"));
+        }
+        match &r.out {
+            Some(seat) => {
+                lines.push(say::eliminated(lang, &Self::label(g, seat), r.scores.get(seat).copied().unwrap_or(0.0)))
+            }
+            None if r.stage != super::Stage::Early => lines.push(say::nobody_out(lang)),
+            None => {}
+        }
+        lines.join("\n")
+    }
+
+    /// The end: the result, standings, every round's scores, the hidden
+    /// strategies and the narrator's summary.
+    fn final_text(&self, g: &ArenaGame) -> String {
+        let lang = self.lang();
+        let mut lines = vec![match g.outcome {
+            Some(Outcome::Ended) => say::ended_by(lang),
+            Some(Outcome::Abandoned) => say::abandoned(lang),
+            _ => say::game_over(lang),
+        }];
+        if let Some(w) = g.winner() {
+            lines.push(say::winner(lang, &Self::label(g, &w), g.totals.get(&w).copied().unwrap_or(0.0)));
+        }
+        lines.push(say::standings_heading(lang).to_string());
+        for (i, (seat, total)) in g.standings().iter().enumerate() {
+            let mark = match g.out.get(seat) {
+                Some(Exit::Eliminated { round }) => format!(" · {}", say::out_mark(lang, *round, false)),
+                Some(Exit::Left { round }) => format!(" · {}", say::out_mark(lang, *round, true)),
+                None => String::new(),
+            };
+            lines.push(format!("  {}. {} · {total:.1}{mark}", i + 1, Self::label(g, seat)));
+        }
+        if !g.rounds.is_empty() {
+            lines.push(say::history_heading(lang).to_string());
+            for r in &g.rounds {
+                let row: Vec<String> = r.scores.iter().map(|(s, v)| format!("{} {v:.1}", Self::label(g, s))).collect();
+                lines.push(format!("  {} · {}", r.round, row.join(", ")));
+            }
+        }
+        if !g.cast.is_empty() {
+            lines.push(say::strategies_heading(lang).to_string());
+            for (seat, p) in &g.cast {
+                lines.push(format!("  {} · {}", Self::label(g, seat), p.secret));
+            }
+        }
+        if let Some(summary) = &g.summary {
+            lines.push(say::narrator(&self.cast.narrator.name, summary));
+        }
+        lines.join("\n")
+    }
+
+    /// A timer's turn when it is a reminder or stale (`None`: a live
+    /// deadline, played as an event).
+    pub(super) fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
+        if !self.game.timer_is_live(tag) {
+            return Some(silent());
+        }
+        let reminder = self.game.reminder().filter(|r| r.tag == tag)?;
+        let speaker = self.game.speaker()?;
+        let left = (reminder.at_ms + i64::from(super::REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000);
+        if left <= 0 {
+            return Some(silent());
+        }
+        let text = say::reminder(self.lang(), left, &Self::label(&self.game, speaker));
+        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
+    }
+
+    fn gated(&self, played: Played, over: bool) -> Played {
+        gate(&self.gates, played, over, self.lang())
+    }
+
+    /// The persona for the next AI seat: an unused one, picked by the seed.
+    fn next_persona(&self) -> Option<super::Persona> {
+        let g = &self.game;
+        let unused: Vec<&super::Persona> =
+            self.cast.personas.iter().filter(|p| !g.cast.values().any(|c| c.id == p.id)).collect();
+        let n = unused.len() as u64;
+        (n > 0).then(|| unused[(splitmix(g.seed ^ g.cast.len() as u64) % n) as usize].clone())
+    }
+
+    fn event_for(&self, inbound: &Inbound, now_ms: i64) -> Result<Event, String> {
+        let lang = self.lang();
+        let seat = inbound.player.id.clone();
+        let (by, moderator) = (seat.clone(), inbound.moderator);
+        Ok(match &inbound.input {
+            TurnInput::Join => Event::Join(inbound.player.clone()),
+            TurnInput::Leave => Event::Leave { seat, now_ms },
+            TurnInput::AddAi => match self.next_persona() {
+                Some(p) => Event::AddAi(p),
+                None => {
+                    return Err(say::refusal(
+                        lang,
+                        &Rejection::Seats(crate::core::game::SeatError::NoAiSeats { max_ai: self.cast.personas.len() }),
+                        "",
+                    ));
+                }
+            },
+            TurnInput::Begin | TurnInput::Start => Event::Begin { by, moderator, now_ms },
+            TurnInput::Vote(option) => {
+                Event::React { spectator: seat, option: option.trim().trim_start_matches('#').to_string() }
+            }
+            TurnInput::Timer(tag) => Event::Timer { tag: tag.clone(), now_ms },
+            TurnInput::Pause => Event::Pause { by, moderator },
+            TurnInput::Resume => Event::Resume { by, moderator, now_ms },
+            TurnInput::Topic(text) => {
+                let text = text.trim();
+                if text.is_empty() || text.chars().count() > 200 {
+                    return Err(say::too_long(lang, 200));
+                }
+                Event::Topic { by, moderator, text: text.to_string() }
+            }
+            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by, moderator, now_ms },
+            _ => return Err(say::not_a_verb(lang)),
+        })
+    }
+
+    /// The refusal for a rejected event.
+    fn rejection(&self, r: &Rejection) -> Played {
+        let speaker = match r {
+            Rejection::NotYourTurn { speaker } => Self::label(&self.game, speaker),
+            _ => String::new(),
+        };
+        refused(say::refusal(self.lang(), r, &speaker))
+    }
+
+    /// A contribution by the speaker: checked, scored, applied.
+    async fn speak(&self, ctx: &TurnContext<'_>, seat: &str, text: &str) -> Result<Event, Played> {
+        let g = &self.game;
+        if g.speaker() != Some(seat) || g.paused {
+            // Let the state machine say why (not your turn, paused, out).
+            let probe = Event::Speak {
+                seat: seat.to_string(),
+                text: String::new(),
+                scores: Scores::NEUTRAL,
+                parsed: true,
+                now_ms: ctx.now_ms,
+            };
+            return match g.apply(&probe, &()) {
+                Err(r) => Err(self.rejection(&r)),
+                Ok(_) => Err(refused(say::not_a_verb(self.lang()))),
+            };
+        }
+        if let Some(why) = self.check_contribution(text) {
+            return Err(refused(why));
+        }
+        let text = text.trim().to_string();
+        let lines = Self::public_lines(g, self.narrator().0);
+        let heard = agents::scorer_window(&lines);
+        let scores = agents::score(ctx, self.lang(), &g.topic, &heard, &Self::label(g, seat), &text).await;
+        self.scored.fetch_add(1, Ordering::Relaxed);
+        if scores.is_some() {
+            self.parsed.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(Event::Speak {
+            seat: seat.to_string(),
+            parsed: scores.is_some(),
+            scores: scores.unwrap_or(Scores::NEUTRAL),
+            text,
+            now_ms: ctx.now_ms,
+        })
+    }
+
+    /// The narrator's comment on a round just closed (or its quiet line).
+    async fn narrate_round(&self, ctx: &TurnContext<'_>, g: &ArenaGame, r: &RoundRecord) -> String {
+        let lines = Self::public_lines(g, self.narrator().0);
+        let start = lines.len().saturating_sub(WINDOW);
+        let heard = lines[start..].join("\n");
+        let result = self.round_table(g, r);
+        let prompt = agents::narration_prompt(self.lang(), self.narrator(), &g.topic, &heard, &result);
+        self.checked_narration(agents::narrate(ctx, prompt).await)
+    }
+
+    async fn summarise(&self, ctx: &TurnContext<'_>, g: &ArenaGame) -> String {
+        let lines = Self::public_lines(g, self.narrator().0);
+        let start = lines.len().saturating_sub(WINDOW);
+        let heard = lines[start..].join("\n");
+        let standings: Vec<String> =
+            g.standings().iter().map(|(s, t)| format!("{} {t:.1}", Self::label(g, s))).collect();
+        let prompt = agents::summary_prompt(self.lang(), self.narrator(), &g.topic, &heard, &standings.join("\n"));
+        self.checked_narration(agents::narrate(ctx, prompt).await)
+    }
+
+    /// A narrator line that would reveal a secret is replaced.
+    fn checked_narration(&self, said: Option<String>) -> String {
+        match said {
+            Some(text) if self.gate_check(&Audience::Everyone, &text).is_none() => text,
+            _ => say::narrator_quiet(self.lang()),
+        }
+    }
+
+    /// The public lines one change of state sends.
+    fn narrate(&self, before: &ArenaGame, after: &ArenaGame, event: &Event) -> (Reply, Vec<(String, String)>) {
+        let lang = self.lang();
+        let mut lines: Vec<String> = Vec::new();
+        let mut kind = ReplyKind::Notice;
+        let label = |s: &str| Self::label(after, s);
+        if before.phase == Phase::Lobby && after.phase == Phase::Lobby {
+            return (Reply::new(ReplyKind::Lobby, self.lobby_text(after)), Vec::new());
+        }
+        if before.phase == Phase::Lobby {
+            lines.push(say::begins(lang, &after.topic, after.seats.len(), after.rules.max_turns));
+            for (seat, p) in &after.cast {
+                lines.push(format!("  {} · {}", label(seat), p.tagline));
+            }
+        }
+        match event {
+            Event::Speak { seat, text, .. } => {
+                kind = ReplyKind::Verdict;
+                lines.push(say::spoke(&label(seat), text));
+            }
+            Event::Timer { .. } => lines.push(say::skipped(lang, &before.speaker().map(label).unwrap_or_default())),
+            Event::Leave { seat, .. } => lines.push(say::left(lang, &label(seat))),
+            Event::Pause { .. } => lines.push(say::paused(lang)),
+            Event::Resume { .. } => lines.push(say::resumed(lang)),
+            Event::Topic { text, .. } => lines.push(say::topic_set(lang, text)),
+            // Public: that someone reacted; only they hear for whom.
+            Event::React { .. } => lines.push(say::reacted(lang, after.reactions.len())),
+            _ => {}
+        }
+        for r in &after.rounds[before.rounds.len().min(after.rounds.len())..] {
+            lines.push(self.round_table(after, r));
+            if let Some(n) = &r.narration {
+                lines.push(say::narrator(&self.cast.narrator.name, n));
+            }
+        }
+        let mut choices = Vec::new();
+        if after.is_over() {
+            kind = ReplyKind::Ended;
+            lines.push(self.final_text(after));
+        } else if let (Some(speaker), Phase::Turn { round, .. }) = (after.speaker(), &after.phase)
+            && (before.speaker() != Some(speaker) || before.round() != *round || matches!(event, Event::Resume { .. }))
+            && !after.paused
+        {
+            let seconds = (!after.is_ai(speaker)).then_some(after.rules.turn_seconds);
+            let stage = say::stage(lang, after.stage());
+            lines.push(say::next_speaker(lang, after.turn + 1, stage, &label(speaker), seconds));
+            if before.round() != *round || before.phase == Phase::Lobby {
+                lines.push(say::react_prompt(lang));
+                kind = ReplyKind::Ballot;
+                choices = after.living().iter().map(|s| (after.number(s).unwrap_or(0).to_string(), label(s))).collect();
+            }
+        }
+        (Reply::new(kind, lines.join("\n")), choices)
+    }
+
+    fn points(next: &ArenaGame) -> Vec<Points> {
+        if next.outcome != Some(Outcome::Finished) {
+            return Vec::new();
+        }
+        let winner = next.winner();
+        next.seats
+            .humans()
+            .map(|s| {
+                let total = next.totals.get(&s.player.id).copied().unwrap_or(0.0);
+                let won = winner.as_deref() == Some(s.player.id.as_str());
+                Points {
+                    player: s.player.clone(),
+                    points: total.round().max(0.0) as u32,
+                    solved: won,
+                    role: Some("contestant".into()),
+                }
+            })
+            .collect()
+    }
+
+    /// Builds the played turn from the new state.
+    fn played(&self, next: ArenaGame, event: &Event, seat: &str, private: Vec<Message>) -> Played {
+        let (reply, choices) = self.narrate(&self.game, &next, event);
+        let over = next.is_over();
+        let snapshot = match next.snapshot() {
+            Ok(s) => s,
+            Err(e) => return refused(format!("internal error: {e}")),
+        };
+        let public = matches!(event, Event::Speak { .. }).then(|| PublicTurn {
+            player: Self::label(&next, seat),
+            text: reply.text.lines().next().unwrap_or_default().to_string(),
+            outcome: next.phase_name().to_string(),
+        });
+        let points = Self::points(&next);
+        let fresh =
+            (next.cast != self.game.cast || next.topic != self.game.topic).then(|| gates_for(&next, &self.canary));
+        let played = Played {
+            reply,
+            messages: private,
+            choices,
+            record: TurnRecord { public, ..TurnRecord::default() },
+            snapshot: Some(snapshot),
+            points,
+            commit: true,
+            withheld: None,
+            next: None,
+        };
+        let mut played = gate(fresh.as_ref().unwrap_or(&self.gates), played, over, self.lang());
+        played.next = Some(Box::new(Next { game: next }));
+        played
+    }
+}
+
+/// Every message through `gates` for its audience, unless the turn ends
+/// the game (the end shows the hidden strategies).
+fn gate(gates: &SecretGates, mut played: Played, over: bool, lang: Language) -> Played {
+    if over {
+        return played;
+    }
+    if let Check::Blocked(b) = gates.check(&Audience::Everyone, &played.reply.text) {
+        played.reply.text = say::withheld(lang);
+        played.withheld = Some(b);
+    }
+    for m in &mut played.messages {
+        if let Check::Blocked(b) = gates.check(&m.audience, &m.reply.text) {
+            m.reply.text = say::withheld(lang);
+            played.withheld = Some(b);
+        }
+    }
+    played
+}
+
+#[async_trait]
+impl Table for ArenaTable {
+    fn kind(&self) -> &'static str {
+        ArenaGame::KIND
+    }
+
+    fn language(&self) -> Language {
+        self.game.language
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn is_running(&self) -> bool {
+        matches!(self.game.phase, Phase::Turn { .. })
+    }
+
+    fn deadline(&self) -> Option<Deadline> {
+        self.game.deadline.clone()
+    }
+
+    fn reminder(&self) -> Option<Deadline> {
+        self.game.reminder()
+    }
+
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        let lang = self.lang();
+        let seat = inbound.player.id.clone();
+        let event = match &inbound.input {
+            // Nobody holds a secret to be shown again: a human contestant
+            // has no persona, so "whisper" is the status.
+            TurnInput::Status | TurnInput::History | TurnInput::Whisper => {
+                return self.gated(Played::reply(Reply::new(ReplyKind::Status, self.status_text())), false);
+            }
+            TurnInput::Timer(tag) => match self.timer(tag, ctx.now_ms) {
+                Some(played) => return played,
+                None => Event::Timer { tag: tag.clone(), now_ms: ctx.now_ms },
+            },
+            TurnInput::Say(text) | TurnInput::Ask(text) | TurnInput::Guess(text) => {
+                match self.speak(ctx, &seat, text).await {
+                    Ok(event) => event,
+                    Err(played) => return played,
+                }
+            }
+            _ => match self.event_for(inbound, ctx.now_ms) {
+                Ok(event) => event,
+                Err(why) => return refused(why),
+            },
+        };
+        let mut next = match self.game.apply(&event, &()) {
+            Ok(next) => next,
+            Err(r) => return self.rejection(&r),
+        };
+        let mut private = Vec::new();
+        if let Event::React { option, .. } = &event {
+            let who = next.seat_by_number(option).map(|s| Self::label(&next, s)).unwrap_or_default();
+            private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::reaction_in(lang, &who)));
+        }
+        // A round just closed: the narrator's comment (every few rounds),
+        // unless the game ended (the summary covers it).
+        if next.rounds.len() > self.game.rounds.len()
+            && !next.is_over()
+            && let Some(r) = next.rounds.last().cloned()
+            && r.round % next.rules.narrator_every.max(1) == 0
+        {
+            let text = self.narrate_round(ctx, &next, &r).await;
+            next = next.apply(&Event::Narrate { text }, &()).unwrap_or(next);
+        }
+        if next.is_over() && !self.game.is_over() && next.turn > 0 {
+            let text = self.summarise(ctx, &next).await;
+            next = next.apply(&Event::Narrate { text }, &()).unwrap_or(next);
+        }
+        self.played(next, &event, &seat, private)
+    }
+
+    fn expire(&mut self, _ctx: &TurnContext<'_>) -> Played {
+        let mut next = self.game.clone();
+        next.phase = Phase::Over;
+        next.deadline = None;
+        if next.outcome.is_none() {
+            next.outcome = Some(Outcome::Ended);
+        }
+        let text = format!("{}\n{}", say::ended_idle(self.lang()), self.final_text(&next));
+        let snapshot = next.snapshot().ok();
+        Played {
+            reply: Reply::new(ReplyKind::Ended, text),
+            messages: Vec::new(),
+            choices: Vec::new(),
+            record: TurnRecord::default(),
+            snapshot,
+            points: Vec::new(),
+            commit: true,
+            withheld: None,
+            next: Some(Box::new(Next { game: next })),
+        }
+    }
+
+    fn adopt(&mut self, played: Played) {
+        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
+        if next.game.cast != self.game.cast || next.game.topic != self.game.topic {
+            self.gates = gates_for(&next.game, &self.canary);
+        }
+        self.game = next.game;
+    }
+
+    async fn agent_moves(&self, ctx: &TurnContext<'_>, _seq: i64) -> Vec<AgentMove> {
+        let g = &self.game;
+        let Some(seat) = g.speaker().filter(|s| g.is_ai(s) && !g.paused).map(str::to_string) else { return Vec::new() };
+        let id = format!("agent:{seat}:speak:{}", g.turn + 1);
+        if !self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
+            return Vec::new();
+        }
+        let (Some(player), Some(persona)) = (g.seats.seat(&seat).map(|s| s.player.clone()), g.cast.get(&seat)) else {
+            return Vec::new();
+        };
+        let card = agents::persona_card(self.lang(), persona);
+        let record = Self::record(g, self.narrator().0);
+        let view = SeatView::new(&player, &record, vec![card.as_str()]);
+        let said = agents::contribute(ctx, &view, self.lang(), &g.topic).await;
+        let text = match said.filter(|t| self.check_contribution(t).is_none()) {
+            Some(text) => text,
+            None => {
+                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                self.stock_line(g.turn)
+            }
+        };
+        self.agent_moves.fetch_add(1, Ordering::Relaxed);
+        vec![AgentMove { seat: player, input: TurnInput::Say(text), event_id: id }]
+    }
+}
+
+impl ArenaTable {
+    /// The whole game as the record holds it (`echoes arena replay`):
+    /// every contribution with its scores, each round's table and the
+    /// narrator, then the end.
+    pub fn replay(&self) -> String {
+        let g = &self.game;
+        let lang = self.lang();
+        let mut lines = vec![format!("{} · {}", say::title(lang), g.topic)];
+        let last = g.said.last().map_or(0, |c| c.round);
+        for round in 1..=last {
+            lines.push(String::new());
+            for c in g.said.iter().filter(|c| c.round == round) {
+                let label = Self::label(g, &c.seat);
+                match c.scores {
+                    Some(s) => {
+                        let dims: Vec<String> = s.values().iter().map(u8::to_string).collect();
+                        let unread = if c.parsed { "" } else { " ?" };
+                        lines.push(format!("turn {} · {label}: {}  [{}{unread}]", c.turn, c.text, dims.join(" ")));
+                    }
+                    None => lines.push(format!("turn {} · {label} {}", c.turn, say::skipped_mark(lang))),
+                }
+            }
+            if let Some(r) = g.rounds.iter().find(|r| r.round == round) {
+                lines.push(self.round_table(g, r));
+                if let Some(n) = &r.narration {
+                    lines.push(say::narrator(&self.cast.narrator.name, n));
+                }
+            }
+        }
+        if g.is_over() {
+            lines.push(String::new());
+            lines.push(self.final_text(g));
+        }
+        lines.join("\n")
+    }
+
+    /// A stock contribution that passes the gate, varied by turn.
+    fn stock_line(&self, turn: u32) -> String {
+        let lines = say::stock_lines(self.lang());
+        (0..lines.len())
+            .map(|i| lines[(turn as usize + i) % lines.len()])
+            .find(|l| self.check_contribution(l).is_none())
+            .unwrap_or("…")
+            .to_string()
+    }
+}
