@@ -273,6 +273,9 @@ pub struct PlayArgs {
     /// The Arena: watch the AI characters instead of taking a seat.
     #[arg(long)]
     pub watch: bool,
+    /// The Arena: your time to speak each turn, in seconds (5–600; default 120).
+    #[arg(long)]
+    pub turn_seconds: Option<u32>,
     /// Undercover: one seat gets no word (the blank, "Mr. White").
     #[arg(long)]
     pub blank: bool,
@@ -559,6 +562,15 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
     let app = App::open(settings, models).await?;
     report_skipped(&app);
     eprintln!("{notice}");
+    if let Some(id) = &args.resume {
+        let kind = app.engine.store.session_kind(id).await?;
+        let hosted = crate::assets::hosted_games().into_iter().find(|g| Some(g.kind()) == kind.as_deref());
+        if let Some(game) = hosted {
+            let name = args.name.unwrap_or_else(|| "Player".to_string());
+            let run = console::table::SeatedOptions { options: Default::default(), name, script: args.script };
+            return console::table::resume_hosted(&app, game, id, run).await;
+        }
+    }
     let seated = crate::assets::hosted_games().into_iter().find(|g| Some(g.group()) == args.puzzle.as_deref());
     if let Some(game) = seated {
         let ai_seats = args.ai_seats.unwrap_or_else(|| args.seats.map_or(4, |n| n.saturating_sub(1)));
@@ -571,6 +583,7 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
             seed: args.seed,
             topic: (!args.topic.is_empty()).then(|| args.topic.join(" ")),
             max_turns: args.max_turns,
+            turn_seconds: args.turn_seconds,
             spectate: Some(args.watch),
             ..Default::default()
         };

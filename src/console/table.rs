@@ -107,7 +107,7 @@ pub async fn play_lines(
         match step(handle, me, &line, out).await? {
             Step::Quit => return Ok(false),
             Step::Over => return Ok(true),
-            Step::On => {}
+            Step::On(_) => {}
         }
     }
     drain(handle, me, courier, out).await
@@ -115,7 +115,8 @@ pub async fn play_lines(
 
 /// What one typed line did.
 enum Step {
-    On,
+    /// The game goes on; the deadline the line's turn set, if any.
+    On(Option<i64>),
     Over,
     Quit,
 }
@@ -125,21 +126,23 @@ async fn step(handle: &SessionHandle, me: &Player, line: &str, out: &mut dyn FnM
     let input = match parse_table_line(line) {
         TableLine::Move(input) => input,
         TableLine::Quit => return Ok(Step::Quit),
-        TableLine::Empty => return Ok(Step::On),
+        TableLine::Empty => return Ok(Step::On(None)),
         TableLine::Unknown(verb) => {
             out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
-            return Ok(Step::On);
+            return Ok(Step::On(None));
         }
     };
     let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
-    Ok(if show(handle, me, &delivery, out).await? { Step::Over } else { Step::On })
+    Ok(if show(handle, me, &delivery, out).await? { Step::Over } else { Step::On(delivery.deadline_ms) })
 }
 
 /// Plays a seated game from a line source until it ends, the human quits
 /// or input runs out, printing what the courier brings as it comes
 /// (AI seats' moves and deadlines do not wait for the human's next line).
 /// A script's lines are played once the table has been quiet for
-/// `settle`, so AI seats move in between as they would live.
+/// `settle`, so AI seats move in between as they would live. When the
+/// lines run out, the game goes on by itself (deadlines, AI seats) and is
+/// printed until it ends or nothing more is due.
 pub async fn play_live(
     handle: &SessionHandle,
     me: &Player,
@@ -148,9 +151,11 @@ pub async fn play_live(
     settle: Option<std::time::Duration>,
     out: &mut dyn FnMut(&str),
 ) -> anyhow::Result<bool> {
+    let mut deadline: Option<i64> = None;
     loop {
         if let Some(quiet) = settle {
             while let Ok(Some(delivery)) = tokio::time::timeout(quiet, courier.recv()).await {
+                deadline = delivery.deadline_ms.or(deadline);
                 if show(handle, me, &delivery, out).await? {
                     return Ok(true);
                 }
@@ -159,17 +164,54 @@ pub async fn play_live(
         let line = tokio::select! {
             delivery = courier.recv() => {
                 match delivery {
-                    Some(delivery) if show(handle, me, &delivery, out).await? => return Ok(true),
-                    _ => continue,
+                    Some(delivery) => {
+                        deadline = delivery.deadline_ms.or(deadline);
+                        if show(handle, me, &delivery, out).await? {
+                            return Ok(true);
+                        }
+                        continue;
+                    }
+                    None => continue,
                 }
             }
             line = lines.recv() => line,
         };
-        let Some(line) = line else { return drain(handle, me, courier, out).await };
+        let Some(line) = line else { return wait_out(handle, me, courier, deadline, out).await };
         match step(handle, me, &line, out).await? {
             Step::Quit => return Ok(false),
             Step::Over => return Ok(true),
-            Step::On => {}
+            Step::On(set) => deadline = set.or(deadline),
+        }
+    }
+}
+
+/// Quiet this long with no deadline due: nothing more is coming.
+const QUIET_MS: i64 = 5_000;
+/// How long after a deadline its turn may take to arrive.
+const GRACE_MS: i64 = 3_000;
+
+/// The input ended: prints what the game does by itself until it ends, or
+/// until nothing arrives by the last deadline (plus a grace) or, without
+/// one, for a few quiet seconds. True when the game ended.
+async fn wait_out(
+    handle: &SessionHandle,
+    me: &Player,
+    courier: &mut mpsc::UnboundedReceiver<Delivery>,
+    mut deadline: Option<i64>,
+    out: &mut dyn FnMut(&str),
+) -> anyhow::Result<bool> {
+    loop {
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+        let wait = deadline.filter(|d| *d + GRACE_MS > now).map_or(QUIET_MS, |d| d + GRACE_MS - now);
+        match tokio::time::timeout(std::time::Duration::from_millis(wait as u64), courier.recv()).await {
+            Ok(Some(delivery)) => {
+                deadline = delivery.deadline_ms.or(deadline);
+                if show(handle, me, &delivery, out).await? {
+                    return Ok(true);
+                }
+            }
+            _ => return Ok(false),
         }
     }
 }
@@ -221,12 +263,53 @@ pub async fn play_hosted(app: &App, game: Arc<dyn HostedGame>, run: SeatedOption
     let template = NewSession::for_game(game.kind(), language, "console", app.engine.clock.now_ms());
     let (new, table) = game.open(&me, language, &run.options, template).map_err(|why| anyhow::anyhow!(why))?;
     let handle = app.engine.create_session(&new, table).await?;
-    screen.info(&format!("session {}", handle.id));
+    screen
+        .info(&format!("session {} · resume with: echoes play --resume {} --name {}", handle.id, handle.id, run.name));
     let mut out = |text: &str| screen.reply(text);
     for input in [TurnInput::Status, TurnInput::Begin] {
         let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
         show(&handle, &me, &delivery, &mut out).await?;
     }
+    run_seated(app, &handle, &me, &run, &mut courier, &mut out).await
+}
+
+/// Goes on with a stored seated game (`echoes play --resume ID`): what a
+/// stop left unprinted for the human is printed first, then the game runs
+/// as before (its deadlines and AI seats picked up where they were).
+pub async fn resume_hosted(app: &App, game: Arc<dyn HostedGame>, id: &str, run: SeatedOptions) -> anyhow::Result<()> {
+    let me = Player { id: format!("console:{}", run.name.to_lowercase()), name: run.name.clone() };
+    let mut screen = Screen::new(run.script.is_some());
+    let (tx, mut courier) = mpsc::unbounded_channel();
+    app.engine.set_courier(Arc::new(TerminalCourier(tx)));
+    let handle = app.engine.resume_table(id, |loaded| game.resume(loaded)).await?;
+    screen.info(&format!("session {} (resumed)", handle.id));
+    let mut out = |text: &str| screen.reply(text);
+    for item in app.engine.store.unsent(&handle.id).await? {
+        let readable = match &item.audience {
+            Audience::Everyone | Audience::Moderators => true,
+            Audience::Seat(id) => *id == me.id,
+        };
+        if readable {
+            out(&item.body);
+        }
+        app.engine.store.mark_sent(item.id).await?;
+    }
+    let delivery = handle.send(Inbound::new(me.clone(), TurnInput::Status)).await?;
+    if show(&handle, &me, &delivery, &mut out).await? {
+        return Ok(());
+    }
+    run_seated(app, &handle, &me, &run, &mut courier, &mut out).await
+}
+
+/// The play loop of a seated game, from the script or stdin.
+async fn run_seated(
+    app: &App,
+    handle: &SessionHandle,
+    me: &Player,
+    run: &SeatedOptions,
+    courier: &mut mpsc::UnboundedReceiver<Delivery>,
+    out: &mut dyn FnMut(&str),
+) -> anyhow::Result<()> {
     let (lines_tx, lines) = mpsc::channel(64);
     let settle = match &run.script {
         Some(path) => {
@@ -254,9 +337,12 @@ pub async fn play_hosted(app: &App, game: Arc<dyn HostedGame>, run: SeatedOption
             None
         }
     };
-    let over = play_live(&handle, &me, lines, &mut courier, settle, &mut out).await?;
+    let over = play_live(handle, me, lines, courier, settle, out).await?;
     if !over {
-        screen.info("the game is still on; it ends by itself when its deadlines pass, or with /end");
+        eprintln!(
+            "· the game is still on; it goes on by its deadlines while the bot runs: echoes play --resume {} --name {}",
+            handle.id, me.name
+        );
     }
     app.engine.settle().await;
     Ok(())

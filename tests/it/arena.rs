@@ -121,13 +121,12 @@ async fn with_a_parrot_no_private_note_or_rubric_reaches_anyone_it_should_not() 
 }
 
 #[tokio::test]
-async fn the_arena_plays_in_the_terminal_through_a_script_and_replays_from_the_record() {
+async fn the_arena_plays_in_the_terminal_across_a_restart_and_replays_from_the_record() {
     let ollama = FakeOllama::start(Brain::new(&[])).await;
     let sandbox = Sandbox::new();
-    let script = sandbox.write(
-        "arena.txt",
-        "/status\nPut the reading room on stilts.\n/react 2\n/say We lend umbrellas at the door.\n",
-    );
+    // Ana speaks in round 1; in round 2 she reacts (refused: she is a
+    // contestant) and quits while her turn is pending.
+    let first = sandbox.write("arena-1.txt", "/status\nPut the reading room on stilts.\n/react 2\n/quit\n");
     let args = [
         "play",
         "arena",
@@ -140,28 +139,43 @@ async fn the_arena_plays_in_the_terminal_through_a_script_and_replays_from_the_r
         "2",
         "--max-turns",
         "6",
+        "--turn-seconds",
+        "5",
         "--seed",
         "3",
         "--name",
         "Ana",
         "--script",
-        script.to_str().unwrap(),
+        first.to_str().unwrap(),
     ];
     let run = sandbox.run(Some(&ollama.server.uri()), &args).await;
-    let out = &run.stdout;
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let out = &run.stdout;
     assert!(out.contains("Topic: Keep the flooded library open"), "{out}");
     assert!(out.contains("#1 Ana, your turn"), "{out}");
     assert!(out.contains("🗣️ #1 Ana: Put the reading room on stilts."), "{out}");
-    assert!(out.contains("🗣️ #2 ") && out.contains("📊 Round 1"), "{out}");
+    assert!(out.contains("🗣️ #2 ") && out.contains("📊 Round 1") && out.contains("📜 "), "{out}");
     assert!(out.contains("Contestants don't react"), "{out}");
-    assert!(out.contains("The Arena closes") && out.contains("Final standings:"), "{out}");
-    let session = run.stderr.lines().find_map(|l| l.strip_prefix("· session ")).map(|s| s.trim().to_string());
-    let session = session.unwrap_or_else(|| panic!("a session id in the output: {out}\n{}", run.stderr));
+    let session =
+        run.stderr.lines().find_map(|l| l.strip_prefix("· session ")).and_then(|s| s.split_whitespace().next());
+    let session = session.unwrap_or_else(|| panic!("a session id: {}", run.stderr)).to_string();
+
+    // Resumed: Ana's turn passes without a word; she scores nothing, is
+    // eliminated, and the game ends at the turn limit with the summary.
+    let second = sandbox.write("arena-2.txt", "");
+    let resumed = ["play", "--resume", &session, "--name", "Ana", "--script", second.to_str().unwrap()];
+    let run2 = sandbox.run(Some(&ollama.server.uri()), &resumed).await;
+    assert!(run2.ok, "{}\n{}", run2.stdout, run2.stderr);
+    let both = format!("{out}\n{}", run2.stdout);
+    assert!(both.contains("#1 Ana did not speak in time") && both.contains("❌ #1 Ana is eliminated"), "{both}");
+    assert!(both.contains("The Arena closes") && both.contains("Final standings:"), "{both}");
+    assert!(both.contains("out in round 2") && both.contains("The hidden strategies:"), "{both}");
+
     let replay = sandbox.run(Some(&ollama.server.uri()), &["arena", "replay", &session]).await;
     assert!(replay.ok, "{}\n{}", replay.stdout, replay.stderr);
-    assert!(replay.stdout.contains("turn 1 · #1 Ana: Put the reading room on stilts."), "{}", replay.stdout);
-    assert!(replay.stdout.contains("📊 Round 2") && replay.stdout.contains("Final standings:"), "{}", replay.stdout);
+    let text = &replay.stdout;
+    assert!(text.contains("turn 1 · #1 Ana: Put the reading room on stilts."), "{text}");
+    assert!(text.contains("turn 6 · #1 Ana (skipped)") && text.contains("📊 Round 2"), "{text}");
 }
 
 #[tokio::test]

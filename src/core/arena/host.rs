@@ -16,6 +16,9 @@ use super::{ArenaGame, ArenaTable, Event, MAX_SEATS, MAX_TURNS, Roster, Rules, s
 
 /// AI characters seated when `start` names none.
 const DEFAULT_CHARACTERS: usize = 3;
+/// The range a human's time to speak may be set in, in seconds.
+const MIN_TURN_SECONDS: u32 = 5;
+const MAX_TURN_SECONDS: u32 = 600;
 
 /// The stages' last turns: the host's rules (the seed's turns 1–10 and
 /// 11–30) when the game is long enough to reach its late stage; a shorter
@@ -61,7 +64,9 @@ impl ArenaHost {
         };
         let max_turns = options.max_turns.unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
         let (early_until, middle_until) = stages(max_turns, &self.rules);
-        let rules = Rules { max_turns, early_until, middle_until, ..self.rules.clone() };
+        let turn_seconds =
+            options.turn_seconds.map_or(self.rules.turn_seconds, |s| s.clamp(MIN_TURN_SECONDS, MAX_TURN_SECONDS));
+        let rules = Rules { max_turns, early_until, middle_until, turn_seconds, ..self.rules.clone() };
         let characters = options.ai_seats.unwrap_or(DEFAULT_CHARACTERS);
         let seats = options.seats.unwrap_or(MAX_SEATS);
         let mut game = ArenaGame::new(host, seats, rules, language, &topic, seed);

@@ -31,6 +31,8 @@ pub struct TableOptions {
     pub topic: Option<String>,
     /// The Arena: the turn limit.
     pub max_turns: Option<u32>,
+    /// The Arena: a human's time to speak, in seconds.
+    pub turn_seconds: Option<u32>,
     /// The host watches instead of taking a seat.
     pub spectate: Option<bool>,
     /// The server's own content for this game (Undercover: its word
