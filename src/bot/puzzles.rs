@@ -10,6 +10,7 @@ use rand::seq::IndexedRandom;
 use crate::core::puzzle::{Difficulty, Language, Puzzle};
 
 use super::Bot;
+use super::words::{Markup, Word, say};
 
 /// What `start` asked for.
 #[derive(Debug, Clone, Default)]
@@ -101,5 +102,62 @@ impl Bot {
             matching = playable.iter().filter(|p| fits(p, None)).collect();
         }
         Ok(matching.choose(&mut rand::rng()).map(|p| Arc::clone(p)).ok_or(NoPuzzle::NoMatch))
+    }
+}
+
+impl Bot {
+    /// `/soup stats`: one player's Turtle Soup record in `scope` (or
+    /// everywhere), as a sentence; `name` is how the front end shows them.
+    pub async fn soup_stats_text(
+        &self,
+        player_id: &str,
+        name: &str,
+        scope: Option<&str>,
+        lang: Language,
+        markup: Markup,
+    ) -> anyhow::Result<String> {
+        let stats = self.store.soup_stats(player_id, scope).await?;
+        if stats.games == 0 {
+            return Ok(say(lang, markup, &Word::NoStats(name)));
+        }
+        let per_solve = match stats.solves {
+            0 => "–".to_string(),
+            n => format!("{:.1}", f64::from(stats.questions_in_solves) / f64::from(n)),
+        };
+        let mut played: std::collections::BTreeMap<Difficulty, u32> = std::collections::BTreeMap::new();
+        for (id, games) in &stats.puzzles {
+            let puzzle = match (self.library.get(id), scope) {
+                (Some(p), _) => Some(p),
+                (None, Some(scope)) => self.find_puzzle(scope, id).await?,
+                (None, None) => None,
+            };
+            if let Some(p) = puzzle {
+                *played.entry(p.difficulty).or_default() += games;
+            }
+        }
+        // The most played; a tie goes to the easier.
+        let favourite = played.iter().max_by_key(|(d, n)| (**n, std::cmp::Reverse(**d))).map(|(d, _)| *d);
+        let favourite = favourite.map_or("–", |d| difficulty_name(lang, d));
+        let word = Word::SoupStats {
+            name,
+            games: stats.games,
+            solves: stats.solves,
+            per_solve: &per_solve,
+            facts: stats.facts_found,
+            hints: stats.hints,
+            favourite,
+        };
+        Ok(say(lang, markup, &word))
+    }
+}
+
+fn difficulty_name(lang: Language, d: Difficulty) -> &'static str {
+    match (lang, d) {
+        (Language::En, Difficulty::Easy) => "easy",
+        (Language::En, Difficulty::Medium) => "medium",
+        (Language::En, Difficulty::Hard) => "hard",
+        (Language::Zh, Difficulty::Easy) => "简单",
+        (Language::Zh, Difficulty::Medium) => "中等",
+        (Language::Zh, Difficulty::Hard) => "困难",
     }
 }

@@ -108,12 +108,33 @@ pub enum Word<'a> {
     // Headings and tags of lists.
     Players,
     Moderators,
-    Leaderboard,
+    /// The board's heading: this scope's, or everyone's.
+    Leaderboard {
+        global: bool,
+    },
+    /// A player's Turtle Soup record (`/soup stats`).
+    SoupStats {
+        name: &'a str,
+        games: u32,
+        solves: u32,
+        /// Questions per solve, formatted (`9.5`), or `–`.
+        per_solve: &'a str,
+        facts: u32,
+        hints: u32,
+        /// The difficulty they played most, in the sentence's language.
+        favourite: &'a str,
+    },
+    NoStats(&'a str),
     NoScores,
     Puzzles,
     Custom,
     Disabled,
     OtherGames,
+}
+
+/// `part` of `whole`, in whole percent (0 of nothing).
+fn percent(part: u32, whole: u32) -> u32 {
+    (100 * part + whole / 2).checked_div(whole).unwrap_or(0)
 }
 
 /// `word` in `lang`, in `markup`'s markup and nouns.
@@ -283,7 +304,18 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::ContentHeading { group } => format!("/{group}: added {}", n.this_scope),
         Word::Players => "Players".into(),
         Word::Moderators => n.moderators.into(),
-        Word::Leaderboard => "🏆 Leaderboard".into(),
+        Word::Leaderboard { global: false } => format!("🏆 Leaderboard · {}", n.this_scope),
+        Word::Leaderboard { global: true } => "🏆 Leaderboard · everywhere".into(),
+        Word::SoupStats { name, games, solves, per_solve, facts, hints, favourite } => format!(
+            "{}: {games} game{} finished {}, {solves} solved ({}%) · {per_solve} questions per solve · {facts} key facts found · {hints} hints · most played: {favourite}",
+            bold(markup, name),
+            if *games == 1 { "" } else { "s" },
+            n.this_scope,
+            percent(*solves, *games)
+        ),
+        Word::NoStats(name) => {
+            format!("{} has not finished a Turtle Soup game {} yet.", bold(markup, name), n.this_scope)
+        }
         Word::NoScores => "No scores yet: solve a puzzle to get on the board.".into(),
         Word::Puzzles => "Puzzles".into(),
         Word::Custom => "custom".into(),
@@ -355,7 +387,15 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::ContentHeading { group } => format!("/{group}：{}添加的内容", n.this_scope),
         Word::Players => "玩家".into(),
         Word::Moderators => n.moderators.into(),
-        Word::Leaderboard => "🏆 排行榜".into(),
+        Word::Leaderboard { global: false } => format!("🏆 排行榜 · {}", n.this_scope),
+        Word::Leaderboard { global: true } => "🏆 排行榜 · 全部".into(),
+        Word::SoupStats { name, games, solves, per_solve, facts, hints, favourite } => format!(
+            "{}：{}打完 {games} 局，解开 {solves} 局（{}%）· 每次解开平均 {per_solve} 个问题 · 找到 {facts} 个关键事实 · 用了 {hints} 次提示 · 最常玩：{favourite}",
+            bold(markup, name),
+            n.this_scope,
+            percent(*solves, *games)
+        ),
+        Word::NoStats(name) => format!("{} {}还没有打完的海龟汤。", bold(markup, name), n.this_scope),
         Word::NoScores => "还没有得分记录：解开一道题就能上榜。".into(),
         Word::Puzzles => "谜题".into(),
         Word::Custom => "自定义".into(),

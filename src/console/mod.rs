@@ -229,7 +229,7 @@ async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyh
 }
 
 pub async fn leaderboard_text(app: &App, lang: Language) -> anyhow::Result<String> {
-    let rows = app.store.leaderboard(10).await?;
+    let rows = app.store.leaderboard(None, 10).await?;
     if rows.is_empty() {
         return Ok(match lang {
             Language::En => "No scores yet: solve a puzzle to get on the board.".into(),

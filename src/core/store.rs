@@ -182,6 +182,21 @@ pub struct PlayerStats {
     pub hints: u32,
 }
 
+/// One player's Turtle Soup record (`/soup stats`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SoupStats {
+    /// Finished games they took a turn in.
+    pub games: u32,
+    pub solves: u32,
+    /// Questions asked in the games they solved, in total.
+    pub questions_in_solves: u32,
+    /// Key facts they found, each counted once per game.
+    pub facts_found: u32,
+    pub hints: u32,
+    /// Finished games per puzzle id.
+    pub puzzles: Vec<(String, u32)>,
+}
+
 /// Plays of one puzzle across all sessions.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PuzzleStats {
@@ -230,7 +245,13 @@ pub trait Store: Send + Sync {
     /// Committed replies not yet marked sent, oldest first.
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
 
-    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
+    /// Turtle Soup's best players, in one server's or workspace's threads
+    /// (`scope`) or everywhere.
+    async fn leaderboard(&self, scope: Option<&str>, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
+
+    /// One player's Turtle Soup games, in one scope or everywhere; games
+    /// before an erase of their memory are not counted.
+    async fn soup_stats(&self, player_id: &str, scope: Option<&str>) -> Result<SoupStats, StoreError>;
 
     /// Games and wins per player and role in one game (`undercover`),
     /// within one server or workspace when `scope` is given; most wins first.

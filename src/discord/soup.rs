@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 
+use crate::bot::words::Markup;
 use crate::bot::{NoPuzzle, Wanted};
 use crate::core::catalogue::Frontend;
 use crate::core::guild::GuildConfig;
@@ -62,7 +63,19 @@ impl From<LanguageChoice> for Language {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("start", "ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help"),
+    subcommands(
+        "start",
+        "ask",
+        "guess",
+        "hint",
+        "status",
+        "history",
+        "giveup",
+        "leaderboard",
+        "stats",
+        "puzzles",
+        "help"
+    ),
     subcommand_required
 )]
 pub async fn soup(_: Context<'_>) -> Result<(), Error> {
@@ -275,13 +288,42 @@ async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Resu
     Ok(())
 }
 
-/// Show the top scores.
+/// Which games a leaderboard counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum BoardScope {
+    #[name = "server"]
+    Server,
+    #[name = "global"]
+    Global,
+}
+
+/// A player's Turtle Soup record on this server.
 #[poise::command(slash_command, guild_only)]
-pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose (you, if nobody)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
     let data = ctx.data();
     let lang = data.guild_language(ctx.guild_id()).await;
-    let rows = data.store.leaderboard(10).await?;
-    let mut text = format!("**{}**\n", say(lang, &Word::Leaderboard));
+    let user = player.as_ref().unwrap_or_else(|| ctx.author());
+    let who = super::games::player_of(user);
+    let scope = ctx.guild_id().map(super::games::scope_of);
+    let text = data.soup_stats_text(&who.id, &safe_name(&who.name), scope.as_deref(), lang, Markup::Discord).await?;
+    send_text(ctx, ReplyKind::Status, text, lang, false).await
+}
+
+/// Show the top scores.
+#[poise::command(slash_command, guild_only)]
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "This server (the default) or everywhere"] scope: Option<BoardScope>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let lang = data.guild_language(ctx.guild_id()).await;
+    let global = scope == Some(BoardScope::Global);
+    let server = ctx.guild_id().map(super::games::scope_of).filter(|_| !global);
+    let rows = data.store.leaderboard(server.as_deref(), 10).await?;
+    let mut text = format!("**{}**\n", say(lang, &Word::Leaderboard { global }));
     if rows.is_empty() {
         text.push_str(&say(lang, &Word::NoScores));
     }

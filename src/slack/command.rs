@@ -17,7 +17,12 @@ pub enum SoupCommand {
         input: TurnInput,
         limited: bool,
     },
-    Leaderboard,
+    /// This workspace's board, or everyone's.
+    Leaderboard {
+        global: bool,
+    },
+    /// A player's record: a mentioned user (`<@U…>`), else the caller.
+    Stats(Option<String>),
     Puzzles(Option<Language>),
     Help,
     Admin(AdminCommand),
@@ -84,7 +89,10 @@ pub fn parse(text: &str, catalogue: &Catalogue) -> SoupCommand {
         "status" => plain(TurnInput::Status),
         "history" => plain(TurnInput::History),
         "giveup" => plain(TurnInput::GiveUp),
-        "leaderboard" => SoupCommand::Leaderboard,
+        "leaderboard" => SoupCommand::Leaderboard {
+            global: matches!(rest.trim().to_lowercase().as_str(), "global" | "all" | "everywhere"),
+        },
+        "stats" => SoupCommand::Stats(mentioned(rest)),
         "puzzles" => SoupCommand::Puzzles(Language::parse(rest.trim())),
         "help" => SoupCommand::Help,
         other => SoupCommand::Unknown(other.to_string()),
@@ -180,3 +188,12 @@ fn unfence(text: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// The user a mention names (`<@U123>`, `<@U123|ann>`), if the text holds one.
+fn mentioned(text: &str) -> Option<String> {
+    let start = text.find("<@")? + 2;
+    let rest = &text[start..];
+    let end = rest.find(['>', '|'])?;
+    let id = &rest[..end];
+    (!id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric())).then(|| id.to_string())
+}

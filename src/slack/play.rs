@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use slack_morphism::prelude::*;
 
+use crate::bot::words::Markup;
 use crate::bot::{Found, LiveGame, NoPuzzle};
 use crate::core::actor::{Inbound, is_final};
 use crate::core::catalogue::Frontend;
@@ -139,7 +140,16 @@ impl SlackBot {
         match parse(&c.text, &self.catalogue) {
             SoupCommand::Start(wanted) => self.start(c, wanted).await,
             SoupCommand::Turn { input, limited } => self.command_turn(c, input, limited, lang).await,
-            SoupCommand::Leaderboard => self.post(&c.channel, None, &self.leaderboard(lang).await?).await.map(drop),
+            SoupCommand::Leaderboard { global } => {
+                let text = self.leaderboard((!global).then_some(scope.as_str()), lang).await?;
+                self.post(&c.channel, None, &text).await.map(drop)
+            }
+            SoupCommand::Stats(user) => {
+                let who = self.player(user.as_deref().unwrap_or(&c.user)).await;
+                let name = safe_name(&who.name);
+                let text = self.soup_stats_text(&who.id, &name, Some(&scope), lang, Markup::Slack).await?;
+                self.post(&c.channel, None, &text).await.map(drop)
+            }
             SoupCommand::Puzzles(only) => {
                 let text = self.puzzle_list(&scope, only, lang).await?;
                 self.tell(&c.channel, &c.user, None, &text).await
@@ -270,9 +280,9 @@ impl SlackBot {
         self.end_game(thread).await
     }
 
-    async fn leaderboard(&self, lang: Language) -> anyhow::Result<String> {
-        let rows = self.store.leaderboard(10).await?;
-        let mut text = format!("*{}*\n", say(lang, &Word::Leaderboard));
+    async fn leaderboard(&self, scope: Option<&str>, lang: Language) -> anyhow::Result<String> {
+        let rows = self.store.leaderboard(scope, 10).await?;
+        let mut text = format!("*{}*\n", say(lang, &Word::Leaderboard { global: scope.is_none() }));
         if rows.is_empty() {
             text.push_str(&say(lang, &Word::NoScores));
         }

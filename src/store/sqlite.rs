@@ -19,7 +19,7 @@ use crate::core::prompts::PublicTurn;
 use crate::core::soup::Player;
 use crate::core::store::{
     Committed, CustomPuzzle, FinishedSession, LeaderRow, LoadedSession, NewSession, OutboxItem, PlayerStats,
-    PuzzleStats, RoleRow, SessionSummary, Store, StoreError, StoredTurn, TurnCommit,
+    PuzzleStats, RoleRow, SessionSummary, SoupStats, Store, StoreError, StoredTurn, TurnCommit,
 };
 use crate::core::verdict::{Intent, Verdict};
 
@@ -408,13 +408,16 @@ impl Store for SqliteStore {
             .collect()
     }
 
-    async fn leaderboard(&self, limit: u32) -> Result<Vec<LeaderRow>, StoreError> {
+    async fn leaderboard(&self, scope: Option<&str>, limit: u32) -> Result<Vec<LeaderRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT s.player_id, p.name, SUM(s.points) AS points, SUM(s.solved) AS solves
              FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
              WHERE x.game_kind = 'soup'
+               AND (? IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))
              GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT ?",
         )
+        .bind(scope)
+        .bind(scope)
         .bind(limit as i64)
         .fetch_all(&self.reader)
         .await
@@ -429,6 +432,57 @@ impl Store for SqliteStore {
                 })
             })
             .collect()
+    }
+
+    async fn soup_stats(&self, player_id: &str, scope: Option<&str>) -> Result<SoupStats, StoreError> {
+        // The player's finished Soup games in the scope, after any erase.
+        const GAMES: &str = "SELECT DISTINCT x.id, x.puzzle_id, x.questions FROM turns t
+             JOIN sessions x ON x.id = t.session_id
+             WHERE t.player_id = ? AND x.game_kind = 'soup'
+               AND x.phase IN ('solved', 'gave_up', 'revealed', 'expired')
+               AND x.last_activity_ms > COALESCE((SELECT memory_erased_ms FROM players WHERE id = ?), 0)
+               AND (? IS NULL OR x.id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))";
+        let games = sqlx::query(GAMES)
+            .bind(player_id)
+            .bind(player_id)
+            .bind(scope)
+            .bind(scope)
+            .fetch_all(&self.reader)
+            .await
+            .map_err(db)?;
+        let mut stats = SoupStats { games: games.len() as u32, ..SoupStats::default() };
+        let mut puzzles: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+        for game in &games {
+            let session: String = game.try_get("id").map_err(db)?;
+            *puzzles.entry(game.try_get("puzzle_id").map_err(db)?).or_default() += 1;
+            let solved = sqlx::query("SELECT 1 FROM scores WHERE session_id = ? AND player_id = ? AND solved = 1")
+                .bind(&session)
+                .bind(player_id)
+                .fetch_optional(&self.reader)
+                .await
+                .map_err(db)?;
+            if solved.is_some() {
+                stats.solves += 1;
+                stats.questions_in_solves += game.try_get::<i64, _>("questions").map_err(db)? as u32;
+            }
+            let turns = sqlx::query("SELECT facts, reply_kind FROM turns WHERE session_id = ? AND player_id = ?")
+                .bind(&session)
+                .bind(player_id)
+                .fetch_all(&self.reader)
+                .await
+                .map_err(db)?;
+            let mut found = std::collections::BTreeSet::new();
+            for turn in &turns {
+                let facts: String = turn.try_get("facts").map_err(db)?;
+                found.extend(serde_json::from_str::<Vec<String>>(&facts).unwrap_or_default());
+                if turn.try_get::<String, _>("reply_kind").map_err(db)? == "hint" {
+                    stats.hints += 1;
+                }
+            }
+            stats.facts_found += found.len() as u32;
+        }
+        stats.puzzles = puzzles.into_iter().collect();
+        Ok(stats)
     }
 
     async fn role_stats(&self, kind: &str, scope: Option<&str>, limit: u32) -> Result<Vec<RoleRow>, StoreError> {

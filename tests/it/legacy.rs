@@ -30,7 +30,7 @@ async fn legacy_store() -> (Arc<SqliteStore>, tempfile::TempDir) {
 #[tokio::test]
 async fn the_leaderboard_and_finished_games_survive_the_migration() {
     let (store, _dir) = legacy_store().await;
-    let board = store.leaderboard(10).await.unwrap();
+    let board = store.leaderboard(None, 10).await.unwrap();
     assert_eq!(board.iter().map(|r| (r.name.as_str(), r.points, r.solves)).collect::<Vec<_>>(), [("Ann", 103, 1)]);
     let sessions = store.recent_sessions(10).await.unwrap();
     assert_eq!(sessions.len(), 2);

@@ -118,13 +118,31 @@ async fn points_reach_the_leaderboard() {
     let mut c = commit(&reply, None, Some(&snapshot), &record, &player);
     c.points = &points;
     store.commit_turn(&c).await.unwrap();
-    let board = store.leaderboard(10).await.unwrap();
+    let board = store.leaderboard(None, 10).await.unwrap();
     assert_eq!(
         board.iter().map(|r| (r.name.as_str(), r.points, r.solves)).collect::<Vec<_>>(),
         [("Alice", 90, 1), ("Bob", 5, 0)]
     );
     let sessions = store.recent_sessions(5).await.unwrap();
     assert_eq!(sessions[0].phase, Phase::Solved.as_str());
+
+    // Per server: only games whose thread is bound in that scope count.
+    use crate::core::guild::{GuildStore, ThreadBinding};
+    assert!(store.leaderboard(Some("discord:g1"), 10).await.unwrap().is_empty(), "no game in that scope yet");
+    let binding = ThreadBinding {
+        thread: "discord:t1".into(),
+        scope: "discord:g1".into(),
+        session_id: "s1".into(),
+        started_by: "t:alice".into(),
+        created_ms: 1,
+        ended_ms: None,
+    };
+    store.bind_thread(&binding).await.unwrap();
+    assert_eq!(store.leaderboard(Some("discord:g1"), 10).await.unwrap().len(), 2);
+    let stats = store.soup_stats("t:alice", Some("discord:g1")).await.unwrap();
+    assert_eq!((stats.games, stats.solves, stats.puzzles.len()), (1, 1, 1));
+    assert_eq!(store.soup_stats("t:alice", Some("discord:g2")).await.unwrap(), SoupStats::default());
+    assert_eq!(store.soup_stats("t:nobody", None).await.unwrap(), SoupStats::default());
 }
 
 #[tokio::test]

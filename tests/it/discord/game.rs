@@ -88,6 +88,22 @@ async fn a_whole_game_with_three_players_in_one_thread() {
     let refused = rig.reply_to(late).await;
     assert!(is_private(&refused) && refused.text().contains("no game in this thread"), "{}", refused.text());
     assert!(rig.posts_in(thread, from).is_empty());
+
+    // This server's board, everyone's, and a player's record here.
+    let board = rig.fake.slash(CHANNEL, &bob, "soup", &["leaderboard"], &[]).unwrap();
+    let board = rig.reply_to(board).await.text();
+    assert!(board.contains("Leaderboard · on this server") && board.contains("Alice"), "{board}");
+    let global = rig.fake.slash(CHANNEL, &bob, "soup", &["leaderboard"], &[Opt::Int("scope", 1)]).unwrap();
+    assert!(rig.reply_to(global).await.text().contains("Leaderboard · everywhere"));
+    let stats = rig.fake.slash(CHANNEL, &alice, "soup", &["stats"], &[]).unwrap();
+    let stats = rig.reply_to(stats).await.text();
+    assert!(stats.contains("1 game finished on this server, 1 solved (100%)"), "{stats}");
+    assert!(
+        stats.contains("most played: medium")
+            || stats.contains("most played: easy")
+            || stats.contains("most played: hard"),
+        "{stats}"
+    );
 }
 
 #[tokio::test]

@@ -40,6 +40,15 @@ async fn whole_game(socket: bool) {
             .iter()
             .any(|c| c.text().contains("🎉") || c.text().to_lowercase().contains("solved"))
     );
+    // A player's record in this workspace (by mention), and everyone's board.
+    g.command("trig-stats", "UBOB", "stats <@UCAROL|carol>").await;
+    let stats = |c: &Call| c.method == "chat.postMessage" && c.text().contains("finished in this workspace");
+    let calls = g.rig.fake.wait_for_count("the stats", 1, WAIT, stats).await.unwrap();
+    let text = calls.iter().find(|c| stats(c)).unwrap().text();
+    assert!(text.contains("UCAROL") && text.contains("1 game finished in this workspace, 1 solved (100%)"), "{text}");
+    g.command("trig-board", "UBOB", "leaderboard global").await;
+    let board = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Leaderboard · everywhere");
+    g.rig.fake.wait_for_count("the board", 1, WAIT, board).await.unwrap();
     // The thread plays nothing once the game is over.
     g.say("Ev9", "UALICE", "Is it over?").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
