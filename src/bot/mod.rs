@@ -114,6 +114,24 @@ impl Bot {
         self.clock.now_ms()
     }
 
+    /// `/soup forget-me`, once confirmed: erases what the bot remembers
+    /// about the player and starts their record afresh (earlier games no
+    /// longer count in stats, boards or memory rebuilds). The number of
+    /// memories erased.
+    pub async fn forget_player(&self, player_id: &str) -> anyhow::Result<usize> {
+        let namespace = crate::core::memory::player_namespace(&crate::core::soup::Player {
+            id: player_id.to_string(),
+            name: String::new(),
+        });
+        let removed = match &self.engine.pipeline.memory {
+            Some(memory) => memory.forget(&namespace).await?,
+            None => 0,
+        };
+        self.store.erase_player_memory(player_id, self.now_ms()).await?;
+        tracing::info!(player = player_id, removed, "a player erased their memory and stats");
+        Ok(removed)
+    }
+
     /// Lets go of every live game (the bot is stopping): each session's
     /// actor ends once the last handle to it is gone, and with it its
     /// armed deadlines; the record stays for the next process.

@@ -59,6 +59,9 @@ pub enum Word<'a> {
     ButtonHint,
     ButtonStatus,
     ButtonGiveUp,
+    ButtonJoin,
+    ButtonLeave,
+    ButtonBegin,
     GameOver,
     KeyFacts,
     FoundBy(&'a str),
@@ -125,6 +128,11 @@ pub enum Word<'a> {
         favourite: &'a str,
     },
     NoStats(&'a str),
+    /// `/soup forget-me`: what it erases, before the button.
+    ForgetConfirm,
+    ForgetButton,
+    /// Erased: how many memories.
+    Forgotten(usize),
     NoScores,
     Puzzles,
     Custom,
@@ -272,6 +280,9 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::ButtonHint => "Hint".into(),
         Word::ButtonStatus => "Status".into(),
         Word::ButtonGiveUp => "Give up".into(),
+        Word::ButtonJoin => "Join".into(),
+        Word::ButtonLeave => "Leave".into(),
+        Word::ButtonBegin => "Start".into(),
         Word::GameOver => "Game over".into(),
         Word::KeyFacts => "Key facts".into(),
         Word::FoundBy(name) => format!("found by {name}"),
@@ -316,6 +327,9 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::NoStats(name) => {
             format!("{} has not finished a Turtle Soup game {} yet.", bold(markup, name), n.this_scope)
         }
+        Word::ForgetConfirm => "This erases what I remember about you (your past games, your profile) and starts your stats and leaderboard points afresh, everywhere. It can't be undone. Press the button to confirm.".into(),
+        Word::ForgetButton => "Forget me".into(),
+        Word::Forgotten(n) => format!("Done: {n} memories erased, and your record starts afresh."),
         Word::NoScores => "No scores yet: solve a puzzle to get on the board.".into(),
         Word::Puzzles => "Puzzles".into(),
         Word::Custom => "custom".into(),
@@ -355,6 +369,9 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::ButtonHint => "提示".into(),
         Word::ButtonStatus => "状态".into(),
         Word::ButtonGiveUp => "放弃".into(),
+        Word::ButtonJoin => "加入".into(),
+        Word::ButtonLeave => "离开".into(),
+        Word::ButtonBegin => "开始".into(),
         Word::GameOver => "游戏结束".into(),
         Word::KeyFacts => "关键事实".into(),
         Word::FoundBy(name) => format!("由 {name} 找到"),
@@ -396,6 +413,9 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
             percent(*solves, *games)
         ),
         Word::NoStats(name) => format!("{} {}还没有打完的海龟汤。", bold(markup, name), n.this_scope),
+        Word::ForgetConfirm => "这会抹去我对你的所有记忆（过去的对局、你的档案），并让你在各处的战绩和排行榜积分从零开始，无法撤销。按下按钮确认。".into(),
+        Word::ForgetButton => "忘记我".into(),
+        Word::Forgotten(n) => format!("完成：抹去了 {n} 条记忆，你的战绩从零开始。"),
         Word::NoScores => "还没有得分记录：解开一道题就能上榜。".into(),
         Word::Puzzles => "谜题".into(),
         Word::Custom => "自定义".into(),

@@ -76,6 +76,14 @@ async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::Compo
     if let Some(option) = press.data.custom_id.strip_prefix(super::tables::VOTE_BUTTON) {
         return super::tables::on_vote_button(ctx, data, press, option).await;
     }
+    if let Some(verb) = press.data.custom_id.strip_prefix(super::tables::LOBBY_BUTTON)
+        && super::tables::on_lobby_button(ctx, data, press, verb).await?
+    {
+        return Ok(());
+    }
+    if press.data.custom_id == super::soup::FORGET_BUTTON {
+        return super::soup::on_forget(ctx, data, press).await;
+    }
     let input = match press.data.custom_id.as_str() {
         BUTTON_HINT => TurnInput::Hint,
         BUTTON_STATUS => TurnInput::Status,

@@ -74,7 +74,8 @@ impl From<LanguageChoice> for Language {
         "leaderboard",
         "stats",
         "puzzles",
-        "help"
+        "help",
+        "forget_me"
     ),
     subcommand_required
 )]
@@ -295,6 +296,40 @@ pub enum BoardScope {
     Server,
     #[name = "global"]
     Global,
+}
+
+/// The button under `/soup forget-me`.
+pub const FORGET_BUTTON: &str = "soup:forget-me";
+
+/// Erase what the bot remembers about you: asks first, privately, with a
+/// button.
+#[poise::command(slash_command, guild_only, rename = "forget-me")]
+pub async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
+    let lang = ctx.data().guild_language(ctx.guild_id()).await;
+    let button = serenity::CreateButton::new(FORGET_BUTTON)
+        .label(say(lang, &Word::ForgetButton))
+        .style(serenity::ButtonStyle::Danger);
+    let reply = poise::CreateReply::default()
+        .content(say(lang, &Word::ForgetConfirm))
+        .ephemeral(true)
+        .components(vec![serenity::CreateActionRow::Buttons(vec![button])]);
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// The confirm button pressed: the presser is forgotten (only they see it).
+pub async fn on_forget(
+    ctx: &serenity::Context,
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+) -> Result<(), Error> {
+    let lang = data.guild_language(press.guild_id).await;
+    let removed = data.forget_player(&player_of(&press.user).id).await?;
+    let message = serenity::CreateInteractionResponseMessage::new()
+        .content(say(lang, &Word::Forgotten(removed)))
+        .ephemeral(true)
+        .allowed_mentions(super::send::no_pings());
+    data.first_response(&ctx.http, press.id, &press.token, serenity::CreateInteractionResponse::Message(message)).await
 }
 
 /// A player's Turtle Soup record on this server.

@@ -534,6 +534,8 @@ impl Data {
             let mut m: CreateMessage = message(piece, None);
             if i + 1 == pieces.len() && !choices.is_empty() {
                 m = m.components(vote_buttons(choices));
+            } else if i + 1 == pieces.len() && reply.kind == ReplyKind::Lobby {
+                m = m.components(lobby_buttons(lang));
             }
             thread.send_message(http, m).await?;
         }
@@ -588,6 +590,39 @@ fn vote_buttons(choices: &[(String, String)]) -> Vec<CreateActionRow> {
         .collect()
 }
 
+/// Lobby buttons carry `table:join`, `table:leave` and `table:begin`.
+pub const LOBBY_BUTTON: &str = "table:";
+
+/// Join / Leave / Start under a lobby.
+fn lobby_buttons(lang: Language) -> Vec<CreateActionRow> {
+    let button = |verb: &str, word: Word<'_>, style| {
+        CreateButton::new(format!("{LOBBY_BUTTON}{verb}")).label(say(lang, &word)).style(style)
+    };
+    vec![CreateActionRow::Buttons(vec![
+        button("join", Word::ButtonJoin, ButtonStyle::Primary),
+        button("leave", Word::ButtonLeave, ButtonStyle::Secondary),
+        button("begin", Word::ButtonBegin, ButtonStyle::Success),
+    ])]
+}
+
+/// A lobby button pressed (`join`, `leave`, `begin`): played like the
+/// verb, acknowledged privately; `false` for another button.
+pub async fn on_lobby_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+    verb: &str,
+) -> Result<bool, Error> {
+    let input = match verb {
+        "join" => TurnInput::Join,
+        "leave" => TurnInput::Leave,
+        "begin" => TurnInput::Begin,
+        _ => return Ok(false),
+    };
+    play_button(ctx, data, press, input).await?;
+    Ok(true)
+}
+
 /// A vote button pressed in a table's thread: acknowledged privately,
 /// played like `/… vote`.
 pub async fn on_vote_button(
@@ -595,6 +630,17 @@ pub async fn on_vote_button(
     data: &Data,
     press: &serenity::ComponentInteraction,
     option: &str,
+) -> Result<(), Error> {
+    play_button(ctx, data, press, TurnInput::Vote(option.to_string())).await
+}
+
+/// A table's button: deferred privately, then played as `input` by the
+/// presser (a moderator's press counts as a moderator's).
+async fn play_button(
+    ctx: &serenity::Context,
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+    input: TurnInput,
 ) -> Result<(), Error> {
     let http = &ctx.http;
     let thinking =
@@ -605,7 +651,10 @@ pub async fn on_vote_button(
         return data.followup(http, &press.token, &say(lang, &Word::NoGameHere), true).await;
     };
     let player = player_of(&press.user);
-    let inbound = Inbound::new(player.clone(), TurnInput::Vote(option.to_string())).with_event(press.id.to_string());
+    let mut inbound = Inbound::new(player.clone(), input).with_event(press.id.to_string());
+    let perms = press.member.as_ref().and_then(|m| m.permissions).unwrap_or(serenity::Permissions::empty());
+    inbound.moderator =
+        perms.contains(serenity::Permissions::MANAGE_THREADS) || perms.contains(serenity::Permissions::ADMINISTRATOR);
     let answer = Answer { token: press.token.clone(), public_reply: false };
     data.play_table(http, press.channel_id, table, inbound, &player, answer).await
 }

@@ -23,6 +23,8 @@ pub enum SoupCommand {
     },
     /// A player's record: a mentioned user (`<@U…>`), else the caller.
     Stats(Option<String>),
+    /// Asks the caller to confirm erasing their memory and stats.
+    ForgetMe,
     Puzzles(Option<Language>),
     Help,
     Admin(AdminCommand),
@@ -93,6 +95,7 @@ pub fn parse(text: &str, catalogue: &Catalogue) -> SoupCommand {
             global: matches!(rest.trim().to_lowercase().as_str(), "global" | "all" | "everywhere"),
         },
         "stats" => SoupCommand::Stats(mentioned(rest)),
+        "forget-me" => SoupCommand::ForgetMe,
         "puzzles" => SoupCommand::Puzzles(Language::parse(rest.trim())),
         "help" => SoupCommand::Help,
         other => SoupCommand::Unknown(other.to_string()),

@@ -18,7 +18,9 @@ use crate::core::soup::{Player, SoupGame};
 
 use super::command::{SoupCommand, WantedArgs, parse};
 use super::ingress::{ButtonIn, CommandIn, Incoming, MessageIn};
-use super::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, intro_blocks, neutralise, plan, safe_name, summary};
+use super::render::{
+    BUTTON_FORGET, BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, intro_blocks, neutralise, plan, safe_name, summary,
+};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
 
@@ -115,6 +117,16 @@ impl SlackBot {
         if let Some(option) = b.action_id.strip_prefix(super::tables::VOTE_BUTTON) {
             return self.on_vote_button(b, option).await;
         }
+        if let Some(verb) = b.action_id.strip_prefix(super::tables::LOBBY_BUTTON)
+            && self.on_lobby_button(b, verb).await?
+        {
+            return Ok(());
+        }
+        if b.action_id == BUTTON_FORGET {
+            let lang = self.scope_language(&scope_of(&b.team)).await;
+            let removed = self.forget_player(&self.player(&b.user).await.id).await?;
+            return self.tell(&b.channel, &b.user, None, &say(lang, &Word::Forgotten(removed))).await;
+        }
         let input = match b.action_id.as_str() {
             BUTTON_HINT => TurnInput::Hint,
             BUTTON_STATUS => TurnInput::Status,
@@ -143,6 +155,19 @@ impl SlackBot {
             SoupCommand::Leaderboard { global } => {
                 let text = self.leaderboard((!global).then_some(scope.as_str()), lang).await?;
                 self.post(&c.channel, None, &text).await.map(drop)
+            }
+            SoupCommand::ForgetMe => {
+                let text = say(lang, &Word::ForgetConfirm);
+                let blocks = vec![
+                    serde_json::json!({"type": "section", "text": {"type": "mrkdwn", "text": text}}),
+                    serde_json::json!({"type": "actions", "block_id": "forget_me", "elements": [{
+                        "type": "button", "action_id": BUTTON_FORGET, "style": "danger",
+                        "text": {"type": "plain_text", "text": say(lang, &Word::ForgetButton)}}]}),
+                ];
+                let blocks: Vec<SlackBlock> =
+                    blocks.into_iter().filter_map(|b| serde_json::from_value(b).ok()).collect();
+                let content = SlackMessageContent::new().with_text(text).with_blocks(blocks);
+                self.tell_content(&c.channel, &c.user, None, content).await
             }
             SoupCommand::Stats(user) => {
                 let who = self.player(user.as_deref().unwrap_or(&c.user)).await;

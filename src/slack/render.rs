@@ -26,6 +26,8 @@ const SNIPPET_TURNS: usize = 8;
 pub const BUTTON_HINT: &str = "soup_hint";
 pub const BUTTON_STATUS: &str = "soup_status";
 pub const BUTTON_GIVEUP: &str = "soup_giveup";
+/// Under `/soup forget-me`: erase my memory and stats.
+pub const BUTTON_FORGET: &str = "soup_forget_me";
 
 const ZWSP: char = '\u{200B}';
 

@@ -204,6 +204,10 @@ impl SlackBot {
                 let content =
                     SlackMessageContent::new().with_text(piece.clone()).with_blocks(ballot_blocks(piece, choices));
                 self.post_content(channel, thread_ts, content).await?;
+            } else if i == last && reply.kind == ReplyKind::Lobby {
+                let content =
+                    SlackMessageContent::new().with_text(piece.clone()).with_blocks(lobby_blocks(piece, lang));
+                self.post_content(channel, thread_ts, content).await?;
             } else {
                 self.post(channel, thread_ts, piece).await?;
             }
@@ -245,14 +249,33 @@ impl SlackBot {
 
     /// A vote button under a ballot in the channel's table.
     pub(super) async fn on_vote_button(&self, b: &ButtonIn, option: &str) -> anyhow::Result<()> {
+        self.play_button(b, TurnInput::Vote(option.to_string()), true).await
+    }
+
+    /// A lobby button (`table:join`, `table:leave`, `table:begin`);
+    /// `false` for another button.
+    pub(super) async fn on_lobby_button(&self, b: &ButtonIn, verb: &str) -> anyhow::Result<bool> {
+        let input = match verb {
+            "join" => TurnInput::Join,
+            "leave" => TurnInput::Leave,
+            "begin" => TurnInput::Begin,
+            _ => return Ok(false),
+        };
+        self.play_button(b, input, false).await?;
+        Ok(true)
+    }
+
+    /// A table's button, played as `input` by the presser in the channel's
+    /// table; a `secret` move is acknowledged privately.
+    async fn play_button(&self, b: &ButtonIn, input: TurnInput, secret: bool) -> anyhow::Result<()> {
         let Some((key, table)) = self.channel_table(&b.channel).await? else {
             let lang = self.scope_language(&scope_of(&b.team)).await;
             return self.tell(&b.channel, &b.user, None, &say(lang, &Word::NoGameHere)).await;
         };
-        let inbound = Inbound::new(self.player(&b.user).await, TurnInput::Vote(option.to_string()))
-            .with_event(b.trigger_id.clone());
+        let mut inbound = Inbound::new(self.player(&b.user).await, input).with_event(b.trigger_id.clone());
+        inbound.moderator = self.is_admin(&scope_of(&b.team), &b.user).await.unwrap_or(false);
         let delivery = table.handle.send(inbound).await?;
-        let answer = Answer { channel: &b.channel, user: &b.user, secret: true };
+        let answer = Answer { channel: &b.channel, user: &b.user, secret };
         self.deliver_table(&key, &table, &delivery, Some(&answer)).await
     }
 
@@ -298,6 +321,24 @@ pub fn table_options(text: &str) -> TableOptions {
 /// `slack:<channel>:<ts>` → the channel.
 fn channel_of(key: &str) -> &str {
     key.split(':').nth(1).unwrap_or_default()
+}
+
+/// Lobby buttons carry `table:join`, `table:leave` and `table:begin`.
+pub const LOBBY_BUTTON: &str = "table:";
+
+/// A lobby's text with Join / Leave / Start buttons.
+fn lobby_blocks(text: &str, lang: Language) -> Vec<SlackBlock> {
+    let button = |verb: &str, word: Word<'_>| {
+        json!({"type": "button", "action_id": format!("{LOBBY_BUTTON}{verb}"),
+               "text": {"type": "plain_text", "text": say(lang, &word)}})
+    };
+    let blocks = vec![
+        json!({"type": "section", "text": {"type": "mrkdwn", "text": neutralise(text)}}),
+        json!({"type": "actions", "block_id": "table_lobby", "elements": [
+            button("join", Word::ButtonJoin), button("leave", Word::ButtonLeave), button("begin", Word::ButtonBegin)
+        ]}),
+    ];
+    blocks.into_iter().filter_map(|b| serde_json::from_value(b).ok()).collect()
 }
 
 fn ballot_blocks(text: &str, choices: &[(String, String)]) -> Vec<SlackBlock> {

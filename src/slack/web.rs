@@ -52,7 +52,18 @@ impl SlackBot {
 
     /// A message only `user` sees.
     pub async fn tell(&self, channel: &str, user: &str, thread_ts: Option<&str>, text: &str) -> anyhow::Result<()> {
-        let mut request = SlackApiChatPostEphemeralRequest::new(channel.into(), user.into(), content(text));
+        self.tell_content(channel, user, thread_ts, content(text)).await
+    }
+
+    /// A message with blocks only `user` sees.
+    pub async fn tell_content(
+        &self,
+        channel: &str,
+        user: &str,
+        thread_ts: Option<&str>,
+        content: SlackMessageContent,
+    ) -> anyhow::Result<()> {
+        let mut request = SlackApiChatPostEphemeralRequest::new(channel.into(), user.into(), content);
         if let Some(ts) = thread_ts {
             request = request.with_thread_ts(ts.into());
         }

@@ -412,7 +412,7 @@ impl Store for SqliteStore {
         let rows = sqlx::query(
             "SELECT s.player_id, p.name, SUM(s.points) AS points, SUM(s.solved) AS solves
              FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
-             WHERE x.game_kind = 'soup'
+             WHERE x.game_kind = 'soup' AND x.last_activity_ms > p.memory_erased_ms
                AND (? IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))
              GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT ?",
         )

@@ -6,39 +6,15 @@
 //! from the record, and self-play.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
-
-use async_trait::async_trait;
+use std::sync::Arc;
 
 use echoes::core::arena::selfplay::play_game;
 use echoes::core::arena::{ArenaHost, ArenaTable};
 use echoes::core::game::{Audience, TableOptions};
-use echoes::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 use echoes::core::puzzle::Language;
 use echoes::core::soup::Player;
 
-use crate::support::{Brain, FakeOllama, Sandbox};
-
-/// The parrot, keeping every prompt it was sent.
-#[derive(Default)]
-struct Recorder(Mutex<Vec<String>>);
-
-#[async_trait]
-impl LlmClient for Recorder {
-    fn describe(&self) -> String {
-        "recording parrot".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let prompt: String = request.messages.iter().map(|m| format!("{}\n", m.content)).collect();
-        self.0.lock().unwrap().push(prompt.clone());
-        Ok(ChatResponse { text: prompt, prompt_tokens: 1, completion_tokens: 1 })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
+use crate::support::{Brain, FakeOllama, Recorder, Sandbox};
 
 #[tokio::test]
 async fn with_a_parrot_no_private_note_or_rubric_reaches_anyone_it_should_not() {

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::{Arc, Mutex};
 
+use async_trait::async_trait;
+use echoes::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -169,3 +171,25 @@ impl From<Output> for Run {
 
 /// The answer-leak detector shared with `echoes bench secrecy`.
 pub use echoes::bench::secrecy::leaked;
+
+/// A parrot model (it answers with its whole prompt), keeping every prompt
+/// it was sent: the secrecy tests read them.
+#[derive(Default)]
+pub struct Recorder(pub Mutex<Vec<String>>);
+
+#[async_trait]
+impl LlmClient for Recorder {
+    fn describe(&self) -> String {
+        "recording parrot".into()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        let prompt: String = request.messages.iter().map(|m| format!("{}\n", m.content)).collect();
+        self.0.lock().unwrap().push(prompt.clone());
+        Ok(ChatResponse { text: prompt, prompt_tokens: 1, completion_tokens: 1 })
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        Ok(())
+    }
+}

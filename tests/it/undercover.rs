@@ -3,39 +3,15 @@
 //! public message before the end, and no AI seat's prompt holds another
 //! seat's word. And the game through the real binary in the terminal.
 
-use std::sync::{Arc, Mutex};
-
-use async_trait::async_trait;
+use std::sync::Arc;
 
 use echoes::core::game::{Audience, Game};
-use echoes::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 use echoes::core::puzzle::Language;
 use echoes::core::soup::Player;
 use echoes::core::undercover::selfplay::play_game;
 use echoes::core::undercover::{Dealt, Role, Rules, UndercoverGame};
 
-use crate::support::{Brain, FakeOllama, Sandbox};
-
-/// The parrot, keeping every prompt it was sent.
-#[derive(Default)]
-struct Recorder(Mutex<Vec<String>>);
-
-#[async_trait]
-impl LlmClient for Recorder {
-    fn describe(&self) -> String {
-        "recording parrot".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let prompt: String = request.messages.iter().map(|m| format!("{}\n", m.content)).collect();
-        self.0.lock().unwrap().push(prompt.clone());
-        Ok(ChatResponse { text: prompt, prompt_tokens: 1, completion_tokens: 1 })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
+use crate::support::{Brain, FakeOllama, Recorder, Sandbox};
 
 /// Whether `text` says `word`: as whole words in English, as characters
 /// in a row in Chinese.

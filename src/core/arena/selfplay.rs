@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use crate::core::actor::{Inbound, engine_player};
-use crate::core::game::{Played, Table, TableOptions, TurnContext, TurnInput};
-use crate::core::pipeline::{Pipeline, Progress};
+use crate::core::game::drive::drive;
+use crate::core::game::{Played, TableOptions};
+use crate::core::pipeline::Pipeline;
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 
@@ -146,35 +146,8 @@ pub async fn play_game(
     observe: &mut (dyn FnMut(&ArenaGame, &Played) + Send),
 ) -> GameResult {
     let started = Instant::now();
-    let noop = |_: Progress| {};
-    let mut now_ms = 0_i64;
-    let mut inputs: Vec<(Player, TurnInput)> = vec![(host.clone(), TurnInput::Begin)];
-    for step in 0..MAX_STEPS {
-        let ctx = TurnContext { pipeline, now_ms, progress: &noop };
-        if inputs.is_empty() {
-            inputs = table.agent_moves(&ctx, step as i64).await.into_iter().map(|m| (m.seat, m.input)).collect();
-        }
-        if inputs.is_empty() {
-            match table.deadline() {
-                Some(deadline) if !table.is_over() => {
-                    now_ms = deadline.at_ms;
-                    inputs.push((engine_player(), TurnInput::Timer(deadline.tag)));
-                }
-                _ => break,
-            }
-        }
-        let (player, input) = inputs.remove(0);
-        let mut inbound = Inbound::new(player, input);
-        inbound.moderator = true;
-        let ctx = TurnContext { pipeline, now_ms, progress: &noop };
-        let played = table.play(&ctx, &inbound).await;
-        observe(&table.game, &played);
-        table.adopt(played);
-        now_ms += 1000;
-        if table.is_over() {
-            break;
-        }
-    }
+    let mut watch = |t: &ArenaTable, played: &Played| observe(&t.game, played);
+    drive(pipeline, &mut table, host.clone(), MAX_STEPS, &mut watch).await;
     let g = &table.game;
     let mut scores: [Vec<u8>; 5] = Default::default();
     for c in g.said.iter().filter(|c| c.parsed) {

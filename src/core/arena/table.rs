@@ -561,7 +561,8 @@ impl Table for ArenaTable {
             // Nobody holds a secret to be shown again: a human contestant
             // has no persona, so "whisper" is the status.
             TurnInput::Status | TurnInput::History | TurnInput::Whisper => {
-                return self.gated(Played::reply(Reply::new(ReplyKind::Status, self.status_text())), false);
+                let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
+                return self.gated(Played::reply(Reply::new(kind, self.status_text())), false);
             }
             TurnInput::Timer(tag) => match self.timer(tag, ctx.now_ms) {
                 Some(played) => return played,

@@ -20,6 +20,7 @@
 //! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
 
 pub mod ballot;
+pub mod drive;
 pub mod host;
 pub mod input;
 pub mod message;

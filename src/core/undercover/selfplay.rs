@@ -7,9 +7,10 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::core::actor::{Inbound, engine_player};
-use crate::core::game::{Played, Table, TableOptions, TurnContext, TurnInput, seats::ai_name};
-use crate::core::pipeline::{Pipeline, Progress};
+use crate::core::actor::engine_player;
+use crate::core::game::drive::drive;
+use crate::core::game::{Played, TableOptions, seats::ai_name};
+use crate::core::pipeline::Pipeline;
 use crate::core::puzzle::Language;
 use crate::core::soup::Player;
 
@@ -145,37 +146,8 @@ pub async fn play_game(
     }
     let first = game.seats.seats.first().map(|s| s.player.clone()).unwrap_or_else(engine_player);
     let mut table = UndercoverTable::new(game, Vec::new(), &format!("selfplay-{}", first.id));
-    let noop = |_: Progress| {};
-    let mut now_ms = 0_i64;
-    let mut timeouts = 0;
-    let mut inputs: Vec<(Player, TurnInput)> = vec![(first, TurnInput::Begin)];
-    for step in 0..MAX_STEPS {
-        let ctx = TurnContext { pipeline, now_ms, progress: &noop };
-        if inputs.is_empty() {
-            inputs = table.agent_moves(&ctx, step as i64).await.into_iter().map(|m| (m.seat, m.input)).collect();
-        }
-        if inputs.is_empty() {
-            match table.deadline() {
-                Some(deadline) if !table.is_over() => {
-                    timeouts += 1;
-                    now_ms = deadline.at_ms;
-                    inputs.push((engine_player(), TurnInput::Timer(deadline.tag)));
-                }
-                _ => break,
-            }
-        }
-        let (player, input) = inputs.remove(0);
-        let mut inbound = Inbound::new(player, input);
-        inbound.moderator = true;
-        let ctx = TurnContext { pipeline, now_ms, progress: &noop };
-        let played = table.play(&ctx, &inbound).await;
-        observe(&table.game, &played);
-        table.adopt(played);
-        now_ms += 1000;
-        if table.is_over() {
-            break;
-        }
-    }
+    let mut watch = |t: &UndercoverTable, played: &Played| observe(&t.game, played);
+    let timeouts = drive(pipeline, &mut table, first, MAX_STEPS, &mut watch).await;
     let game = &table.game;
     let (agent_moves, fallbacks) = table.agent_counts();
     GameResult {

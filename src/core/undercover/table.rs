@@ -523,7 +523,8 @@ impl Table for UndercoverTable {
         let seat = inbound.player.id.as_str();
         match &inbound.input {
             TurnInput::Status | TurnInput::History => {
-                let played = Played::reply(Reply::new(ReplyKind::Status, self.status_text()));
+                let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
+                let played = Played::reply(Reply::new(kind, self.status_text()));
                 return self.gated(played, false);
             }
             TurnInput::Whisper => {

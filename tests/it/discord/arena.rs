@@ -50,6 +50,27 @@ async fn the_arena_plays_on_discord_with_a_skipped_turn_an_elimination_and_a_res
     assert!(lobby.contains("topic: Keep the flooded library open") && lobby.contains("3/8 contestants"), "{lobby}");
     assert!(lobby.contains("#2 ") && lobby.contains("🤖"), "AI characters are named as AI: {lobby}");
 
+    // Carol takes a seat with the lobby's Join button, then leaves with its
+    // Leave button; each press is acknowledged privately.
+    rig.fake
+        .wait_for(|c| c.path == format!("/channels/{thread}/messages") && c.text().contains("Join with `join`"), WAIT)
+        .await
+        .unwrap();
+    let lobby = rig.posts_in(thread, 0).into_iter().find(|c| c.text().contains("Join with `join`")).unwrap();
+    let labels: Vec<String> = lobby.body["components"][0]["components"]
+        .as_array()
+        .map(|b| b.iter().map(|b| b["label"].as_str().unwrap_or_default().to_string()).collect())
+        .unwrap_or_default();
+    assert_eq!(labels, ["Join", "Leave", "Start"], "{:?}", lobby.body);
+    let from = rig.fake.call_count();
+    let join = rig.fake.press(thread, &carol, "table:join").unwrap();
+    assert!(rig.replies_to(join, 1).await.iter().all(is_private));
+    assert!(texts(&rig.wait_posts(thread, from, 1).await).contains("4/8 contestants"));
+    let from = rig.fake.call_count();
+    let leave = rig.fake.press(thread, &carol, "table:leave").unwrap();
+    rig.replies_to(leave, 1).await;
+    assert!(texts(&rig.wait_posts(thread, from, 1).await).contains("3/8 contestants"));
+
     // Alice begins: the opening, her turn with a live countdown, and the
     // spectators' reaction buttons.
     let from = rig.fake.call_count();

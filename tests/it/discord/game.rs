@@ -104,6 +104,19 @@ async fn a_whole_game_with_three_players_in_one_thread() {
             || stats.contains("most played: hard"),
         "{stats}"
     );
+
+    // Alice has the bot forget her: asked first, privately, with a button.
+    let ask = rig.fake.slash(CHANNEL, &alice, "soup", &["forget-me"], &[]).unwrap();
+    let ask = rig.reply_to(ask).await;
+    assert!(is_private(&ask) && ask.text().contains("Press the button to confirm"), "{}", ask.text());
+    let press = rig.fake.press(CHANNEL, &alice, "soup:forget-me").unwrap();
+    let done = rig.reply_to(press).await;
+    assert!(is_private(&done) && done.text().contains("your record starts afresh"), "{}", done.text());
+    let stats = rig.fake.slash(CHANNEL, &alice, "soup", &["stats"], &[]).unwrap();
+    assert!(rig.reply_to(stats).await.text().contains("has not finished a Turtle Soup game"));
+    let board = rig.fake.slash(CHANNEL, &bob, "soup", &["leaderboard"], &[]).unwrap();
+    let board = rig.reply_to(board).await.text();
+    assert!(!board.contains("Alice") && board.contains("Carol"), "{board}");
 }
 
 #[tokio::test]

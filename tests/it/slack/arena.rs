@@ -9,7 +9,7 @@ use echoes::slack::bench::Rig;
 use echoes::slack::fake::{FakeSlack, payloads};
 
 use super::CHANNEL;
-use super::undercover::{parts_with, posted, public, told};
+use super::undercover::{parts_with, posted, posted_n, public, told};
 use crate::discord::arena::arena_model;
 use crate::engine::ManualClock;
 
@@ -28,7 +28,15 @@ async fn the_arena_plays_on_slack_with_a_skipped_turn_an_elimination_and_a_resta
     let rig = Rig::start_from(fake, parts, SlackSettings::default(), true).await.unwrap();
 
     arena(&rig, "a-start", "UHOST", "start characters:2 max_turns:9 topic: Keep the flooded library open").await;
-    posted(&rig, "topic: Keep the flooded library open").await;
+    let lobby = posted(&rig, "topic: Keep the flooded library open").await;
+    let buttons = lobby.body["blocks"][1]["elements"].as_array().cloned().unwrap_or_default();
+    assert_eq!(buttons.len(), 3, "Join / Leave / Start under the lobby: {}", lobby.body);
+    let ts = lobby.ts.clone().unwrap();
+    for (verb, trigger, seats) in [("join", "a-join", "4/8 contestants"), ("leave", "a-leave", "3/8 contestants")] {
+        let press = payloads::button(CHANNEL, "UCAROL", &format!("table:{verb}"), &ts, trigger);
+        rig.deliver("interactive", trigger, press).await.unwrap();
+        posted_n(&rig, seats, if verb == "leave" { 2 } else { 1 }).await;
+    }
     arena(&rig, "a-begin", "UHOST", "begin").await;
     let opening = posted(&rig, "The Arena opens").await;
     assert!(opening.text().contains("#1 UHOST, your turn"), "{}", opening.text());

@@ -49,6 +49,16 @@ async fn whole_game(socket: bool) {
     g.command("trig-board", "UBOB", "leaderboard global").await;
     let board = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Leaderboard · everywhere");
     g.rig.fake.wait_for_count("the board", 1, WAIT, board).await.unwrap();
+    // Carol has the bot forget her, confirming with the button.
+    g.command("trig-forget", "UCAROL", "forget-me").await;
+    let asked = |c: &Call| c.method == "chat.postEphemeral" && c.text().contains("Press the button to confirm");
+    g.rig.fake.wait_for_count("the question", 1, WAIT, asked).await.unwrap();
+    g.press("trig-forget-yes", "UCAROL", "soup_forget_me").await;
+    let done = |c: &Call| c.method == "chat.postEphemeral" && c.text().contains("your record starts afresh");
+    g.rig.fake.wait_for_count("the erase", 1, WAIT, done).await.unwrap();
+    g.command("trig-stats-2", "UBOB", "stats <@UCAROL>").await;
+    let none = |c: &Call| c.method == "chat.postMessage" && c.text().contains("has not finished a Turtle Soup game");
+    g.rig.fake.wait_for_count("no record", 1, WAIT, none).await.unwrap();
     // The thread plays nothing once the game is over.
     g.say("Ev9", "UALICE", "Is it over?").await;
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -50,7 +50,7 @@ pub(super) async fn posted(rig: &Rig, needle: &str) -> Call {
 }
 
 /// Waits until `n` posts contain `needle` (the same count appears once per ballot).
-async fn posted_n(rig: &Rig, needle: &str, n: usize) {
+pub(super) async fn posted_n(rig: &Rig, needle: &str, n: usize) {
     let count =
         |calls: &[Call]| calls.iter().filter(|c| c.method == "chat.postMessage" && c.text().contains(needle)).count();
     rig.fake.wait_until(needle, WAIT, move |calls| count(calls) >= n).await.unwrap();
