@@ -435,7 +435,7 @@ impl Engine {
                 continue;
             }
             let inbound = Inbound::new(agent.seat, agent.input).with_event(agent.event_id);
-            self.send_unprompted(state.id.clone(), me.clone(), inbound, None);
+            self.send_unprompted(state.id.clone(), me.clone(), inbound, agent.not_before_ms);
         }
     }
 

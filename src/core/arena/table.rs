@@ -657,7 +657,7 @@ impl Table for ArenaTable {
             }
         };
         self.agent_moves.fetch_add(1, Ordering::Relaxed);
-        vec![AgentMove { seat: player, input: TurnInput::Say(text), event_id: id }]
+        vec![AgentMove { seat: player, input: TurnInput::Say(text), event_id: id, not_before_ms: None }]
     }
 }
 

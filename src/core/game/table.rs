@@ -100,6 +100,9 @@ pub struct AgentMove {
     pub input: crate::core::game::TurnInput,
     /// Unique for this move, so a replayed agent turn is answered once.
     pub event_id: String,
+    /// Played no earlier than this (engine clock); `None`: at once. A
+    /// seat that must pass for a human takes a human's time.
+    pub not_before_ms: Option<i64>,
 }
 
 #[async_trait]

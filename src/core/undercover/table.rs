@@ -688,7 +688,8 @@ impl Table for UndercoverTable {
                 Phase::Lobby | Phase::GuessAi | Phase::Over => continue,
             };
             self.agent_moves.fetch_add(1, Ordering::Relaxed);
-            moves.push(AgentMove { seat: player, input, event_id: id });
+            let not_before_ms = self.human_pace(&id, &input).map(|ms| ctx.now_ms + ms);
+            moves.push(AgentMove { seat: player, input, event_id: id, not_before_ms });
         }
         moves
     }
@@ -724,6 +725,18 @@ impl UndercoverTable {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// In anonymous mode an AI seat takes a human's time (an instant
+    /// answer would give it away): about a second per five characters
+    /// typed, 3 s to read first, up to 20 s, varied by the move's id.
+    pub(super) fn human_pace(&self, move_id: &str, input: &TurnInput) -> Option<i64> {
+        if !self.game.rules.anonymous {
+            return None;
+        }
+        let typed = input.text().chars().count().max(1) as i64;
+        let jitter = move_id.bytes().fold(self.game.seed, |h, b| super::splitmix(h ^ u64::from(b))) % 4_000;
+        Some((3_000 + typed * 200 + jitter as i64).min(20_000))
     }
 
     /// A safe description for an AI seat whose own broke a rule: a stock

@@ -423,3 +423,17 @@ fn a_servers_own_pairs_are_checked_and_come_up_in_about_half_its_games() {
         "an English pair stays out of Chinese games"
     );
 }
+
+#[test]
+fn ai_seats_take_a_humans_time_only_when_they_pass_for_humans() {
+    let anonymous = Rules { anonymous: true, ..Rules::default() };
+    let g = UndercoverGame::new(&player(1), 4, anonymous, Language::En, Dealt::from_pair(&pair(), false), 5);
+    let table = table::UndercoverTable::new(g, Vec::new(), "CANARY-undercover-test");
+    let said = crate::core::game::TurnInput::Say("It keeps you awake in the morning.".into());
+    let pace = table.human_pace("agent:ai:1:describe:1:0", &said).expect("an anonymous AI seat waits");
+    assert!((3_000 + 34 * 200..=20_000).contains(&pace), "{pace} ms for 34 characters");
+    let vote = crate::core::game::TurnInput::Vote("2".into());
+    assert!((3_000..10_000).contains(&table.human_pace("agent:ai:1:vote:1:main", &vote).unwrap()));
+    let plain = table::UndercoverTable::new(started(4, false, 5), Vec::new(), "CANARY-undercover-test");
+    assert_eq!(plain.human_pace("agent:ai:1:describe:1:0", &said), None, "named AI seats answer at once");
+}

@@ -329,7 +329,12 @@ impl Table for BallotTable {
             let view = SeatView::new(&seat.player, &self.history, own);
             let option = agent_vote(ctx, &view, ballot).await;
             let event_id = format!("agent:{}:{seq}", seat.player.id);
-            moves.push(AgentMove { seat: seat.player.clone(), input: TurnInput::Vote(option), event_id });
+            moves.push(AgentMove {
+                seat: seat.player.clone(),
+                input: TurnInput::Vote(option),
+                event_id,
+                not_before_ms: None,
+            });
         }
         moves
     }
