@@ -189,7 +189,12 @@ pub async fn score(
     let mut req = request(scorer_prompt(lang, topic, heard, speaker, text), 80, 0.0);
     req.json_schema = Some(scores_schema());
     let said = ask(&*ctx.pipeline.models.judge, req, "scorer").await?;
-    parse_scores(&said)
+    let scores = parse_scores(&said);
+    if scores.is_none() {
+        let head: String = said.chars().take(200).collect();
+        tracing::info!(reply = %head, "the scorer's reply has no readable ratings; neutral scores are used");
+    }
+    scores
 }
 
 /// The narrator's line (a round comment or the summary).
