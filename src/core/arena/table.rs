@@ -279,7 +279,7 @@ impl ArenaTable {
     }
 
     fn gated(&self, played: Played, over: bool) -> Played {
-        gate(&self.gates, played, over, self.lang())
+        self.gates.gate(played, over, &say::withheld(self.lang()))
     }
 
     /// The persona for the next AI seat: an unused one, picked by the seed.
@@ -503,29 +503,10 @@ impl ArenaTable {
             withheld: None,
             next: None,
         };
-        let mut played = gate(fresh.as_ref().unwrap_or(&self.gates), played, over, self.lang());
+        let mut played = fresh.as_ref().unwrap_or(&self.gates).gate(played, over, &say::withheld(self.lang()));
         played.next = Some(Box::new(Next { game: next }));
         played
     }
-}
-
-/// Every message through `gates` for its audience, unless the turn ends
-/// the game (the end shows the hidden strategies).
-fn gate(gates: &SecretGates, mut played: Played, over: bool, lang: Language) -> Played {
-    if over {
-        return played;
-    }
-    if let Check::Blocked(b) = gates.check(&Audience::Everyone, &played.reply.text) {
-        played.reply.text = say::withheld(lang);
-        played.withheld = Some(b);
-    }
-    for m in &mut played.messages {
-        if let Check::Blocked(b) = gates.check(&m.audience, &m.reply.text) {
-            m.reply.text = say::withheld(lang);
-            played.withheld = Some(b);
-        }
-    }
-    played
 }
 
 #[async_trait]

@@ -13,6 +13,7 @@ use crate::core::secrecy::{Blocked, Canary, Check, Gate, Reason, word_views};
 use crate::core::text::{is_cjk, words};
 
 use super::message::Audience;
+use super::table::Played;
 
 /// One secret text, and the seat allowed to see it (`None`: nobody).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +77,26 @@ impl SecretGates {
         let seats = owners.iter().map(|o| (o.to_string(), gate_without(Some(o)))).collect();
         let short = secrets.iter().map(|s| (s.owner.clone(), words(&s.text))).filter(|(_, w)| is_short(w)).collect();
         SecretGates { public: gate_without(None), seats, short }
+    }
+
+    /// A turn's reply and messages, each checked for its audience; one that
+    /// would reveal a secret is replaced by `withheld` and the turn marked
+    /// (a security event). The turn that ends the game is not gated.
+    pub fn gate(&self, mut played: Played, over: bool, withheld: &str) -> Played {
+        if over {
+            return played;
+        }
+        if let Check::Blocked(b) = self.check(&Audience::Everyone, &played.reply.text) {
+            played.reply.text = withheld.to_string();
+            played.withheld = Some(b);
+        }
+        for m in &mut played.messages {
+            if let Check::Blocked(b) = self.check(&m.audience, &m.reply.text) {
+                m.reply.text = withheld.to_string();
+                played.withheld = Some(b);
+            }
+        }
+        played
     }
 
     /// Checks one message for its audience.

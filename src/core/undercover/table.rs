@@ -403,27 +403,8 @@ impl UndercoverTable {
     /// Every message passes the gate for its audience while the game is
     /// on; the turn that ends the game (the reveal) is not gated.
     fn gated(&self, played: Played, over: bool) -> Played {
-        gate(&self.gates, played, over, self.lang())
+        self.gates.gate(played, over, &withheld(self.lang()))
     }
-}
-
-/// Every message through `gates` for its audience, unless the turn ends
-/// the game.
-fn gate(gates: &SecretGates, mut played: Played, over: bool, lang: Language) -> Played {
-    if over {
-        return played;
-    }
-    if let Check::Blocked(b) = gates.check(&Audience::Everyone, &played.reply.text) {
-        played.reply.text = withheld(lang);
-        played.withheld = Some(b);
-    }
-    for m in &mut played.messages {
-        if let Check::Blocked(b) = gates.check(&m.audience, &m.reply.text) {
-            m.reply.text = withheld(lang);
-            played.withheld = Some(b);
-        }
-    }
-    played
 }
 
 impl UndercoverTable {
@@ -591,7 +572,7 @@ impl Table for UndercoverTable {
             withheld: None,
             next: None,
         };
-        let mut played = gate(fresh.as_ref().unwrap_or(&self.gates), played, over, lang);
+        let mut played = fresh.as_ref().unwrap_or(&self.gates).gate(played, over, &withheld(lang));
         played.next = Some(Box::new(Next { game: next, public, gates: fresh }));
         played
     }
