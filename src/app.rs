@@ -98,7 +98,11 @@ impl App {
             }
         };
         let refs: Vec<&Puzzle> = puzzles.iter().map(|p| p.as_ref()).collect();
-        match vectors.knowledge.sync(&refs).await {
+        let mut docs = crate::core::knowledge::all_puzzle_docs(&refs);
+        for world in &crate::assets::worlds().worlds {
+            docs.extend(world.docs());
+        }
+        match vectors.knowledge.sync(&docs).await {
             Ok(report) => Some(report),
             Err(e) => {
                 tracing::warn!(error = %e, "knowledge sync failed");

@@ -10,6 +10,7 @@ use include_dir::{Dir, include_dir};
 use crate::core::arena::{ArenaHost, Roster};
 use crate::core::catalogue::Catalogue;
 use crate::core::game::HostedGame;
+use crate::core::lore::{LoreHost, Worlds};
 use crate::core::prompts::Prompts;
 use crate::core::undercover::{UndercoverHost, WordLibrary};
 
@@ -17,6 +18,7 @@ static PROMPTS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/prompts");
 pub static PUZZLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/puzzles");
 static WORDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/undercover");
 static ARENA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/arena");
+static WORLDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/worlds");
 pub const CATALOGUE: &str = include_str!("../commands/catalogue.toml");
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
@@ -62,6 +64,52 @@ pub fn word_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>>
 /// The Arena's personas, narrators and topics, the same way.
 pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
     language_files(&ARENA, dir)
+}
+
+/// The Lore RPG's worlds as (`<id>/<file>.toml`, text): every world
+/// directory under `dir`, or the embedded set.
+pub fn world_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let Some(dir) = dir else {
+        for world in WORLDS.dirs() {
+            for file in world.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
+                let text = file.contents_utf8().unwrap_or_default().to_string();
+                out.push((file.path().to_string_lossy().replace('\\', "/"), text));
+            }
+        }
+        return Ok(out);
+    };
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let sub = entry?.path();
+        if !sub.is_dir() {
+            continue;
+        }
+        let id = sub.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        for file in std::fs::read_dir(&sub).with_context(|| format!("reading {}", sub.display()))? {
+            let path = file?.path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+                let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                out.push((format!("{id}/{name}"), text));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The bundled worlds (checked by a unit test, so none is skipped).
+pub fn worlds() -> std::sync::Arc<Worlds> {
+    static WORLDS_LOADED: std::sync::OnceLock<std::sync::Arc<Worlds>> = std::sync::OnceLock::new();
+    WORLDS_LOADED
+        .get_or_init(|| {
+            let (worlds, problems) = Worlds::from_sources(&world_sources(None).unwrap_or_default());
+            for p in &problems {
+                tracing::warn!(problem = %p, "a bundled world was skipped");
+            }
+            std::sync::Arc::new(worlds)
+        })
+        .clone()
 }
 
 /// `en/*.toml` and `zh/*.toml` as (`en/name.toml`, text), from `dir` or
@@ -121,6 +169,7 @@ pub fn hosted_games() -> Vec<std::sync::Arc<dyn HostedGame>> {
     vec![
         std::sync::Arc::new(UndercoverHost::new(std::sync::Arc::new(words()))),
         std::sync::Arc::new(ArenaHost::new(std::sync::Arc::new(roster()))),
+        std::sync::Arc::new(LoreHost::new(worlds())),
     ]
 }
 
@@ -139,6 +188,17 @@ mod tests {
         assert!(problems.is_empty(), "{problems:#?}");
         for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
             assert!(library.choices(lang, None).len() >= 60, "{} pairs in {lang:?}", library.choices(lang, None).len());
+        }
+    }
+
+    #[test]
+    fn the_bundled_worlds_are_valid() {
+        let (worlds, problems) = crate::core::lore::Worlds::from_sources(&super::world_sources(None).unwrap());
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert_eq!(worlds.worlds.len(), 2);
+        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+            let w = worlds.first(lang).unwrap();
+            assert!(w.passages.len() >= 40 && w.npcs.len() >= 6 && w.secrets().count() >= 3, "{}", w.id);
         }
     }
 

@@ -69,6 +69,9 @@ pub enum Command {
     /// The Arena: check the cast files, or print a game from the record.
     #[command(subcommand)]
     Arena(ArenaCommand),
+    /// The Lore RPG: check world directories.
+    #[command(subcommand)]
+    Rpg(RpgCommand),
     /// AI-only games, to judge a model or a prompt.
     #[command(subcommand)]
     Selfplay(SelfplayCommand),
@@ -109,7 +112,32 @@ pub enum ArenaCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum RpgCommand {
+    /// Validate world directories (each holds one folder per world with
+    /// world.toml, passages.toml, npcs.toml and probes.toml; default: the
+    /// bundled worlds).
+    Check { paths: Vec<PathBuf> },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum SelfplayCommand {
+    /// Turtle Soup: AI players against the AI host; per puzzle solved or
+    /// not, questions, hints, model calls and the Judge's parse rate, then
+    /// the solve rate.
+    Soup {
+        /// Puzzle ids (default: the first --games puzzles in the language).
+        #[arg(long, value_delimiter = ',')]
+        puzzles: Vec<String>,
+        #[arg(long, default_value_t = 5)]
+        games: usize,
+        #[arg(long, default_value_t = 2)]
+        ai_players: u32,
+        /// Turns before the AI players give up.
+        #[arg(long, default_value_t = 30)]
+        max_turns: usize,
+        #[arg(long, value_parser = parse_language)]
+        language: Option<Language>,
+    },
     /// Who is the Undercover with AI seats only: win rates by role, game
     /// length and how often an AI seat's move fell back to a safe move.
     Undercover {
@@ -214,6 +242,13 @@ pub enum BenchCommand {
     },
     /// Semantic-ledger threshold sweep on tests/data/question_pairs.toml.
     Ledger,
+    /// A scripted long Lore RPG session: prompt tokens per role at turns
+    /// 1, 50, 100 and 300, model calls per turn, and a recall probe.
+    Context {
+        /// Turns before the recall questions.
+        #[arg(long, default_value_t = 300)]
+        turns: u32,
+    },
     /// The attack corpus and the normal-play corpus through the whole
     /// engine: attacks tried, leaks, false blocks and the gate's cost.
     Secrecy {
@@ -262,10 +297,13 @@ pub struct PlayArgs {
     /// Seated games: seats at the table, you included (3–12).
     #[arg(long)]
     pub seats: Option<usize>,
-    /// Seated games: AI players beside you (default: fill the table, 4 without --seats).
-    #[arg(long, alias = "characters")]
+    /// AI players beside you: seated games (default: fill the table, 4
+    /// without --seats); Turtle Soup (default none, at most 4; they ask a
+    /// few seconds after you).
+    #[arg(long, aliases = ["characters", "ai-players"])]
     pub ai_seats: Option<usize>,
-    /// The Arena: the topic, the words after `arena` (default: a bundled one).
+    /// The Arena: the topic, the words after `arena` (default: a bundled one);
+    /// the Lore RPG: the world, after `rpg` (default: the first in the language).
     pub topic: Vec<String>,
     /// The Arena: the turn limit.
     #[arg(long)]
@@ -370,11 +408,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
         Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
         Command::Arena(ArenaCommand::Check { paths }) => check_arena(paths),
+        Command::Rpg(RpgCommand::Check { paths }) => check_worlds(paths),
+        Command::Bench(BenchCommand::Context { turns }) => crate::bench::context::run(turns).await,
         Command::Arena(ArenaCommand::Replay { session }) => arena_replay(settings, &session).await,
         Command::Selfplay(SelfplayCommand::Arena { characters, games, max_turns, language, seed }) => {
             selfplay_arena(settings, characters, games, max_turns, language, seed).await
         }
         Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
+        Command::Selfplay(SelfplayCommand::Soup { puzzles, games, ai_players, max_turns, language }) => {
+            selfplay_soup(settings, puzzles, games, ai_players, max_turns, language).await
+        }
         Command::Selfplay(SelfplayCommand::Undercover { seats, games, blank, language, seed }) => {
             selfplay_undercover(settings, seats, games, blank, language, seed).await
         }
@@ -491,6 +534,41 @@ fn check_arena(paths: Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `echoes rpg check`: every problem in the world files and the counts
+/// per world; an error when any is bad.
+fn check_worlds(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
+    let mut bad = 0;
+    for dir in dirs {
+        let sources = crate::assets::world_sources(dir.as_deref())?;
+        let where_ = dir.as_ref().map_or("the bundled worlds".to_string(), |d| d.display().to_string());
+        if sources.is_empty() {
+            anyhow::bail!("{where_}: no world files (expected <id>/world.toml, passages.toml, npcs.toml)");
+        }
+        let (worlds, problems) = crate::core::lore::Worlds::from_sources(&sources);
+        for p in &problems {
+            println!("{where_}: {p}");
+        }
+        bad += problems.len();
+        for w in &worlds.worlds {
+            println!(
+                "{where_}: {} ({}, {}): {} passages ({} GM-only), {} NPCs, {} probes",
+                w.id,
+                w.title,
+                w.language.code(),
+                w.passages.len(),
+                w.secrets().count(),
+                w.npcs.len(),
+                w.probes.len()
+            );
+        }
+    }
+    if bad > 0 {
+        anyhow::bail!("{bad} problems in the world files");
+    }
+    Ok(())
+}
+
 /// `echoes arena replay <session>`: the game as the record holds it.
 async fn arena_replay(settings: Settings, session: &str) -> anyhow::Result<()> {
     use crate::core::game::Game as _;
@@ -530,6 +608,37 @@ async fn selfplay_arena(
             .await
             .map_err(|e| anyhow::anyhow!(e))?;
     print!("{}", report.render());
+    Ok(())
+}
+
+async fn selfplay_soup(
+    mut settings: Settings,
+    puzzles: Vec<String>,
+    games: usize,
+    ai_players: u32,
+    max_turns: usize,
+    language: Option<Language>,
+) -> anyhow::Result<()> {
+    let (models, notice) = choose_models(&mut settings).await?;
+    let app = App::open(settings, models).await?;
+    eprintln!("{notice}");
+    let chosen: Vec<std::sync::Arc<crate::core::puzzle::Puzzle>> = if puzzles.is_empty() {
+        let language = language.unwrap_or_else(|| app.settings.language());
+        app.library.all().iter().filter(|p| p.language == language).take(games).cloned().collect()
+    } else {
+        let mut out = Vec::new();
+        for id in &puzzles {
+            out.push(app.library.get(id).ok_or_else(|| anyhow::anyhow!("There is no puzzle {id:?}."))?);
+        }
+        out
+    };
+    let mut results = Vec::new();
+    for puzzle in chosen {
+        let result = crate::core::soup::selfplay::play(&app.engine.pipeline, puzzle, ai_players, max_turns).await;
+        eprintln!("· {} {}", result.puzzle, if result.solved { "solved" } else { "not solved" });
+        results.push(result);
+    }
+    print!("{}", crate::core::soup::selfplay::render(&results));
     Ok(())
 }
 
@@ -585,6 +694,8 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
             max_turns: args.max_turns,
             turn_seconds: args.turn_seconds,
             spectate: Some(args.watch),
+            // The Lore RPG: the words after `rpg` name the world.
+            world: (!args.topic.is_empty()).then(|| args.topic.join(" ")),
             ..Default::default()
         };
         let name = args.name.unwrap_or_else(|| "Player".to_string());
@@ -598,6 +709,7 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
         language: args.language,
         difficulty: args.difficulty,
         name: args.name,
+        ai_players: args.ai_seats.unwrap_or(0) as u32,
     };
     console::play(&app, opts).await
 }

@@ -51,11 +51,28 @@ pub struct GameSettings {
     pub language: String,
     pub hint_limit: u32,
     pub expire_after_minutes: u64,
-    pub narrator: bool,
+    pub narrator: Remarks,
     pub max_input_chars: usize,
     pub ledger_threshold: f32,
     #[serde(default)]
     pub seed: Option<u64>,
+}
+
+/// Whether the Narrator model writes a remark under each verdict: `true`,
+/// `false`, or `"auto"`: yes, unless the Narrator is the small packaged
+/// in-process model, whose remarks are nonsense (players then get fixed
+/// remarks, and a question costs one model call instead of two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Remarks {
+    Set(bool),
+    Auto(AutoWord),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoWord {
+    Auto,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -113,9 +130,25 @@ impl Settings {
         Some(Path::new(&self.prompts.dir)).filter(|p| !p.as_os_str().is_empty())
     }
 
+    /// Whether the Narrator model writes remarks (`game.narrator`).
+    pub fn narrator_remarks(&self) -> bool {
+        match self.game.narrator {
+            Remarks::Set(on) => on,
+            Remarks::Auto(_) => !self.small_local_narrator(),
+        }
+    }
+
+    /// Whether the Narrator role is played by the small packaged
+    /// in-process model.
+    pub fn small_local_narrator(&self) -> bool {
+        let provider = self.llm.narrator.provider.unwrap_or(self.llm.provider);
+        provider == crate::llm::ProviderKind::Local
+            && crate::models::ModelDir::new(&self.llm.local).chat_model().is_ok_and(|c| c.small)
+    }
+
     pub fn pipeline(&self) -> PipelineSettings {
         PipelineSettings {
-            narrator: self.game.narrator,
+            narrator: self.narrator_remarks(),
             max_input_chars: self.game.max_input_chars,
             seed: self.game.seed,
             ledger_threshold: self.game.ledger_threshold,
@@ -142,6 +175,28 @@ mod tests {
             assert_eq!(s.llm.model, "llama3.2");
             assert_eq!(s.game.hint_limit, 5);
             assert_eq!(s.language(), Language::En);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn remarks_are_off_by_default_only_for_the_small_packaged_model() {
+        figment::Jail::expect_with(|jail| {
+            let models = jail.directory().join("models");
+            std::fs::create_dir_all(&models).unwrap();
+            std::fs::write(models.join(crate::models::SMALL_CHAT_FILE), b"gguf").unwrap();
+            jail.set_env("ECHOES__LLM__LOCAL__MODELS_DIR", models.display().to_string());
+            jail.set_env("ECHOES__LLM__LOCAL__CHAT_MODEL", "small");
+            let mut s = Settings::load(None).expect("settings");
+            assert_eq!(s.game.narrator, Remarks::Auto(AutoWord::Auto));
+            s.llm.provider = crate::llm::ProviderKind::Ollama;
+            assert!(s.narrator_remarks(), "a served model writes remarks");
+            s.llm.provider = crate::llm::ProviderKind::Local;
+            assert!(!s.narrator_remarks(), "the small packaged model does not");
+            s.game.narrator = Remarks::Set(true);
+            assert!(s.narrator_remarks(), "unless the config says so");
+            jail.set_env("ECHOES__GAME__NARRATOR", "false");
+            assert_eq!(Settings::load(None).expect("settings").game.narrator, Remarks::Set(false));
             Ok(())
         });
     }

@@ -6,6 +6,7 @@
 //! A benchmark, not a test: it prints numbers and asserts nothing. It runs
 //! the real turn pipeline (narrator off) against the real model files.
 
+pub mod context;
 mod script;
 pub mod secrecy;
 

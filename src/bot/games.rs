@@ -59,6 +59,12 @@ impl Games {
         self.resume.lock().await
     }
 
+    /// The thread a live Soup session plays in.
+    fn thread_of_session(&self, session_id: &str) -> Option<String> {
+        let threads = self.threads.lock().unwrap_or_else(PoisonError::into_inner);
+        threads.iter().find(|(_, g)| g.session_id == session_id).map(|(t, _)| t.clone())
+    }
+
     fn get(&self, thread: &str) -> Option<LiveGame> {
         self.threads.lock().unwrap_or_else(PoisonError::into_inner).get(thread).cloned()
     }
@@ -161,8 +167,15 @@ impl Bot {
         self.games.insert(thread, game);
     }
 
-    /// Starts a game in `thread` and binds it. `Ok(None)` when the thread
-    /// already has an active game.
+    /// The live Soup game a session plays and its thread (for turns no
+    /// front-end call waits for: an AI player's).
+    pub async fn soup_by_session(&self, session_id: &str) -> anyhow::Result<Option<(String, Found)>> {
+        let Some(thread) = self.games.thread_of_session(session_id) else { return Ok(None) };
+        Ok(self.find_game(&thread).await?.map(|found| (thread, found)))
+    }
+
+    /// Starts a game in `thread` with `ai_players` AI players and binds
+    /// it. `Ok(None)` when the thread already has an active game.
     pub async fn bind_new_game(
         &self,
         thread: &str,
@@ -170,10 +183,12 @@ impl Bot {
         puzzle: Arc<Puzzle>,
         config: &GuildConfig,
         host: Player,
+        ai_players: u32,
     ) -> anyhow::Result<Option<(SessionHandle, Delivery)>> {
         let engine = self.engine_for(config.model.as_deref());
         let hint_limit = config.hint_limit.unwrap_or(self.defaults.hint_limit);
-        let (handle, intro) = engine.start_session(puzzle.clone(), thread, hint_limit, host.clone()).await?;
+        let (handle, intro) =
+            engine.start_session_with(puzzle.clone(), thread, hint_limit, host.clone(), ai_players).await?;
         if !self.bind(thread, scope, &handle.id, &host.id).await? {
             return Ok(None);
         }

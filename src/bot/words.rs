@@ -86,6 +86,10 @@ pub enum Word<'a> {
     PuzzleInvalid(&'a str),
     PuzzleExists(&'a str),
     PuzzleUnreadable,
+    /// A content file (a world) that is not a small UTF-8 TOML file.
+    FileUnreadable {
+        max_kib: u32,
+    },
     PuzzleRemoved(&'a str),
     NotCustom(&'a str),
     PuzzleEnabled(&'a str),
@@ -300,6 +304,7 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::PuzzleInvalid(problems) => format!("That puzzle has problems:\n{problems}"),
         Word::PuzzleExists(id) => format!("A puzzle `{id}` already exists; remove it first or choose another id."),
         Word::PuzzleUnreadable => "Attach the puzzle as a UTF-8 TOML file of at most 64 KiB.".into(),
+        Word::FileUnreadable { max_kib } => format!("Attach a UTF-8 TOML file of at most {max_kib} KiB."),
         Word::PuzzleRemoved(id) => format!("Removed `{id}`."),
         Word::NotCustom(id) => format!("`{id}` is not one of this {}'s custom puzzles.", n.scope),
         Word::PuzzleEnabled(id) => format!("`{id}` is enabled here."),
@@ -389,6 +394,7 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::PuzzleInvalid(problems) => format!("这个谜题有问题：\n{problems}"),
         Word::PuzzleExists(id) => format!("谜题 `{id}` 已存在；请先删除它或换一个 id。"),
         Word::PuzzleUnreadable => "请附上不超过 64 KiB 的 UTF-8 TOML 谜题文件。".into(),
+        Word::FileUnreadable { max_kib } => format!("请附上不超过 {max_kib} KiB 的 UTF-8 TOML 文件。"),
         Word::PuzzleRemoved(id) => format!("已删除 `{id}`。"),
         Word::NotCustom(id) => format!("`{id}` 不是{}的自定义谜题。", n.this_scope),
         Word::PuzzleEnabled(id) => format!("`{id}` 已在这里启用。"),

@@ -38,6 +38,8 @@ pub struct PlayOptions {
     pub difficulty: Option<Difficulty>,
     /// The player's name; on resume, defaults to the session's last player.
     pub name: Option<String>,
+    /// AI players at the table (a new game only).
+    pub ai_players: u32,
 }
 
 /// Where lines come from.
@@ -73,10 +75,24 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
         None => Lines::Stdin(BufReader::new(tokio::io::stdin()).lines()),
     };
     let lang = puzzle.language;
-    while let Some(line) = {
+    // AI players' turns arrive through the engine's courier, printed as
+    // they come, between the lines typed.
+    let (tx, mut courier) = tokio::sync::mpsc::unbounded_channel();
+    app.engine.set_courier(Arc::new(table::TerminalCourier(tx)));
+    loop {
         screen.prompt();
-        lines.next().await?
-    } {
+        let line = tokio::select! {
+            Some(delivery) = courier.recv() => {
+                show(&handle, &delivery, &player, &mut screen).await?;
+                if is_final(delivery.reply.kind) {
+                    screen.info("game over · start another with: echoes play");
+                    break;
+                }
+                continue;
+            }
+            line = lines.next() => line?,
+        };
+        let Some(line) = line else { break };
         screen.echo(&line);
         let outcome = match parse_line(&line) {
             ConsoleCommand::Turn(input) => turn(&handle, &player, input, &mut screen).await?,
@@ -104,7 +120,8 @@ async fn start(
 ) -> anyhow::Result<(SessionHandle, Arc<Puzzle>)> {
     let puzzle = choose_puzzle(app, opts)?;
     let hint_limit = app.settings.game.hint_limit;
-    let (handle, intro) = app.engine.start_session(puzzle.clone(), "console", hint_limit, player.clone()).await?;
+    let (handle, intro) =
+        app.engine.start_session_with(puzzle.clone(), "console", hint_limit, player.clone(), opts.ai_players).await?;
     show(&handle, &intro, player, screen).await?;
     Ok((handle, puzzle))
 }
@@ -203,10 +220,11 @@ fn visible_to(audience: &Audience, me: &Player) -> bool {
     }
 }
 
-fn phase_text(p: Progress) -> &'static str {
+pub(crate) fn phase_text(p: Progress) -> String {
     match p {
-        Progress::Judging => "the judge is thinking…",
-        Progress::Narrating => "the host is writing a remark…",
+        Progress::Judging => "the judge is thinking…".to_string(),
+        Progress::Narrating => "the host is writing a remark…".to_string(),
+        Progress::Step(step) => format!("{step}…"),
     }
 }
 

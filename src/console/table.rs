@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use crate::app::App;
 use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle};
 use crate::core::game::{Audience, HostedGame, TableOptions, TurnInput};
+use crate::core::pipeline::Progress;
 use crate::core::soup::Player;
 use crate::core::store::NewSession;
 
@@ -30,7 +31,7 @@ pub enum TableLine {
 }
 
 /// The verbs, for help and errors.
-pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /say <text> /vote <seat> /react <seat> /word /guess <word> /status /pause /resume /topic <text> /end /quit (a line without / is your description or contribution)";
+pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /say <text> /vote <seat> /react <seat> /word /guess <word> /status /pause /resume /topic <text> /end /quit; the Lore RPG: /act <text>, /say <npc>: <text>, /scores, /recap (a line without / is your description, contribution or action)";
 
 pub fn parse_table_line(line: &str) -> TableLine {
     let line = line.trim();
@@ -51,13 +52,27 @@ pub fn parse_table_line(line: &str) -> TableLine {
         "/pause" => TableLine::Move(TurnInput::Pause),
         "/resume" => TableLine::Move(TurnInput::Resume),
         "/topic" if !rest.is_empty() => TableLine::Move(TurnInput::Topic(rest.to_string())),
-        "/describe" | "/say" if !rest.is_empty() => TableLine::Move(TurnInput::Say(rest.to_string())),
+        "/say" if !rest.is_empty() => TableLine::Move(say_line(rest)),
+        "/describe" | "/act" if !rest.is_empty() => TableLine::Move(TurnInput::Say(rest.to_string())),
+        "/scores" => TableLine::Move(TurnInput::Scores),
+        "/recap" => TableLine::Move(TurnInput::History),
         "/guess" if !rest.is_empty() => TableLine::Move(TurnInput::Guess(rest.to_string())),
         "/whisper" | "/word" => TableLine::Move(TurnInput::Whisper),
         "/status" => TableLine::Move(TurnInput::Status),
         "/end" => TableLine::Move(TurnInput::Reveal),
         "/quit" | "/exit" => TableLine::Quit,
         _ => TableLine::Unknown(verb.to_string()),
+    }
+}
+
+/// `/say <npc>: <text>` is words to someone (the Lore RPG); a line with
+/// no name before a colon is a plain contribution.
+pub fn say_line(rest: &str) -> TurnInput {
+    match rest.split_once([':', '：']) {
+        Some((to, text)) if !to.trim().is_empty() && to.trim().chars().count() <= 32 && !text.trim().is_empty() => {
+            TurnInput::SayTo { to: to.trim().to_string(), text: text.trim().to_string() }
+        }
+        _ => TurnInput::Say(rest.to_string()),
     }
 }
 
@@ -132,7 +147,18 @@ async fn step(handle: &SessionHandle, me: &Player, line: &str, out: &mut dyn FnM
             return Ok(Step::On(None));
         }
     };
-    let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
+    // On a terminal, a spinner names the step a turn is at (the Lore
+    // RPG's "Validating your action against the lore").
+    let spinner = Screen::new(false).spinner();
+    let mut inbound = Inbound::new(me.clone(), input);
+    inbound.progress = spinner.clone().map(|bar| {
+        Arc::new(move |p: Progress| bar.set_message(super::phase_text(p))) as Arc<dyn Fn(Progress) + Send + Sync>
+    });
+    let delivery = handle.send(inbound).await;
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let delivery = delivery?;
     Ok(if show(handle, me, &delivery, out).await? { Step::Over } else { Step::On(delivery.deadline_ms) })
 }
 

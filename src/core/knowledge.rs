@@ -119,6 +119,11 @@ pub struct Hit {
     pub score: f32,
 }
 
+/// Every puzzle's documents.
+pub fn all_puzzle_docs(puzzles: &[&Puzzle]) -> Vec<Doc> {
+    puzzles.iter().flat_map(|p| puzzle_docs(p)).collect()
+}
+
 /// Splits a puzzle into its typed documents: the surface is public, the
 /// bottom and key facts are for the Judge, hints for the hint master, lore
 /// as it declares.
@@ -166,12 +171,13 @@ pub struct SyncReport {
 
 #[async_trait]
 pub trait Knowledge: Send + Sync {
-    /// Makes the index hold exactly these puzzles' documents; unchanged
-    /// documents are not embedded again.
-    async fn sync(&self, puzzles: &[&Puzzle]) -> Result<SyncReport, KnowledgeError>;
+    /// Makes the index hold exactly these documents (puzzles', from
+    /// `puzzle_docs`, and worlds' lore); unchanged documents are not
+    /// embedded again.
+    async fn sync(&self, docs: &[Doc]) -> Result<SyncReport, KnowledgeError>;
 
-    /// The `k` documents of one puzzle closest to `query` among those
-    /// `role` may see.
+    /// The `k` documents of one corpus (a puzzle, or a world:
+    /// `world:<id>`) closest to `query` among those `role` may see.
     async fn retrieve(&self, role: Role, puzzle_id: &str, query: &str, k: usize) -> Result<Vec<Hit>, KnowledgeError>;
 }
 

@@ -91,6 +91,12 @@ pub trait LlmClient: Send + Sync {
 
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError>;
 
+    /// Tokens in `text` by the model's own tokenizer, where the client has
+    /// one at hand (the in-process model once loaded); `None` otherwise.
+    fn count_tokens(&self, _text: &str) -> Option<usize> {
+        None
+    }
+
     /// A cheap reachability check (no generation) used at start-up.
     async fn health(&self) -> Result<(), LlmError>;
 }

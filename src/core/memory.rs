@@ -22,6 +22,8 @@ pub enum MemoryKind {
     Stats,
     /// How this player plays (derived from their stats).
     Profile,
+    /// One turn of a long session, kept searchable (`session:<id>`).
+    Turn,
 }
 
 impl MemoryKind {
@@ -30,11 +32,14 @@ impl MemoryKind {
             MemoryKind::Summary => "summary",
             MemoryKind::Stats => "stats",
             MemoryKind::Profile => "profile",
+            MemoryKind::Turn => "turn",
         }
     }
 
     pub fn parse(s: &str) -> Option<MemoryKind> {
-        [MemoryKind::Summary, MemoryKind::Stats, MemoryKind::Profile].into_iter().find(|k| k.as_str() == s)
+        [MemoryKind::Summary, MemoryKind::Stats, MemoryKind::Profile, MemoryKind::Turn]
+            .into_iter()
+            .find(|k| k.as_str() == s)
     }
 }
 

@@ -11,12 +11,14 @@
 pub mod actor;
 pub mod arena;
 pub mod catalogue;
+pub mod context;
 pub mod embed;
 pub mod game;
 pub mod guild;
 pub mod i18n;
 pub mod knowledge;
 pub mod llm;
+pub mod lore;
 pub mod memory;
 pub mod pipeline;
 pub mod prompts;

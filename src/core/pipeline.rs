@@ -166,10 +166,12 @@ impl<'t> Asked<'t> {
 }
 
 /// Progress a front end may show while a turn runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Progress {
     Judging,
     Narrating,
+    /// A game's own named step ("Validating your action against the lore").
+    Step(String),
 }
 
 pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Send + Sync);
@@ -223,7 +225,9 @@ impl Pipeline {
             | TurnInput::Timer(_)
             | TurnInput::Pause
             | TurnInput::Resume
-            | TurnInput::Topic(_) => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
+            | TurnInput::Topic(_)
+            | TurnInput::SayTo { .. }
+            | TurnInput::Scores => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
         }
     }
 
@@ -435,6 +439,28 @@ fn looks_like_question(text: &str) -> bool {
 
 fn tail<T>(items: &[T], n: usize) -> &[T] {
     &items[items.len().saturating_sub(n)..]
+}
+
+/// Tokens the answers before the hot window may take in a prompt.
+const EARLIER_TOKENS: usize = 240;
+
+/// A long game's history as the Judge and the Narrator read it
+/// (`core::context`): the last `HISTORY_IN_PROMPT` turns verbatim (hot),
+/// and before them one line of the earlier questions that were answered
+/// (cold), the newest kept within `EARLIER_TOKENS`; turns that taught
+/// nothing (irrelevant, META, hints) are left out of it.
+fn layered_history(history: &[PublicTurn]) -> Vec<PublicTurn> {
+    let split = history.len().saturating_sub(HISTORY_IN_PROMPT);
+    let (older, recent) = history.split_at(split);
+    let taught = |t: &&PublicTurn| matches!(t.outcome.as_str(), "YES" | "NO" | "YES_AND_NO" | "guess");
+    let lines: Vec<String> = older.iter().filter(taught).map(|t| format!("{} => {}", t.text, t.outcome)).collect();
+    let count = |t: &str| super::context::estimate_tokens(t);
+    let mut out = Vec::with_capacity(recent.len() + 1);
+    if let Some(text) = super::context::fold_older(&lines, EARLIER_TOKENS, &count) {
+        out.push(PublicTurn { player: String::new(), text, outcome: "earlier".into() });
+    }
+    out.extend(recent.iter().cloned());
+    out
 }
 
 fn rejected(lang: Language, r: Rejection) -> TurnOutcome {

@@ -23,6 +23,7 @@
 
 mod canary;
 mod decode;
+mod instruction;
 mod lexicon;
 mod meta;
 mod meta_zh;
@@ -31,6 +32,7 @@ mod pattern;
 mod spans;
 
 pub use canary::Canary;
+pub use instruction::is_instruction;
 pub use meta::is_meta_question;
 
 use normalize::{clean, reversed, skeleton_of, words};

@@ -63,6 +63,10 @@ pub struct SoupGame {
     pub players: BTreeMap<String, PlayerTally>,
     /// Who solved it, when solved.
     pub solver: Option<String>,
+    /// AI players at the table (named as AI; they ask from public
+    /// information only).
+    #[serde(default)]
+    pub ai_players: u32,
 }
 
 /// Something that happened, already judged.
@@ -117,6 +121,7 @@ impl SoupGame {
             ledger: BTreeMap::new(),
             players: BTreeMap::new(),
             solver: None,
+            ai_players: 0,
         }
     }
 
@@ -248,8 +253,9 @@ impl super::game::Game for SoupGame {
     }
 }
 
+pub mod selfplay;
 mod table;
-pub use table::SoupTable;
+pub use table::{AI_DELAY_MS, MAX_AI_PLAYERS, SoupTable, ai_player};
 
 #[cfg(test)]
 mod tests;

@@ -51,7 +51,9 @@ async fn on_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Messag
         return Ok(());
     }
     let http = &ctx.http;
-    let Some((handle, game)) = data.game_in(http, msg.channel_id).await? else { return Ok(()) };
+    let Some((handle, game)) = data.game_in(http, msg.channel_id).await? else {
+        return super::tables::on_table_message(ctx, data, msg).await;
+    };
     let player = player_of(&msg.author);
     if data.limiter.check(&player.id, data.now_ms()).is_err() {
         msg.react(http, serenity::ReactionType::Unicode(SLOW_DOWN_EMOJI.to_string())).await?;

@@ -56,7 +56,7 @@ impl Data {
         Ok(self.bot.find_game(&thread_key(thread)).await?.map(|found| (found.handle, found.game)))
     }
 
-    /// Starts a game in `thread` and binds it. `Ok(None)` when the thread
+    /// Starts a game in `thread` (with AI players) and binds it. `Ok(None)` when the thread
     /// already has an active game.
     pub async fn open_game(
         &self,
@@ -65,8 +65,9 @@ impl Data {
         puzzle: Arc<Puzzle>,
         config: &GuildConfig,
         host: Player,
+        ai_players: u32,
     ) -> Result<Option<(SessionHandle, Delivery)>, Error> {
-        self.bot.bind_new_game(&thread_key(thread), scope, puzzle, config, host).await
+        self.bot.bind_new_game(&thread_key(thread), scope, puzzle, config, host, ai_players).await
     }
 
     /// Forgets a thread's game and ends its binding.

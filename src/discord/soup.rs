@@ -92,6 +92,10 @@ pub async fn start(
     puzzle: Option<String>,
     #[description = "Difficulty"] difficulty: Option<DifficultyChoice>,
     #[description = "Language"] language: Option<LanguageChoice>,
+    #[description = "AI players at the table (named as AI)"]
+    #[min = 0]
+    #[max = 4]
+    ai_players: Option<u32>,
 ) -> Result<(), Error> {
     let data = ctx.data();
     let http = &ctx.serenity_context().http;
@@ -114,7 +118,7 @@ pub async fn start(
     };
     defer(ctx).await?;
     let thread = if in_thread { here } else { open_thread(http, here, &puzzle).await? };
-    start_in(ctx, thread, &scope, puzzle, &config, lang).await
+    start_in(ctx, thread, &scope, puzzle, &config, lang, ai_players.unwrap_or(0)).await
 }
 
 async fn start_in(
@@ -124,11 +128,12 @@ async fn start_in(
     puzzle: Arc<Puzzle>,
     config: &GuildConfig,
     lang: Language,
+    ai_players: u32,
 ) -> Result<(), Error> {
     let data = ctx.data();
     let http = &ctx.serenity_context().http;
     let host = player_of(ctx.author());
-    let Some((handle, intro)) = data.open_game(thread, scope, puzzle.clone(), config, host).await? else {
+    let Some((handle, intro)) = data.open_game(thread, scope, puzzle.clone(), config, host, ai_players).await? else {
         ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
         return Ok(());
     };

@@ -54,6 +54,13 @@ pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, E
         sub.identifying_name = format!("table_{group}_{}", sub.name).into();
         if let Some(verb) = listed.iter().find(|v| v.name == sub.name) {
             sub.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
+            // An option one game needs and another lacks (`say`'s npc) is
+            // optional in the template; the catalogue says which it is here.
+            for p in &mut sub.parameters {
+                if let Some(o) = verb.options.iter().find(|o| o.name == p.name) {
+                    p.required = o.required;
+                }
+            }
         }
         // A subcommand group (`pairs add|list|remove`): its listed verbs.
         let parent = sub.name.to_string();
@@ -88,11 +95,15 @@ pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, E
         "end",
         "stats",
         "pairs",
+        "worlds",
         "say_verb",
         "react",
         "pause",
         "resume",
-        "set_topic"
+        "set_topic",
+        "act",
+        "scores",
+        "recap"
     ),
     subcommand_required
 )]
@@ -126,6 +137,7 @@ async fn start(
     #[min = 1]
     #[max = 100]
     max_turns: Option<u32>,
+    #[description = "The world (an id or a title)"] world: Option<String>,
 ) -> Result<(), Error> {
     let options = TableOptions {
         seats: seats.map(|n| n as usize),
@@ -135,6 +147,7 @@ async fn start(
         anonymous,
         topic,
         max_turns,
+        world,
         ..Default::default()
     };
     let data = ctx.data();
@@ -213,8 +226,113 @@ async fn whisper(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Your contribution, on your turn.
 #[poise::command(slash_command, guild_only, rename = "say")]
-async fn say_verb(ctx: Context<'_>, #[description = "What you say"] text: String) -> Result<(), Error> {
+async fn say_verb(
+    ctx: Context<'_>,
+    #[description = "Who you speak to"] npc: Option<String>,
+    #[description = "What you say"] text: String,
+) -> Result<(), Error> {
+    let input = match npc.filter(|n| !n.trim().is_empty()) {
+        Some(to) => TurnInput::SayTo { to, text },
+        None => TurnInput::Say(text),
+    };
+    table_turn(ctx, input).await
+}
+
+/// Do something in the world (the Lore RPG).
+#[poise::command(slash_command, guild_only)]
+async fn act(ctx: Context<'_>, #[description = "What you do"] text: String) -> Result<(), Error> {
     table_turn(ctx, TurnInput::Say(text)).await
+}
+
+/// Turns won and lost (the Lore RPG).
+#[poise::command(slash_command, guild_only)]
+async fn scores(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::Scores).await
+}
+
+/// The story so far (the Lore RPG).
+#[poise::command(slash_command, guild_only)]
+async fn recap(ctx: Context<'_>) -> Result<(), Error> {
+    table_turn(ctx, TurnInput::History).await
+}
+
+/// A plain message in the thread of a game that plays messages (the Lore
+/// RPG): a turn by its author, answered in the thread.
+pub async fn on_table_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Message) -> Result<(), Error> {
+    let http = &ctx.http;
+    let Some(table) = data.table_in(http, msg.channel_id).await? else { return Ok(()) };
+    if !table.game.plays_messages() {
+        return Ok(());
+    }
+    let player = player_of(&msg.author);
+    if data.limiter.check(&player.id, data.now_ms()).is_err() {
+        msg.react(http, serenity::ReactionType::Unicode(super::events::SLOW_DOWN_EMOJI.to_string())).await?;
+        return Ok(());
+    }
+    if let Err(e) = msg.channel_id.broadcast_typing(http).await {
+        tracing::debug!(error = %e, "typing indicator failed");
+    }
+    let inbound = Inbound::new(player.clone(), TurnInput::Say(neutralise(&msg.content))).with_event(msg.id.to_string());
+    data.play_table(http, msg.channel_id, table, inbound, &player, None).await
+}
+
+/// A turn's steps shown in the thread while it runs: one message, posted
+/// at the first step, edited at each next one, deleted at the end.
+struct ProgressPost {
+    tx: tokio::sync::mpsc::UnboundedSender<Option<String>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ProgressPost {
+    fn start(http: Arc<serenity::Http>, thread: serenity::ChannelId) -> ProgressPost {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
+        let task = tokio::spawn(async move {
+            let mut posted: Option<serenity::MessageId> = None;
+            'steps: while let Some(step) = rx.recv().await {
+                let Some(mut text) = step else { break };
+                // Only the latest step is worth showing.
+                while let Ok(next) = rx.try_recv() {
+                    match next {
+                        Some(newer) => text = newer,
+                        None => break 'steps,
+                    }
+                }
+                let text = format!("⏳ {text}…");
+                match posted {
+                    None => {
+                        let post = CreateMessage::new().content(text).allowed_mentions(no_pings());
+                        posted = thread.send_message(http.as_ref(), post).await.ok().map(|m| m.id);
+                    }
+                    Some(id) => {
+                        let edit = serenity::EditMessage::new().content(text);
+                        if let Err(e) = thread.edit_message(http.as_ref(), id, edit).await {
+                            tracing::debug!(error = %e, "could not update the progress message");
+                        }
+                    }
+                }
+            }
+            if let Some(id) = posted
+                && let Err(e) = thread.delete_message(http.as_ref(), id).await
+            {
+                tracing::debug!(error = %e, "could not remove the progress message");
+            }
+        });
+        ProgressPost { tx, task }
+    }
+
+    fn callback(&self) -> Arc<dyn Fn(crate::core::pipeline::Progress) + Send + Sync> {
+        let tx = self.tx.clone();
+        Arc::new(move |p: crate::core::pipeline::Progress| {
+            if let crate::core::pipeline::Progress::Step(step) = p {
+                let _ = tx.send(Some(step));
+            }
+        })
+    }
+
+    async fn finish(self) {
+        let _ = self.tx.send(None);
+        let _ = self.task.await;
+    }
 }
 
 /// Spectators: back one contestant this round.
@@ -344,6 +462,62 @@ async fn content_verb(ctx: Context<'_>) -> Result<Option<ContentVerb>, Error> {
     Ok(Some((data.clone(), game, scope_of(guild), lang)))
 }
 
+/// This server's own worlds (moderators).
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("worlds_add", "worlds_list", "worlds_remove"),
+    subcommand_required
+)]
+async fn worlds(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// The largest world file a moderator may add.
+const MAX_WORLD_BYTES: u32 = 256 * 1024;
+
+/// Add a world for this server (moderators): one TOML file.
+#[poise::command(slash_command, guild_only, rename = "add")]
+async fn worlds_add(
+    ctx: Context<'_>,
+    #[description = "A world TOML file (world fields, [[passage]] and [[npc]] tables)"] file: serenity::Attachment,
+) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
+    let readable = file.filename.ends_with(".toml") && file.size <= MAX_WORLD_BYTES;
+    let source = match readable {
+        true => String::from_utf8(file.download().await.context("downloading the world file")?).ok(),
+        false => None,
+    };
+    let Some(source) = source else {
+        return refuse(ctx, lang, Word::FileUnreadable { max_kib: MAX_WORLD_BYTES / 1024 }).await;
+    };
+    let text = data.add_content(&game, &scope, None, &source, &player_of(ctx.author()), Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
+/// List this server's own worlds (moderators; only you see it).
+#[poise::command(slash_command, guild_only, rename = "list")]
+async fn worlds_list(ctx: Context<'_>) -> Result<(), Error> {
+    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
+    let text = data.list_content(&game, &scope, lang, Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
+/// Remove one of this server's worlds (moderators).
+#[poise::command(slash_command, guild_only, rename = "remove")]
+async fn worlds_remove(
+    ctx: Context<'_>,
+    #[description = "The world's id (from list)"] id: String,
+) -> Result<(), Error> {
+    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
+    let text = data.remove_content(&game, &scope, &id, lang, Markup::Discord).await?;
+    ctx.send(private(&neutralise(&text))).await?;
+    Ok(())
+}
+
 /// Show the table.
 #[poise::command(slash_command, guild_only)]
 async fn status(ctx: Context<'_>) -> Result<(), Error> {
@@ -395,7 +569,7 @@ async fn table_turn(ctx: Context<'_>, input: TurnInput) -> Result<(), Error> {
     inbound.moderator = moderator;
     let token = app.interaction.token.clone();
     let origin = Answer { token, public_reply: !secret };
-    data.play_table(http, thread, table, inbound, &player, origin).await
+    data.play_table(http, thread, table, inbound, &player, Some(origin)).await
 }
 
 /// How the turn's own reply goes back.
@@ -447,14 +621,22 @@ impl Data {
         http: &Arc<serenity::Http>,
         thread: serenity::ChannelId,
         table: LiveTable,
-        inbound: Inbound,
+        mut inbound: Inbound,
         player: &Player,
-        answer: Answer,
+        answer: Option<Answer>,
     ) -> Result<(), Error> {
         let (data, http, player) = (self.clone(), http.clone(), player.clone());
         crate::bot::runtime::on_games(async move {
-            let delivery = table.handle.send(inbound).await?;
-            data.deliver_table(&http, thread, &table, &delivery, &player, Some(&answer)).await
+            // A game with named steps (the Lore RPG) shows them as it goes.
+            let shown = table.game.plays_messages().then(|| ProgressPost::start(http.clone(), thread));
+            if let Some(post) = &shown {
+                inbound.progress = Some(post.callback());
+            }
+            let delivery = table.handle.send(inbound).await;
+            if let Some(post) = shown {
+                post.finish().await;
+            }
+            data.deliver_table(&http, thread, &table, &delivery?, &player, answer.as_ref()).await
         })
         .await?
     }
@@ -656,7 +838,7 @@ async fn play_button(
     inbound.moderator =
         perms.contains(serenity::Permissions::MANAGE_THREADS) || perms.contains(serenity::Permissions::ADMINISTRATOR);
     let answer = Answer { token: press.token.clone(), public_reply: false };
-    data.play_table(http, press.channel_id, table, inbound, &player, answer).await
+    data.play_table(http, press.channel_id, table, inbound, &player, Some(answer)).await
 }
 
 /// Shows the replies of table turns no command waits for (a deadline
@@ -701,8 +883,27 @@ impl Courier for DiscordCourier {
 }
 
 impl Data {
+    /// A Soup turn nobody's command waits for (an AI player's): posted
+    /// in the game's thread, and the game wrapped up when it ended.
+    async fn soup_courier(&self, http: &serenity::Http, session_id: &str, delivery: &Delivery) -> Result<(), Error> {
+        let Some((key, found)) = self.bot.soup_by_session(session_id).await? else { return Ok(()) };
+        let Some(thread) = key.strip_prefix("discord:").and_then(|t| t.parse::<u64>().ok()) else { return Ok(()) };
+        let thread = serenity::ChannelId::new(thread);
+        let lang = found.game.puzzle.language;
+        super::send::post(http, thread, &delivery.reply, lang, self.settings.max_reply_messages, None).await?;
+        found.handle.delivered(delivery).await?;
+        if crate::core::actor::is_final(delivery.reply.kind) && !delivery.duplicate {
+            self.finish(http, thread, &found.game).await?;
+        } else if delivery.over {
+            self.close_game(thread).await?;
+        }
+        Ok(())
+    }
+
     async fn courier_deliver(&self, http: &serenity::Http, session_id: &str, delivery: &Delivery) -> Result<(), Error> {
-        let Some(thread_key) = self.bot.tables.thread_of(session_id) else { return Ok(()) };
+        let Some(thread_key) = self.bot.tables.thread_of(session_id) else {
+            return self.soup_courier(http, session_id, delivery).await;
+        };
         let Some(thread) = thread_key.strip_prefix("discord:").and_then(|t| t.parse::<u64>().ok()) else {
             return Ok(());
         };

@@ -7,7 +7,7 @@ use crate::core::catalogue::Who;
 
 fn tree() -> (Catalogue, Vec<poise::Command<Data, Error>>) {
     let catalogue = crate::assets::catalogue();
-    let commands = commands(&catalogue, &["undercover", "arena"]);
+    let commands = commands(&catalogue, &["undercover", "arena", "rpg"]);
     (catalogue, commands)
 }
 

@@ -16,8 +16,7 @@ use tokio::sync::RwLock;
 use super::lance::{Col, Val, in_list, lit, open_table, scan, schema, text_col, upsert, vector_at};
 use super::{content_hash, cosine};
 use crate::core::embed::Embedder;
-use crate::core::knowledge::{Doc, DocKind, Hit, Knowledge, KnowledgeError, Role, SyncReport, Visibility, puzzle_docs};
-use crate::core::puzzle::Puzzle;
+use crate::core::knowledge::{Doc, DocKind, Hit, Knowledge, KnowledgeError, Role, SyncReport, Visibility};
 
 const TABLE: &str = "knowledge";
 const COLS: [Col; 7] = [
@@ -128,8 +127,7 @@ fn docs_from_batch(b: &RecordBatch) -> Vec<(Doc, Vec<f32>)> {
 
 #[async_trait]
 impl Knowledge for LanceKnowledge {
-    async fn sync(&self, puzzles: &[&Puzzle]) -> Result<SyncReport, KnowledgeError> {
-        let docs: Vec<Doc> = puzzles.iter().flat_map(|p| puzzle_docs(p)).collect();
+    async fn sync(&self, docs: &[Doc]) -> Result<SyncReport, KnowledgeError> {
         let existing = self.existing_hashes().await?;
         let changed: Vec<&Doc> = docs.iter().filter(|d| existing.get(&d.id) != Some(&self.hash(d))).collect();
         let rows = self.embed_rows(&changed).await?;

@@ -108,6 +108,18 @@ impl Rig {
         }
     }
 
+    /// Stops the bot as a process ends: the socket closes and this bot no
+    /// longer plays its sessions (their actors and timers stop with the
+    /// last handle), so a bot started next on the same database is the
+    /// only one that fires their deadlines. Returns the fake, for it.
+    pub async fn halt(self) -> FakeSlack {
+        if let Some(socket) = &self.socket {
+            socket.stop().await;
+        }
+        self.bot.forget_all();
+        self.fake
+    }
+
     /// Posts a body to the Events API signed with `secret` at `timestamp`.
     pub async fn post_signed(
         &self,

@@ -38,6 +38,8 @@ pub struct WantedArgs {
     pub id: Option<String>,
     pub difficulty: Option<Difficulty>,
     pub language: Option<Language>,
+    /// AI players at the table (`ai_players:2`).
+    pub ai_players: u32,
 }
 
 impl From<WantedArgs> for Wanted {
@@ -150,7 +152,10 @@ fn wanted(rest: &str) -> WantedArgs {
     let mut out = WantedArgs::default();
     for word in rest.split_whitespace() {
         let lower = word.to_lowercase();
-        if let Some(d) = difficulty(&lower) {
+        let ai = ["ai_players:", "ai-players:", "ai_players=", "ai:"].iter().find_map(|k| lower.strip_prefix(k));
+        if let Some(n) = ai.and_then(|n| n.parse::<u32>().ok()) {
+            out.ai_players = n.min(crate::core::soup::MAX_AI_PLAYERS);
+        } else if let Some(d) = difficulty(&lower) {
             out.difficulty = Some(d);
         } else if let Some(l) = Language::parse(&lower) {
             out.language = Some(l);

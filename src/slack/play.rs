@@ -102,7 +102,10 @@ impl SlackBot {
     async fn on_message(&self, m: &MessageIn) -> anyhow::Result<()> {
         let Some(thread_ts) = &m.thread_ts else { return Ok(()) };
         let key = thread_key(&m.channel, thread_ts);
-        let Some(found) = self.game(&m.channel, &key).await? else { return Ok(()) };
+        let Some(found) = self.game(&m.channel, &key).await? else {
+            self.on_table_message(m, thread_ts).await?;
+            return Ok(());
+        };
         let player = self.player(&m.user).await;
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             let lang = found.game.puzzle.language;
@@ -236,6 +239,7 @@ impl SlackBot {
         if self.channel_game(&c.channel).await?.is_some() {
             return self.tell(&c.channel, &c.user, None, &refuse(Word::AlreadyRunning)).await;
         }
+        let ai_players = wanted.ai_players;
         let puzzle = match self.choose_puzzle(&scope, &c.channel, wanted.into(), lang).await? {
             Ok(p) => p,
             Err(NoPuzzle::Unknown { id, near }) => {
@@ -250,7 +254,8 @@ impl SlackBot {
         let title = format!("🐢 *{}*  {}", neutralise(&puzzle.title), say(puzzle.language, &Word::Thinking));
         let ts = self.post(&c.channel, None, &title).await?;
         let key = thread_key(&c.channel, &ts);
-        let opened = self.bind_new_game(&key, &scope, puzzle.clone(), &config, self.player(&c.user).await).await?;
+        let host = self.player(&c.user).await;
+        let opened = self.bind_new_game(&key, &scope, puzzle.clone(), &config, host, ai_players).await?;
         let Some((handle, intro)) = opened else {
             return self.update_text(&c.channel, &ts, &refuse(Word::AlreadyRunning)).await;
         };

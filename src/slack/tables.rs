@@ -18,7 +18,7 @@ use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
 use crate::core::puzzle::Language;
 use crate::core::store::OutboxItem;
 
-use super::ingress::{ButtonIn, CommandIn};
+use super::ingress::{ButtonIn, CommandIn, MessageIn};
 use super::play::unescape;
 use super::render::{neutralise, plan};
 use super::words::{Word, say};
@@ -47,8 +47,8 @@ impl SlackBot {
         let text = unescape(&c.text);
         let (verb, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
         let verb = verb.to_lowercase();
-        if verb == "pairs" {
-            return self.on_content_verb(c, game, rest).await;
+        if verb == "pairs" || verb == "worlds" {
+            return self.on_content_verb(c, game, &verb, rest).await;
         }
         let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == verb);
         if !offered {
@@ -71,7 +71,11 @@ impl SlackBot {
             "add-ai" => TurnInput::AddAi,
             "vote" => TurnInput::Vote(rest.trim().to_string()),
             "whisper" | "word" => TurnInput::Whisper,
-            "describe" | "say" => TurnInput::Say(rest.trim().to_string()),
+            // A game whose `say` names someone (the Lore RPG): `say Mira: hello`.
+            "say" if self.verb_has_option(game.group(), "say", "npc") => say_to(rest),
+            "describe" | "say" | "act" => TurnInput::Say(rest.trim().to_string()),
+            "scores" => TurnInput::Scores,
+            "recap" => TurnInput::History,
             "react" => TurnInput::Vote(rest.trim().to_string()),
             "pause" => TurnInput::Pause,
             "resume" => TurnInput::Resume,
@@ -94,24 +98,132 @@ impl SlackBot {
         let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_));
         let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
         inbound.moderator = self.is_admin(&scope_of(&c.team), &c.user).await.unwrap_or(false);
-        let delivery = table.handle.send(inbound).await?;
+        let delivery = self.send_with_steps(&key, &table, inbound).await?;
         let answer = Answer { channel: &c.channel, user: &c.user, secret };
         self.deliver_table(&key, &table, &delivery, Some(&answer)).await
     }
 
+    /// A Soup turn nobody's command waits for (an AI player's): posted in
+    /// the game's thread, and the game wrapped up when it ended.
+    async fn soup_courier(&self, session_id: &str, delivery: &Delivery) -> anyhow::Result<()> {
+        let Some((key, found)) = self.soup_by_session(session_id).await? else { return Ok(()) };
+        let channel = channel_of(&key).to_string();
+        let lang = found.game.puzzle.language;
+        for piece in plan(&delivery.reply, lang, self.settings.max_reply_messages) {
+            self.post(&channel, thread_ts_of(&key), &piece).await?;
+        }
+        found.handle.delivered(delivery).await?;
+        if crate::core::actor::is_final(delivery.reply.kind) && !delivery.duplicate {
+            self.finish(&channel, &key, &found.game).await?;
+        } else if delivery.over {
+            self.close(&key).await?;
+        }
+        Ok(())
+    }
+
+    fn verb_has_option(&self, group: &str, verb: &str, option: &str) -> bool {
+        self.catalogue
+            .for_frontend(Frontend::Slack)
+            .any(|v| v.group == group && v.name == verb && v.options.iter().any(|o| o.name == option))
+    }
+
+    /// A reply in the thread of a game that plays messages (the Lore RPG)
+    /// is a turn; `false` when the thread holds no such game.
+    pub(super) async fn on_table_message(&self, m: &MessageIn, thread_ts: &str) -> anyhow::Result<bool> {
+        let key = thread_key(&m.channel, thread_ts);
+        let Some(found) = self.find_table(&key).await? else { return Ok(false) };
+        let table = found.table;
+        if !table.game.plays_messages() {
+            return Ok(false);
+        }
+        let player = self.player(&m.user).await;
+        if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
+            self.tell(&m.channel, &m.user, Some(thread_ts), &say(table.language, &Word::SlowDown(wait))).await?;
+            return Ok(true);
+        }
+        let inbound = Inbound::new(player, TurnInput::Say(unescape(&m.text))).with_event(m.event_id.clone());
+        let delivery = self.send_with_steps(&key, &table, inbound).await?;
+        self.deliver_table(&key, &table, &delivery, None).await?;
+        Ok(true)
+    }
+
+    /// Plays a table turn; a game with named steps (the Lore RPG) shows
+    /// them in one thread message, updated as the turn goes, left as the
+    /// list of steps taken.
+    async fn send_with_steps(&self, key: &str, table: &LiveTable, mut inbound: Inbound) -> anyhow::Result<Delivery> {
+        if !table.game.plays_messages() {
+            return Ok(table.handle.send(inbound).await?);
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
+        let done = tx.clone();
+        inbound.progress = Some(Arc::new(move |p: crate::core::pipeline::Progress| {
+            if let crate::core::pipeline::Progress::Step(step) = p {
+                let _ = tx.send(Some(step));
+            }
+        }));
+        let channel = channel_of(key);
+        let thread_ts = thread_ts_of(key).unwrap_or_default();
+        let turn = async {
+            let delivery = table.handle.send(inbound).await;
+            let _ = done.send(None);
+            delivery
+        };
+        let show = async {
+            let mut posted: Option<String> = None;
+            let mut steps: Vec<String> = Vec::new();
+            'steps: while let Some(Some(mut step)) = rx.recv().await {
+                while let Ok(next) = rx.try_recv() {
+                    match next {
+                        Some(newer) => {
+                            steps.push(std::mem::replace(&mut step, newer));
+                        }
+                        None => {
+                            steps.push(step);
+                            break 'steps;
+                        }
+                    }
+                }
+                let text = format!("⏳ {step}…");
+                steps.push(step);
+                posted = match posted {
+                    None => self.post(channel, Some(thread_ts), &text).await.ok(),
+                    Some(ts) => {
+                        if let Err(e) = self.update_text(channel, &ts, &text).await {
+                            tracing::debug!(error = %e, "could not update the progress message");
+                        }
+                        Some(ts)
+                    }
+                };
+            }
+            if let Some(ts) = posted
+                && let Err(e) = self.update_text(channel, &ts, &format!("✓ {}", steps.join(" → "))).await
+            {
+                tracing::debug!(error = %e, "could not close the progress message");
+            }
+        };
+        let (delivery, ()) = tokio::join!(turn, show);
+        Ok(delivery?)
+    }
+
     /// `/<group> pairs add|list|remove …`: a moderator's verbs on the
     /// workspace's own content for the game, answered privately.
-    async fn on_content_verb(&self, c: &CommandIn, game: Arc<dyn HostedGame>, text: &str) -> anyhow::Result<()> {
+    async fn on_content_verb(
+        &self,
+        c: &CommandIn,
+        game: Arc<dyn HostedGame>,
+        verb: &str,
+        text: &str,
+    ) -> anyhow::Result<()> {
         let scope = scope_of(&c.team);
         let lang = self.scope_language(&scope).await;
         let (sub, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
         let sub = sub.to_lowercase();
-        let name = format!("pairs {sub}");
+        let name = format!("{verb} {sub}");
         let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == name);
         if !offered {
             let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &format!("/{} ", game.group()));
             let lines: Vec<&str> =
-                help.lines().filter(|l| l.starts_with(&format!("/{} pairs", game.group()))).collect();
+                help.lines().filter(|l| l.starts_with(&format!("/{} {verb}", game.group()))).collect();
             return self.tell(&c.channel, &c.user, None, &neutralise(&lines.join("\n"))).await;
         }
         if !self.is_admin(&scope, &c.user).await.unwrap_or(false) {
@@ -280,7 +392,9 @@ impl SlackBot {
     }
 
     async fn courier_deliver(&self, session_id: &str, delivery: &Delivery) -> anyhow::Result<()> {
-        let Some(key) = self.tables.thread_of(session_id) else { return Ok(()) };
+        let Some(key) = self.tables.thread_of(session_id) else {
+            return self.soup_courier(session_id, delivery).await;
+        };
         let Some(found) = self.find_table(&key).await? else { return Ok(()) };
         self.deliver_table(&key, &found.table, delivery, None).await
     }
@@ -305,17 +419,35 @@ pub fn table_options(text: &str) -> TableOptions {
             "seats" => options.seats = value.parse().ok(),
             "ai_seats" | "ai" | "characters" => options.ai_seats = value.parse().ok(),
             "max_turns" | "turns" => options.max_turns = value.parse().ok(),
+            "world" => options.world = Some(value.to_string()),
             "language" | "lang" => options.language = Language::parse(value),
             "blank" => options.blank = Some(yes(value)),
             "anonymous" => options.anonymous = Some(yes(value)),
             "" if value.eq_ignore_ascii_case("anonymous") => options.anonymous = Some(true),
             "" if value.eq_ignore_ascii_case("blank") => options.blank = Some(true),
             "" if value.parse::<usize>().is_ok() => options.seats = value.parse().ok(),
-            "" => options.language = Language::parse(value).or(options.language),
+            "" if Language::parse(value).is_some() => options.language = Language::parse(value),
+            // A bare word that is nothing else names a world (the Lore RPG).
+            "" => options.world = Some(value.to_string()),
             _ => {}
         }
     }
     options
+}
+
+/// `say Mira: hello` or `say Mira hello` → words to Mira.
+fn say_to(rest: &str) -> TurnInput {
+    let rest = rest.trim();
+    let split = match rest.split_once([':', '：']) {
+        Some((to, text)) if !to.trim().is_empty() && to.chars().count() <= 32 => Some((to, text)),
+        _ => rest.split_once(' '),
+    };
+    match split {
+        Some((to, text)) if !text.trim().is_empty() => {
+            TurnInput::SayTo { to: to.trim().to_string(), text: text.trim().to_string() }
+        }
+        _ => TurnInput::Say(rest.to_string()),
+    }
 }
 
 /// `slack:<channel>:<ts>` → the channel.

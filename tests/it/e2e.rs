@@ -104,3 +104,20 @@ async fn eval_judge_scores_labelled_lines_through_the_real_judge_path() {
     let run = sandbox.run(Some(&ollama.server.uri()), &["eval", "judge", bad.to_str().unwrap()]).await;
     assert!(!run.ok && run.stderr.contains("line 1"), "{}", run.stderr);
 }
+
+#[tokio::test]
+async fn selfplay_soup_reports_solves_questions_calls_and_the_parse_rate() {
+    // The AI players' model guesses the story at once; the Judge finds
+    // every key fact in it.
+    let guesser = brain().with_others(&[(
+        "You are a player",
+        "He was her birth father and had never seen her face, only knew her name.",
+    )]);
+    let ollama = FakeOllama::start(guesser).await;
+    let sandbox = Sandbox::new();
+    let args = ["selfplay", "soup", "--puzzles", "en-arrivals-sign", "--max-turns", "6"];
+    let run = sandbox.run(Some(&ollama.server.uri()), &args).await;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("en-arrivals-sign") && run.stdout.contains("solve rate 100% (1/1)"), "{}", run.stdout);
+    assert!(run.stdout.contains("Judge parse rate 100%"), "{}", run.stdout);
+}

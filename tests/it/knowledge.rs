@@ -27,7 +27,7 @@ async fn a_player_agent_prompt_never_holds_judge_only_text() {
     let kb = Arc::new(LanceKnowledge::open(&db, Arc::new(HashingEmbedder::new(384))).await.unwrap());
     let (library, _) = PuzzleLibrary::load(None);
     let all: Vec<&Puzzle> = library.all().iter().map(|p| p.as_ref()).collect();
-    kb.sync(&all).await.unwrap();
+    kb.sync(&echoes::core::knowledge::all_puzzle_docs(&all)).await.unwrap();
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
     for puzzle in library.all() {
         let recorder = Arc::new(ScriptedLlm::from_texts(["Was it at night?"]));

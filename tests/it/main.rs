@@ -12,6 +12,7 @@ mod engine;
 mod knowledge;
 mod legacy;
 mod local_model;
+mod lore;
 mod memory;
 mod parrot;
 mod resume;

@@ -18,6 +18,8 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 #[derive(Clone)]
 pub struct Brain {
     rules: Vec<(String, String)>,
+    /// Replies to other prompts: the first whose key the prompt contains.
+    others: Vec<(String, String)>,
     narrator: String,
     seen: Arc<Mutex<Vec<Value>>>,
 }
@@ -34,16 +36,25 @@ impl Brain {
     pub fn new(rules: &[(&str, String)]) -> Self {
         Brain {
             rules: rules.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            others: Vec::new(),
             narrator: "Interesting, keep digging.".into(),
             seen: Arc::default(),
         }
+    }
+
+    /// Replies for prompts that are not the Judge's, by a key the prompt contains.
+    pub fn with_others(mut self, rules: &[(&str, &str)]) -> Self {
+        self.others = rules.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self
     }
 
     fn reply_for(&self, body: &Value) -> String {
         let system = body["messages"][0]["content"].as_str().unwrap_or_default();
         let user = body["messages"][1]["content"].as_str().unwrap_or_default();
         if !system.contains("You are the JUDGE") {
-            return self.narrator.clone();
+            let prompt = format!("{system}{user}");
+            let rule = self.others.iter().find(|(key, _)| prompt.contains(key.as_str()));
+            return rule.map_or_else(|| self.narrator.clone(), |(_, reply)| reply.clone());
         }
         let said = user.split("<<<").nth(1).and_then(|s| s.split(">>>").next()).unwrap_or(user);
         self.rules

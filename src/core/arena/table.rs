@@ -555,6 +555,11 @@ impl Table for ArenaTable {
                     Err(played) => return played,
                 }
             }
+            // "/say Name: text" in the terminal is a contribution here.
+            TurnInput::SayTo { to, text } => match self.speak(ctx, &seat, &format!("{to}: {text}")).await {
+                Ok(event) => event,
+                Err(played) => return played,
+            },
             _ => match self.event_for(inbound, ctx.now_ms) {
                 Ok(event) => event,
                 Err(why) => return refused(why),

@@ -35,6 +35,8 @@ pub struct TableOptions {
     pub turn_seconds: Option<u32>,
     /// The host watches instead of taking a seat.
     pub spectate: Option<bool>,
+    /// The Lore RPG: the world (an id or a title).
+    pub world: Option<String>,
     /// The server's own content for this game (Undercover: its word
     /// pairs), filled in by the bot from the store.
     pub custom: Vec<CustomContent>,
@@ -77,6 +79,11 @@ pub trait HostedGame: Send + Sync {
     /// server content.
     fn custom(&self, _language: Language, _text: &str) -> Option<Result<CustomItem, String>> {
         None
+    }
+    /// Whether every plain message in the game's thread is a turn
+    /// (`TurnInput::Say`), as in the Lore RPG; otherwise only its verbs are.
+    fn plays_messages(&self) -> bool {
+        false
     }
     /// How the moderators' list shows one stored item.
     fn custom_shown(&self, item: &CustomContent) -> String {

@@ -36,6 +36,13 @@ pub enum TurnInput {
     Resume,
     /// Host or moderator: set the game's topic (the Arena).
     Topic(String),
+    /// Words to someone in the game (the Lore RPG: `say <npc> <text>`).
+    SayTo {
+        to: String,
+        text: String,
+    },
+    /// The standings so far (the Lore RPG: turns won and lost).
+    Scores,
 }
 
 impl TurnInput {
@@ -60,6 +67,8 @@ impl TurnInput {
             TurnInput::Pause => "pause",
             TurnInput::Resume => "resume",
             TurnInput::Topic(_) => "topic",
+            TurnInput::SayTo { .. } => "say_to",
+            TurnInput::Scores => "scores",
         }
     }
 
@@ -67,9 +76,12 @@ impl TurnInput {
     /// here (the ballot keeps it secret until the reveal).
     pub fn text(&self) -> &str {
         match self {
-            TurnInput::Say(t) | TurnInput::Ask(t) | TurnInput::Guess(t) | TurnInput::Timer(t) | TurnInput::Topic(t) => {
-                t
-            }
+            TurnInput::Say(t)
+            | TurnInput::Ask(t)
+            | TurnInput::Guess(t)
+            | TurnInput::Timer(t)
+            | TurnInput::Topic(t)
+            | TurnInput::SayTo { text: t, .. } => t,
             _ => "",
         }
     }

@@ -18,10 +18,10 @@ impl Pipeline {
         usage: &mut Usage,
     ) -> Result<Option<Judgement>, LlmError> {
         let puzzle = session.puzzle;
-        let recent = tail(session.history, HISTORY_IN_PROMPT);
+        let recent = layered_history(session.history);
         let passages = self.lore_for(puzzle, text).await;
         let view = JudgeView {
-            public: PublicView::of(puzzle, recent),
+            public: PublicView::of(puzzle, &recent),
             bottom: &puzzle.bottom,
             facts: &puzzle.facts,
             passages: &passages,
@@ -93,10 +93,8 @@ impl Pipeline {
     ) -> Result<Option<String>, LlmError> {
         let lang = session.puzzle.language;
         let memories = self.memories_for(session, question).await;
-        let view = PublicView {
-            memories: &memories,
-            ..PublicView::of(session.puzzle, tail(session.history, HISTORY_IN_PROMPT))
-        };
+        let recent = layered_history(session.history);
+        let view = PublicView { memories: &memories, ..PublicView::of(session.puzzle, &recent) };
         let system = self.prompts.narrator_system(&view).map_err(|e| LlmError::Config(e.to_string()))?;
         let user = self
             .prompts
@@ -219,7 +217,8 @@ impl Pipeline {
                 .collect(),
             None => Vec::new(),
         };
-        let view = PublicView::of(puzzle, tail(history, HISTORY_IN_PROMPT));
+        let recent = layered_history(history);
+        let view = PublicView::of(puzzle, &recent);
         let system = self.prompts.player_system(&view, &notes).map_err(|e| LlmError::Config(e.to_string()))?;
         let mut request = ChatRequest::new(vec![ChatMessage::system(system)]);
         request.max_tokens = 48;

@@ -314,7 +314,7 @@ mod knowledge_and_memory {
             .await
             .unwrap();
         use crate::core::knowledge::Knowledge;
-        kb.sync(&[&t.puzzle]).await.unwrap();
+        kb.sync(&crate::core::knowledge::puzzle_docs(&t.puzzle)).await.unwrap();
         t.pipeline.knowledge = Some(Arc::new(kb));
         t.run(TurnInput::Ask("Does whale migration matter?".into())).await;
         let prompt = &t.judge.requests()[0].messages[0].content;
@@ -386,4 +386,38 @@ async fn a_remark_that_repeats_its_instructions_is_replaced_by_a_stock_one() {
     let t = table(vec![YES.into()], vec![quoting_the_surface.into()]);
     let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
     assert_eq!(out.reply.text, format!("YES: {quoting_the_surface}"), "what players were told may be echoed");
+}
+
+#[test]
+fn a_long_game_keeps_its_earlier_answers_in_one_bounded_line() {
+    let turn = |i: usize, outcome: &str| PublicTurn {
+        player: "Ann".into(),
+        text: format!("Question number {i} about the lamp?"),
+        outcome: outcome.into(),
+    };
+    let short: Vec<PublicTurn> = (0..5).map(|i| turn(i, "YES")).collect();
+    assert_eq!(layered_history(&short), short, "a short game is shown whole");
+    let long: Vec<PublicTurn> = (0..200)
+        .map(|i| {
+            turn(
+                i,
+                if i % 3 == 0 {
+                    "IRRELEVANT"
+                } else if i % 3 == 1 {
+                    "YES"
+                } else {
+                    "NO"
+                },
+            )
+        })
+        .collect();
+    let layered = layered_history(&long);
+    assert_eq!(layered.len(), HISTORY_IN_PROMPT + 1);
+    let earlier = &layered[0];
+    assert_eq!(earlier.outcome, "earlier");
+    assert!(earlier.text.contains("Question number 187 about the lamp? => YES"), "{}", earlier.text);
+    assert!(!earlier.text.contains("IRRELEVANT"), "turns that taught nothing are left out");
+    assert!(!earlier.text.contains("Question number 1 about"), "the oldest go first");
+    assert!(crate::core::context::estimate_tokens(&earlier.text) <= EARLIER_TOKENS);
+    assert_eq!(layered[1..], long[200 - HISTORY_IN_PROMPT..]);
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::testkit::{PuzzleText, attacks, encodings, normal_play, puzzles};
 use super::*;
 
-const CATEGORIES: [&str; 9] = [
+const CATEGORIES: [&str; 10] = [
     "direct",
     "roleplay",
     "translation",
@@ -18,6 +18,7 @@ const CATEGORIES: [&str; 9] = [
     "multi_turn",
     "display_name",
     "custom_puzzle",
+    "instruction",
 ];
 
 /// Harmless things a Narrator says, whatever the puzzle.

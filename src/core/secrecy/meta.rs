@@ -139,11 +139,14 @@ fn expand(rule: &str) -> String {
         .replace("UNIT", UNIT)
 }
 
-/// Whether `text` asks about the answer's wording or tries to take over
-/// the host, in English or Chinese.
+/// Whether `text` asks about the answer's wording, tries to take over the
+/// host, or is plainly no question about the story (an instruction to the
+/// bot, a role-play set-up, code: `instruction.rs`), in English or Chinese.
 pub fn is_meta_question(text: &str) -> bool {
     let chars = clean(text);
-    english_sentences(&chars).iter().any(|s| english_meta(s)) || meta_zh::is_meta(&chars)
+    english_sentences(&chars).iter().any(|s| english_meta(s))
+        || meta_zh::is_meta(&chars)
+        || super::instruction::is_instruction(text)
 }
 
 /// Sentences of skeleton words, leading fillers dropped.

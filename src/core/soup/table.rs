@@ -28,6 +28,30 @@ pub struct SoupTable {
     gate: GameGate,
     /// Question embeddings for the semantic ledger.
     ledger: Vec<LedgerVector>,
+    /// Self-play: AI players go on with no human between their turns and
+    /// without waiting.
+    autoplay: bool,
+}
+
+/// The most AI players at one Soup table.
+pub const MAX_AI_PLAYERS: u32 = 4;
+
+/// How long an AI player waits after the last turn before it asks, so a
+/// human's question comes first and the thread is never flooded.
+pub const AI_DELAY_MS: i64 = 6_000;
+
+/// An AI player at a Soup table, named as AI.
+pub fn ai_player(k: u32, lang: Language) -> Player {
+    let names: [&str; 4] = match lang {
+        Language::En => ["Ada", "Basil", "Cleo", "Dmitri"],
+        Language::Zh => ["小艾", "阿博", "晓晨", "大卫"],
+    };
+    let name = names[k as usize % names.len()];
+    Player { id: format!("ai:soup:{k}"), name: format!("{name} 🤖") }
+}
+
+fn is_ai_turn(turn: &PublicTurn) -> bool {
+    turn.player.ends_with('🤖')
 }
 
 /// What a committed Soup turn changes, for `adopt`.
@@ -39,7 +63,21 @@ struct SoupNext {
 
 impl SoupTable {
     pub fn new(puzzle: Arc<Puzzle>, game: SoupGame, history: Vec<PublicTurn>, canary: String) -> SoupTable {
-        SoupTable { gate: GameGate::new(&puzzle, &canary), puzzle, game, history, canary, ledger: Vec::new() }
+        SoupTable {
+            gate: GameGate::new(&puzzle, &canary),
+            puzzle,
+            game,
+            history,
+            canary,
+            ledger: Vec::new(),
+            autoplay: false,
+        }
+    }
+
+    /// AI players go on by themselves (self-play).
+    pub fn autoplay(mut self) -> SoupTable {
+        self.autoplay = true;
+        self
     }
 
     pub fn game(&self) -> &SoupGame {
@@ -134,16 +172,62 @@ impl Table for SoupTable {
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        // An AI player's move queued before others played (two humans
+        // asked within its delay) waits for the next human instead.
+        let ai = inbound.player.id.starts_with("ai:soup:");
+        let streak = self.history.iter().rev().take_while(|t| is_ai_turn(t)).count();
+        if ai && !self.autoplay && (streak >= self.game.ai_players as usize || !self.is_running()) {
+            let mut played = Played::reply(crate::core::game::Reply::new(ReplyKind::Notice, String::new()));
+            played.commit = false;
+            return played;
+        }
         let pipeline = ctx.pipeline;
         let view = self.view();
         let outcome = pipeline.run(&view, &inbound.player, &inbound.input, ctx.progress).await;
-        self.played(outcome)
+        let mut played = self.played(outcome);
+        // Nobody typed an AI player's question in the thread: the reply
+        // says it first.
+        if ai && !inbound.input.text().is_empty() {
+            played.reply.text = format!("{}: {}\n{}", inbound.player.name, inbound.input.text(), played.reply.text);
+        }
+        played
     }
 
     fn expire(&mut self, ctx: &TurnContext<'_>) -> Played {
         let view = self.view();
         let outcome = ctx.pipeline.expire(&view);
         self.played(outcome)
+    }
+
+    /// An AI player's question or guess, from public information only:
+    /// after a human's turn (one AI turn per AI player at most before a
+    /// human speaks again), a few seconds later; in self-play, every turn
+    /// at once. Its id is the history's length, so it is asked once.
+    async fn agent_moves(&self, ctx: &TurnContext<'_>, _seq: i64) -> Vec<crate::core::game::table::AgentMove> {
+        let n = self.game.ai_players;
+        if n == 0 || self.game.phase != Phase::InProgress {
+            return Vec::new();
+        }
+        let streak = self.history.iter().rev().take_while(|t| is_ai_turn(t)).count();
+        if !self.autoplay && streak >= n as usize {
+            return Vec::new();
+        }
+        let asked = self.game.questions + self.game.guesses;
+        let seat = ai_player(asked % n, self.puzzle.language);
+        let text = match ctx.pipeline.ai_player_question(&self.puzzle, &self.history).await {
+            Ok(Some(text)) => text,
+            Ok(None) => return Vec::new(),
+            Err(e) => {
+                tracing::info!(error = %e, "an AI player could not ask; it waits for the next turn");
+                return Vec::new();
+            }
+        };
+        vec![crate::core::game::table::AgentMove {
+            seat,
+            input: TurnInput::Say(text),
+            event_id: format!("agent:soup-ai:{}", self.history.len()),
+            not_before_ms: (!self.autoplay).then_some(ctx.now_ms + AI_DELAY_MS),
+        }]
     }
 
     fn adopt(&mut self, played: Played) {
@@ -181,8 +265,21 @@ impl Engine {
         hint_limit: u32,
         host: Player,
     ) -> Result<(SessionHandle, Delivery), EngineError> {
+        self.start_session_with(puzzle, channel, hint_limit, host, 0).await
+    }
+
+    /// `start_session` with AI players at the table.
+    pub async fn start_session_with(
+        self: &Arc<Self>,
+        puzzle: Arc<Puzzle>,
+        channel: &str,
+        hint_limit: u32,
+        host: Player,
+        ai_players: u32,
+    ) -> Result<(SessionHandle, Delivery), EngineError> {
         let now = self.clock.now_ms();
-        let game = SoupGame::new(&puzzle, hint_limit);
+        let mut game = SoupGame::new(&puzzle, hint_limit);
+        game.ai_players = ai_players.min(MAX_AI_PLAYERS);
         let snapshot = game.snapshot().map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let new = NewSession {
             id: uuid::Uuid::new_v4().simple().to_string(),

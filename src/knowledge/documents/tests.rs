@@ -1,4 +1,6 @@
 use super::*;
+use crate::core::knowledge::all_puzzle_docs;
+use crate::core::puzzle::Puzzle;
 use crate::knowledge::{HashingEmbedder, open_db};
 use crate::puzzles::PuzzleLibrary;
 
@@ -17,19 +19,19 @@ async fn unchanged_documents_are_not_embedded_again() {
     let kb = open(dir.path()).await;
     let lib = library();
     let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
-    let first = kb.sync(&puzzles).await.unwrap();
+    let first = kb.sync(&all_puzzle_docs(&puzzles)).await.unwrap();
     assert_eq!(first.embedded, first.documents);
     assert_eq!(kb.row_count().await.unwrap(), first.documents);
-    let again = kb.sync(&puzzles).await.unwrap();
+    let again = kb.sync(&all_puzzle_docs(&puzzles)).await.unwrap();
     assert_eq!((again.embedded, again.removed), (0, 0));
 
     let mut edited = (*lib.all()[0]).clone();
     edited.surface = format!("{} (edited)", edited.surface);
     let mut changed: Vec<&Puzzle> = puzzles[1..].to_vec();
     changed.push(&edited);
-    assert_eq!(kb.sync(&changed).await.unwrap().embedded, 1);
+    assert_eq!(kb.sync(&all_puzzle_docs(&changed)).await.unwrap().embedded, 1);
 
-    let fewer = kb.sync(&puzzles[..2]).await.unwrap();
+    let fewer = kb.sync(&all_puzzle_docs(&puzzles[..2])).await.unwrap();
     assert!(fewer.removed > 0);
     assert_eq!(kb.row_count().await.unwrap(), fewer.documents);
 }
@@ -40,7 +42,7 @@ async fn no_role_but_the_judge_retrieves_judge_documents_on_any_puzzle() {
     let kb = open(dir.path()).await;
     let lib = library();
     let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
-    kb.sync(&puzzles).await.unwrap();
+    kb.sync(&all_puzzle_docs(&puzzles)).await.unwrap();
     for p in lib.all() {
         // The worst query: the secret itself.
         for role in [Role::Narrator, Role::PlayerAgent, Role::HintMaster] {
@@ -63,17 +65,17 @@ async fn knowledge_survives_a_restart_and_a_deleted_directory_is_rebuilt() {
     let puzzles: Vec<&Puzzle> = lib.all().iter().map(|p| p.as_ref()).collect();
     let count = {
         let kb = open(dir.path()).await;
-        kb.sync(&puzzles).await.unwrap().documents
+        kb.sync(&all_puzzle_docs(&puzzles)).await.unwrap().documents
     };
     let reopened = open(dir.path()).await;
     assert_eq!(reopened.row_count().await.unwrap(), count);
-    assert_eq!(reopened.sync(&puzzles).await.unwrap().embedded, 0);
+    assert_eq!(reopened.sync(&all_puzzle_docs(&puzzles)).await.unwrap().embedded, 0);
     drop(reopened);
 
     std::fs::remove_dir_all(dir.path()).unwrap();
     let rebuilt = open(dir.path()).await;
     assert_eq!(rebuilt.row_count().await.unwrap(), 0);
-    assert_eq!(rebuilt.sync(&puzzles).await.unwrap().embedded, count);
+    assert_eq!(rebuilt.sync(&all_puzzle_docs(&puzzles)).await.unwrap().embedded, count);
     let hits = rebuilt.retrieve(Role::Narrator, &lib.all()[0].id, "anything", 3).await.unwrap();
     assert_eq!(hits.len(), 1, "only the surface is public");
 }

@@ -101,6 +101,11 @@ impl Engine {
         Ok(Self { weights, tokenizer, template, stops, device, info })
     }
 
+    /// Tokens in `text` by this model's tokenizer.
+    pub fn count_tokens(&self, text: &str) -> Option<usize> {
+        self.tokenizer.encode(text).ok().map(|ids| ids.len())
+    }
+
     /// Runs one chat request to completion, or until `cancel` is set.
     pub fn generate(&self, request: &ChatRequest, cancel: &AtomicBool) -> Result<Generation, GenerateError> {
         let prompt = self.template.render(&request.messages);

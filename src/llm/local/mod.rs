@@ -129,6 +129,10 @@ impl LlmClient for LocalClient {
         format!("local:{stem}")
     }
 
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        self.engine.get().and_then(|e| e.count_tokens(text))
+    }
+
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
         tracing::debug!(client = %self.describe(), messages = request.messages.len(), "generating locally");
         let generation = self.generate(request).await?;

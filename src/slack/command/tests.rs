@@ -6,8 +6,15 @@ fn check(text: &str, expected: SoupCommand) {
 
 #[test]
 fn player_verbs_parse_from_the_catalogue() {
-    let start = WantedArgs { id: Some("en-noon-gun".into()), difficulty: Some(Difficulty::Hard), language: None };
+    let start = WantedArgs {
+        id: Some("en-noon-gun".into()),
+        difficulty: Some(Difficulty::Hard),
+        language: None,
+        ai_players: 0,
+    };
     check("start en-noon-gun hard", SoupCommand::Start(start));
+    let with_ai = WantedArgs { language: Some(Language::Zh), ai_players: 2, ..WantedArgs::default() };
+    check("start zh ai_players:2", SoupCommand::Start(with_ai));
     check("  ask Was he alone? ", SoupCommand::Turn { input: TurnInput::Ask("Was he alone?".into()), limited: true });
     check("guess he drowned", SoupCommand::Turn { input: TurnInput::Guess("he drowned".into()), limited: true });
     check("HINT", SoupCommand::Turn { input: TurnInput::Hint, limited: false });

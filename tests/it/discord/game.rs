@@ -150,3 +150,33 @@ async fn giving_up_by_button_reveals_and_help_lists_the_catalogue() {
     let posts = rig.wait_posts(thread, from, 1).await;
     assert!(posts[0].text().contains("No points this time"), "{}", posts[0].text());
 }
+
+#[tokio::test]
+async fn ai_players_ask_in_the_thread_a_few_seconds_after_a_human_never_flooding() {
+    let clock = crate::engine::ManualClock::starting_at(1_000_000);
+    let model = super::rules().with_others(&[("You are a player", "Was the watch broken?")]);
+    let rig = Rig::with_tables(model, clock.clone()).await;
+    let alice = Who::player(301, "Alice");
+    let before = rig.fake.threads().len();
+    let options = [Opt::Text("puzzle", super::PUZZLE.into()), Opt::Int("ai_players", 1)];
+    let id = rig.fake.slash(CHANNEL, &alice, "soup", &["start"], &options).unwrap();
+    rig.reply_to(id).await;
+    let thread = rig.fake.threads()[before];
+    let asked = rig.fake.say(thread, &alice, "Was the gunner alone?").unwrap();
+    rig.fake
+        .wait_for(
+            |c| c.path.contains(&thread.to_string()) && c.body.to_string().contains(&asked.to_string()),
+            super::WAIT,
+        )
+        .await
+        .unwrap();
+    let from = rig.fake.call_count();
+    // Nothing before the delay; then one AI question with its verdict.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(rig.posts_in(thread, from).is_empty(), "the AI player waits");
+    clock.advance_to(1_000_000 + 10_000);
+    rig.fake.wait_for(|c| c.text().contains("Ada 🤖: Was the watch broken?"), super::WAIT).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let ai_posts = rig.posts_in(thread, from).iter().filter(|c| c.text().contains("🤖")).count();
+    assert_eq!(ai_posts, 1, "one AI player asks once until a human speaks again");
+}

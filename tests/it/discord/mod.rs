@@ -6,6 +6,7 @@ pub mod arena;
 mod bench;
 mod endpoint;
 mod game;
+mod lore;
 mod moderators;
 mod restart;
 mod safety;

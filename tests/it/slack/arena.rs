@@ -52,10 +52,7 @@ async fn the_arena_plays_on_slack_with_a_skipped_turn_an_elimination_and_a_resta
     posted(&rig, "Turn 6 · middle · #1 UHOST, your turn").await;
 
     // Restart while the human's turn is pending; the deadline still passes.
-    let Rig { fake, socket, .. } = rig;
-    if let Some(socket) = &socket {
-        socket.stop().await;
-    }
+    let fake = rig.halt().await;
     let parts = parts_with(&db, clock.clone(), arena_model()).await;
     let rig = Rig::start_from(fake, parts, SlackSettings::default(), true).await.unwrap();
     clock.advance_to(3_000_000 + 200_000);

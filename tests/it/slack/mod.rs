@@ -5,6 +5,7 @@
 
 mod arena;
 mod game;
+mod lore;
 mod safety;
 mod tables;
 mod undercover;

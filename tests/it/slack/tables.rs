@@ -91,10 +91,7 @@ async fn a_secret_ballot_plays_on_slack_across_a_restart() {
 
     // Restart between the votes and the deadline; then Slack delivers
     // Carol's vote command again.
-    let Rig { fake, socket, .. } = rig;
-    if let Some(socket) = &socket {
-        socket.stop().await;
-    }
+    let fake = rig.halt().await;
     let rig = Rig::start_from(fake, parts(&db, clock.clone()).await, SlackSettings::default(), true).await.unwrap();
     let before = rig.fake.calls_to("chat.postMessage").len();
     ballot(&rig, "t-carol-vote", "UCAROL", "vote slack:UBOB").await;

@@ -122,10 +122,7 @@ async fn undercover_plays_on_slack_with_ai_seats_a_runoff_and_a_restart() {
     posted_n(&rig, "5/6 have voted", 2).await;
 
     // Restart during the run-off; Slack then delivers Bob's vote again.
-    let Rig { fake, socket, .. } = rig;
-    if let Some(socket) = &socket {
-        socket.stop().await;
-    }
+    let fake = rig.halt().await;
     let rig = Rig::start_from(fake, parts(&db, clock.clone()).await, SlackSettings::default(), true).await.unwrap();
     let before = rig.fake.calls_to("chat.postMessage").len();
     undercover(&rig, "u-r2", "UBOB", "vote 1").await;

@@ -1,0 +1,451 @@
+//! Layered context for long sessions (seed 004), for every game that
+//! keeps a running story: what a model is given each turn is fitted to a
+//! token budget from layers instead of the whole history.
+//!
+//! - **frozen**: the world's rules, the persona, the game's fixed text;
+//!   built by the game, never trimmed;
+//! - **cold**: a rolling summary, rewritten every `summary_every` turns
+//!   from the previous summary and the turns since (by a model; an
+//!   extract when the model fails);
+//! - **hot**: the last turns verbatim, the oldest dropped first when the
+//!   budget is short;
+//! - **glossary** ("auto-bible"): names and terms the table coined
+//!   (capitalised runs, 「quoted」 Chinese terms) that are not in the
+//!   frozen text, each with the sentence that coined it, injected when
+//!   the term comes up;
+//! - **recalled**: older turns found again by similarity (the game keeps
+//!   them searchable in the memory index) when the current input is about
+//!   them;
+//! - **per-role memory**: GM-only notes (a referee's rulings) reach the
+//!   GM's view only; players' views are built from public entries.
+//!
+//! The `Book` is what a session keeps between turns (serde, inside the
+//! game's snapshot); `Layers::fit` assembles one role's block.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::puzzle::Language;
+use crate::core::text::is_cjk;
+
+/// Tokens in `text` when the model has no tokenizer at hand: one per
+/// Chinese character, one per four other characters.
+pub fn estimate_tokens(text: &str) -> usize {
+    let cjk = text.chars().filter(|c| is_cjk(*c)).count();
+    let other = text.chars().filter(|c| !is_cjk(*c)).count();
+    cjk + other.div_ceil(4)
+}
+
+/// How a context counts tokens (the model's own tokenizer where it has one).
+pub type Counter<'a> = &'a (dyn Fn(&str) -> usize + Send + Sync);
+
+/// One turn as the story remembers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub turn: u32,
+    pub speaker: String,
+    pub text: String,
+}
+
+impl Entry {
+    pub fn line(&self) -> String {
+        format!("[{}] {}: {}", self.turn, self.speaker, self.text)
+    }
+}
+
+/// A coined name or term and the sentence that coined it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Term {
+    pub term: String,
+    pub note: String,
+    pub turn: u32,
+}
+
+/// How a book grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BookRules {
+    /// Public entries kept verbatim in the book (the hot layer's pool;
+    /// older ones live in the summary and the search index). Entries not
+    /// yet summarised are kept beyond it, up to twice as many.
+    pub keep: usize,
+    /// Turns shown verbatim at most (the hot window).
+    pub hot_turns: usize,
+    /// The summary is rewritten once this many turns left the hot window.
+    pub summary_every: usize,
+    /// Longest summary, in words (Chinese: characters / 2).
+    pub summary_words: usize,
+    /// GM notes kept.
+    pub gm_notes: usize,
+    /// Glossary terms kept (the oldest first to go).
+    pub terms: usize,
+}
+
+impl Default for BookRules {
+    fn default() -> Self {
+        BookRules { keep: 40, hot_turns: 6, summary_every: 8, summary_words: 120, gm_notes: 8, terms: 120 }
+    }
+}
+
+/// What a session keeps between turns.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Book {
+    /// The cold layer: the story up to `summary_upto`.
+    pub summary: String,
+    pub summary_upto: u32,
+    /// Public entries, newest last (at most `keep`).
+    pub recent: Vec<Entry>,
+    /// GM-only notes, newest last.
+    pub gm_notes: Vec<Entry>,
+    pub glossary: Vec<Term>,
+    /// Entries up to this turn are in the search index.
+    pub archived_upto: u32,
+}
+
+/// Whose view a block is built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// What players may know: public entries only.
+    Public,
+    /// The game master (the referee): public entries and GM notes.
+    Gm,
+}
+
+impl Book {
+    /// Adds a public entry, with the terms it coined (those not in
+    /// `known`, the frozen text every prompt has already).
+    pub fn record(&mut self, entry: Entry, known: &str, rules: &BookRules) {
+        let known = known.to_lowercase();
+        for (term, note) in coined(&entry.text) {
+            let lower = term.to_lowercase();
+            if known.contains(&lower) || self.glossary.iter().any(|t| t.term.to_lowercase() == lower) {
+                continue;
+            }
+            self.glossary.push(Term { term, note, turn: entry.turn });
+        }
+        if self.glossary.len() > rules.terms {
+            let extra = self.glossary.len() - rules.terms;
+            self.glossary.drain(..extra);
+        }
+        self.recent.push(entry);
+        if self.recent.len() > rules.keep {
+            // Entries the summary has not taken in yet stay, up to twice
+            // the bound (a summary that keeps failing cannot grow it more).
+            let extra = self.recent.len() - rules.keep;
+            let summarised = self.recent.iter().take(extra).take_while(|e| e.turn <= self.summary_upto).count();
+            let drop = if self.recent.len() > 2 * rules.keep { extra } else { summarised };
+            self.recent.drain(..drop);
+        }
+    }
+
+    /// Adds a GM-only note (a ruling).
+    pub fn note(&mut self, entry: Entry, rules: &BookRules) {
+        self.gm_notes.push(entry);
+        if self.gm_notes.len() > rules.gm_notes {
+            let extra = self.gm_notes.len() - rules.gm_notes;
+            self.gm_notes.drain(..extra);
+        }
+    }
+
+    /// The entries the hot window shows (the last `hot_turns` turns).
+    pub fn hot(&self, rules: &BookRules) -> &[Entry] {
+        let last = self.recent.last().map_or(0, |e| e.turn);
+        let from = last.saturating_sub((rules.hot_turns as u32).saturating_sub(1));
+        let start = self.recent.iter().position(|e| e.turn >= from).unwrap_or(self.recent.len());
+        &self.recent[start..]
+    }
+
+    /// Entries that left the hot window and are not in the summary yet.
+    pub fn unsummarised(&self, rules: &BookRules) -> Vec<&Entry> {
+        let hot_from = self.hot(rules).first().map_or(u32::MAX, |e| e.turn);
+        self.recent.iter().filter(|e| e.turn > self.summary_upto && e.turn < hot_from).collect()
+    }
+
+    /// Whether the summary should be rewritten now.
+    pub fn summary_due(&self, rules: &BookRules) -> bool {
+        let pending = self.unsummarised(rules);
+        let distinct = pending.iter().map(|e| e.turn).collect::<std::collections::BTreeSet<_>>().len();
+        distinct >= rules.summary_every
+    }
+
+    /// Takes a new summary covering the entries up to `upto`.
+    pub fn fold(&mut self, summary: String, upto: u32) {
+        self.summary = summary;
+        self.summary_upto = self.summary_upto.max(upto);
+    }
+
+    /// Entries not yet in the search index.
+    pub fn to_archive(&self) -> Vec<&Entry> {
+        self.recent.iter().filter(|e| e.turn > self.archived_upto).collect()
+    }
+
+    /// Terms that come up in `text`.
+    pub fn terms_in(&self, text: &str) -> Vec<&Term> {
+        let lower = text.to_lowercase();
+        self.glossary.iter().filter(|t| lower.contains(&t.term.to_lowercase())).collect()
+    }
+}
+
+/// The summary without a model: the previous one and the first sentence
+/// of each turn, cut to `words` from the newest backwards.
+pub fn extract_summary(previous: &str, entries: &[&Entry], words: usize, lang: Language) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !previous.trim().is_empty() {
+        parts.push(previous.trim().to_string());
+    }
+    for e in entries {
+        let first = first_sentence(&e.text);
+        parts.push(format!("{}: {first}", e.speaker));
+    }
+    let joined = parts.join(if lang == Language::Zh { "；" } else { " " });
+    keep_last_words(&joined, words, lang)
+}
+
+/// The last `words` words (Chinese: `2 × words` characters) of `text`.
+pub fn keep_last_words(text: &str, words: usize, lang: Language) -> String {
+    match lang {
+        Language::Zh => {
+            let chars: Vec<char> = text.chars().collect();
+            chars[chars.len().saturating_sub(words * 2)..].iter().collect()
+        }
+        Language::En => {
+            let all: Vec<&str> = text.split_whitespace().collect();
+            all[all.len().saturating_sub(words)..].join(" ")
+        }
+    }
+}
+
+fn first_sentence(text: &str) -> String {
+    let end = text
+        .find(['.', '!', '?', '。', '！', '？'])
+        .map_or(text.len(), |i| i + text[i..].chars().next().map_or(0, char::len_utf8));
+    text[..end].trim().chars().take(200).collect()
+}
+
+/// Names and terms a text coins: runs of capitalised words (two or more,
+/// or one that does not open a sentence), and Chinese terms in quotes,
+/// each with its sentence.
+pub fn coined(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let sentences = split_sentences(text);
+    for sentence in &sentences {
+        let note: String = sentence.trim().chars().take(200).collect();
+        let words: Vec<&str> = sentence.split_whitespace().collect();
+        let mut run: Vec<String> = Vec::new();
+        let mut run_start = 0;
+        let flush = |run: &mut Vec<String>, start: usize, out: &mut Vec<(String, String)>| {
+            let skip = ["I", "The", "A", "An", "We", "You", "He", "She", "They", "It", "My", "Our"];
+            while run.first().is_some_and(|w| skip.contains(&w.as_str())) {
+                run.remove(0);
+            }
+            let opens = start == 0 && run.len() == 1;
+            if !run.is_empty() && !opens && run.iter().all(|w| w.chars().count() >= 2) {
+                let term = run.join(" ");
+                if !out.iter().any(|(t, _)| *t == term) {
+                    out.push((term, String::new()));
+                }
+            }
+            run.clear();
+        };
+        for (i, raw) in words.iter().enumerate() {
+            let word: String = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'').to_string();
+            let word = word.trim_end_matches("'s").to_string();
+            let capital = word.chars().next().is_some_and(char::is_uppercase) && word.chars().any(char::is_lowercase);
+            if capital {
+                if run.is_empty() {
+                    run_start = i;
+                }
+                run.push(word);
+                // Punctuation after a word ends the run.
+                if raw.ends_with([',', '.', ';', ':', '!', '?', ')', '"']) {
+                    flush(&mut run, run_start, &mut out);
+                }
+            } else {
+                flush(&mut run, run_start, &mut out);
+            }
+        }
+        flush(&mut run, run_start, &mut out);
+        for (open, close) in [('「', '」'), ('『', '』'), ('“', '”'), ('《', '》')] {
+            let mut rest = sentence.as_str();
+            while let Some(a) = rest.find(open) {
+                let after = &rest[a + open.len_utf8()..];
+                let Some(b) = after.find(close) else { break };
+                let term = after[..b].trim();
+                let n = term.chars().count();
+                if (2..=10).contains(&n) && term.chars().any(is_cjk) && !out.iter().any(|(t, _)| t == term) {
+                    out.push((term.to_string(), String::new()));
+                }
+                rest = &after[b + close.len_utf8()..];
+            }
+        }
+        for (_, n) in out.iter_mut().filter(|(_, n)| n.is_empty()) {
+            *n = note.clone();
+        }
+    }
+    out
+}
+
+fn split_sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars() {
+        current.push(c);
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') {
+            if !current.trim().is_empty() {
+                out.push(std::mem::take(&mut current));
+            } else {
+                current.clear();
+            }
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Older lines folded into one bounded line: the newest that fit in
+/// `budget` tokens, the oldest dropped first (Turtle Soup's cold layer:
+/// the answers given before the hot window).
+pub fn fold_older(lines: &[String], budget: usize, count: Counter<'_>) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = 0;
+    for line in lines.iter().rev() {
+        let c = count(line) + 1;
+        if used + c > budget {
+            break;
+        }
+        used += c;
+        kept.push(line);
+    }
+    kept.reverse();
+    (!kept.is_empty()).then(|| kept.join("; "))
+}
+
+/// One role's history block, before fitting.
+#[derive(Debug, Clone, Default)]
+pub struct Layers {
+    pub summary: String,
+    /// GM notes (rulings), for the GM's view only.
+    pub gm: Vec<String>,
+    pub glossary: Vec<String>,
+    pub recalled: Vec<String>,
+    /// Oldest first.
+    pub hot: Vec<String>,
+}
+
+/// What a fitted block holds, in tokens per layer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fitted {
+    pub cold: usize,
+    pub glossary: usize,
+    pub recalled: usize,
+    pub hot: usize,
+    /// Hot turns dropped for the budget.
+    pub dropped: usize,
+}
+
+impl Layers {
+    /// The layers for `view` from a book: the summary, GM notes (GM view),
+    /// the glossary terms that come up in `now` or the hot window, and the
+    /// hot window. `recalled` lines come from the game's search.
+    pub fn from_book(book: &Book, rules: &BookRules, view: View, now: &str, recalled: Vec<String>) -> Layers {
+        let hot: Vec<&Entry> = book.hot(rules).iter().collect();
+        let mut seen_text = now.to_string();
+        for e in &hot {
+            seen_text.push('\n');
+            seen_text.push_str(&e.text);
+        }
+        let glossary = book.terms_in(&seen_text).iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
+        Layers {
+            summary: book.summary.clone(),
+            gm: if view == View::Gm { book.gm_notes.iter().map(Entry::line).collect() } else { Vec::new() },
+            glossary,
+            recalled,
+            hot: hot.iter().map(|e| e.line()).collect(),
+        }
+    }
+
+    /// The block within `budget` tokens: the summary and GM notes whole
+    /// (they are bounded), glossary and recalled lines up to a quarter of
+    /// the budget each, and the hot window newest first in what is left.
+    pub fn fit(&self, lang: Language, budget: usize, count: Counter<'_>) -> (String, Fitted) {
+        let heads = headings(lang);
+        let mut fitted = Fitted::default();
+        let mut parts: Vec<String> = Vec::new();
+        let mut used = 0;
+        if !self.summary.trim().is_empty() {
+            let block = format!("{}\n{}", heads[0], self.summary.trim());
+            fitted.cold = count(&block);
+            used += fitted.cold;
+            parts.push(block);
+        }
+        if !self.gm.is_empty() {
+            let block = format!("{}\n{}", heads[1], self.gm.join("\n"));
+            let n = count(&block);
+            fitted.cold += n;
+            used += n;
+            parts.push(block);
+        }
+        let quarter = budget / 4;
+        let take = |lines: &[String], head: &str, cap: usize| -> (Option<String>, usize) {
+            let mut kept: Vec<&str> = Vec::new();
+            let mut n = count(head);
+            for line in lines {
+                let c = count(line) + 1;
+                if n + c > cap {
+                    break;
+                }
+                n += c;
+                kept.push(line);
+            }
+            if kept.is_empty() { (None, 0) } else { (Some(format!("{head}\n{}", kept.join("\n"))), n) }
+        };
+        let (glossary, n) = take(&self.glossary, heads[2], quarter);
+        fitted.glossary = n;
+        used += n;
+        parts.extend(glossary);
+        let (recalled, n) = take(&self.recalled, heads[3], quarter);
+        fitted.recalled = n;
+        used += n;
+        parts.extend(recalled);
+        let left = budget.saturating_sub(used);
+        let mut hot: Vec<&str> = Vec::new();
+        let mut n = count(heads[4]);
+        for line in self.hot.iter().rev() {
+            let c = count(line) + 1;
+            if n + c > left {
+                break;
+            }
+            n += c;
+            hot.push(line);
+        }
+        fitted.dropped = self.hot.len() - hot.len();
+        if !hot.is_empty() {
+            hot.reverse();
+            fitted.hot = n;
+            parts.push(format!("{}\n{}", heads[4], hot.join("\n")));
+        }
+        (parts.join("\n\n"), fitted)
+    }
+}
+
+fn headings(lang: Language) -> [&'static str; 5] {
+    match lang {
+        Language::En => [
+            "The story so far:",
+            "Your rulings so far (GM only):",
+            "Names and terms coined at this table:",
+            "Earlier turns that bear on this:",
+            "The latest turns:",
+        ],
+        Language::Zh => [
+            "前情提要：",
+            "你此前的裁定（仅主持人可见）：",
+            "本局新出现的名字和说法：",
+            "与此相关的早先回合：",
+            "最近的回合：",
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests;

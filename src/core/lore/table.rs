@@ -1,0 +1,716 @@
+//! The Lore RPG on the engine: seed 001's turn pipeline.
+//!
+//! 1. retrieve public passages for the action (the index's `Narrator`
+//!    role: a player's turn never retrieves GM-only lore);
+//! 2. the **referee** rules on it and plans the scene in one call
+//!    (`approved`, reason, confidence, suggestions, `next_action`);
+//! 3. exactly one of: the **narrator** (narration, or the ruling when the
+//!    action is disqualified) or an **NPC** in character (its persona
+//!    extracted on first engagement, then cached in the state);
+//! 4. retrieve passages for the reply and have the referee check it; a
+//!    reply that breaks the lore is replaced by the narrator's correction
+//!    and the player wins the turn;
+//! 5. the reply shows its sources and passes the gate (every GM-only
+//!    passage is a hidden secret) before anything is stored.
+//!
+//! Each step reports its phase (`Progress::Step`). A model that fails
+//! (down, timed out) leaves the turn unplayed (`commit: false`); a model
+//! that answers garbage gets the defined fallback. The history each role
+//! reads is the session's layered context (`core::context`), fitted to a
+//! per-role token budget; older turns are kept searchable in the memory
+//! index and recalled when the action is about them.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use crate::core::actor::Inbound;
+use crate::core::context::{BookRules, Layers, View, estimate_tokens, extract_summary};
+use crate::core::game::{
+    Audience, Deadline, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, Table, TurnContext, TurnInput,
+    TurnRecord,
+};
+use crate::core::knowledge::Role;
+use crate::core::memory::{MemoryItem, MemoryKind};
+use crate::core::pipeline::Progress;
+use crate::core::prompts::PublicTurn;
+use crate::core::puzzle::Language;
+use crate::core::secrecy::{Canary, Check};
+
+use super::agents::{self, Mode, Plan, Ruling};
+use super::world::{Npc, Passage, World};
+use super::{Ending, Event, LoreGame, MAX_ACTION, Outcome, Phase, Rejection, Speaker, TurnDone, say};
+
+/// Passages retrieved for an action or a reply.
+const PASSAGES: usize = 4;
+/// Older turns recalled from the index.
+const RECALLED: usize = 3;
+/// History tokens per role (frozen text comes on top).
+pub const REFEREE_BUDGET: usize = 300;
+pub const NARRATOR_BUDGET: usize = 400;
+
+pub struct LoreTable {
+    pub game: LoreGame,
+    world: Arc<World>,
+    session: String,
+    gates: SecretGates,
+    /// Every run of words (Chinese: characters) of a GM-only passage that
+    /// no public text has: a reply holding one is withheld, also when it
+    /// is too short a fragment for the span gate.
+    windows: std::collections::HashSet<String>,
+}
+
+/// Words (or Chinese characters) per window of `lore_windows`.
+const WINDOW_WORDS: usize = 5;
+const WINDOW_CHARS: usize = 8;
+
+fn windows_of(text: &str) -> Vec<String> {
+    // Lower case, letters and digits only; Chinese as single characters.
+    let tokens = crate::core::text::words(text);
+    let cjk = tokens.iter().filter(|t| t.chars().all(crate::core::text::is_cjk)).count() * 2 > tokens.len();
+    let n = if cjk { WINDOW_CHARS } else { WINDOW_WORDS };
+    tokens.windows(n).map(|w| w.join(" ")).collect()
+}
+
+/// Words too common to make a run of words a secret's.
+const COMMON: [&str; 44] = [
+    "the", "a", "an", "of", "on", "in", "at", "to", "and", "or", "but", "was", "is", "are", "he", "she", "it", "his",
+    "her", "they", "their", "that", "this", "with", "for", "from", "by", "as", "had", "has", "have", "be", "were",
+    "not", "no", "you", "your", "i", "we", "gm", "only", "who", "what", "all",
+];
+
+/// The distinctive windows of a world's GM-only passages: not in any
+/// public text, and (in English) holding two words that are not common.
+fn lore_windows(world: &World) -> std::collections::HashSet<String> {
+    let public: std::collections::HashSet<String> = windows_of(&world.public_text()).into_iter().collect();
+    let telling = |w: &String| {
+        w.chars().any(crate::core::text::is_cjk) || w.split(' ').filter(|t| !COMMON.contains(t)).count() >= 2
+    };
+    world.secrets().flat_map(|p| windows_of(&p.text)).filter(|w| !public.contains(w) && telling(w)).collect()
+}
+
+struct Next {
+    game: LoreGame,
+}
+
+/// The gate: every GM-only passage is a hidden secret; the public lore is
+/// context, never evidence.
+fn gates_for(world: &World, canary: &str) -> SecretGates {
+    let secrets: Vec<Secret> = world.secrets().map(|p| Secret::hidden(p.text.clone())).collect();
+    SecretGates::new(&world.public_text(), &secrets, Canary::parse(canary))
+}
+
+fn refused(text: impl Into<String>) -> Played {
+    Played::reply(Reply::new(ReplyKind::Rejected, text))
+}
+
+fn silent() -> Played {
+    let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
+    played.commit = false;
+    played
+}
+
+fn not_played(lang: Language) -> Played {
+    let mut played = refused(say::model_down(lang));
+    played.commit = false;
+    played
+}
+
+/// The memory namespace a session's older turns are searchable in.
+pub fn archive_namespace(session: &str) -> String {
+    format!("session:{session}")
+}
+
+impl LoreTable {
+    pub fn new(game: LoreGame, world: Arc<World>, session: &str, canary: &str) -> LoreTable {
+        LoreTable {
+            gates: gates_for(&world, canary),
+            windows: lore_windows(&world),
+            game,
+            world,
+            session: session.to_string(),
+        }
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn lang(&self) -> Language {
+        self.game.language
+    }
+
+    fn npc_list(&self) -> String {
+        self.world.npcs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The opening: the premise, the first scene and who can be addressed.
+    pub fn opening(&self) -> String {
+        let w = &self.world;
+        say::opening(self.lang(), &w.title, &w.premise, &w.opening, &self.npc_list())
+    }
+
+    fn status_text(&self) -> String {
+        let g = &self.game;
+        if g.turn == 0 {
+            return self.opening();
+        }
+        let lang = self.lang();
+        let scene = g
+            .scene
+            .as_deref()
+            .and_then(|id| self.world.npc(id))
+            .map_or_else(|| say::gm(lang).to_string(), |n| n.name.clone());
+        let met: Vec<&str> = g.personas.values().map(|p| p.name.as_str()).collect();
+        let met = if met.is_empty() { say::nobody(lang).to_string() } else { met.join(", ") };
+        say::status(lang, &self.world.title, g.turn, &scene, &met, &self.npc_list())
+    }
+
+    fn recap_text(&self) -> String {
+        let lang = self.lang();
+        let book = &self.game.book;
+        if self.game.turn == 0 {
+            return say::nothing_yet(lang).to_string();
+        }
+        let mut lines = Vec::new();
+        if !book.summary.trim().is_empty() {
+            lines.push(say::recap_heading(lang).to_string());
+            lines.push(book.summary.clone());
+        }
+        lines.push(say::recap_recent(lang).to_string());
+        let rules = LoreGame::rules();
+        lines.extend(book.hot(&rules).iter().map(|e| format!("  {}", e.line())));
+        lines.join("\n")
+    }
+
+    /// The end: the standings, the story and what the game master knew.
+    fn final_text(&self, g: &LoreGame) -> String {
+        let lang = self.lang();
+        let mut lines = vec![say::ended(lang, &self.world.title)];
+        if g.ending == Some(Ending::Idle) {
+            lines.push(say::ended_idle(lang).to_string());
+        }
+        lines.push(self.scores_text(g));
+        if !g.book.summary.trim().is_empty() {
+            lines.push(format!("{}\n{}", say::recap_heading(lang), g.book.summary));
+        }
+        lines.push(say::secrets_heading(lang).to_string());
+        for p in self.world.secrets() {
+            lines.push(format!("  · {}: {}", p.title, agents::clip(&p.text, 160)));
+        }
+        lines.join("\n")
+    }
+
+    /// Turns won and lost per player in `g`.
+    fn scores_text(&self, g: &LoreGame) -> String {
+        let lang = self.lang();
+        let standings = g.standings();
+        if standings.is_empty() {
+            return say::no_scores(lang).to_string();
+        }
+        let mut lines = vec![say::scores_heading(lang).to_string()];
+        lines.extend(standings.iter().map(|t| format!("  {}", say::tally_line(lang, t))));
+        lines.join("\n")
+    }
+
+    fn gated(&self, played: Played, over: bool) -> Played {
+        self.gates.gate(played, over, &say::withheld(self.lang()))
+    }
+
+    /// Why a text may not be shown to players while the game is on.
+    pub fn gate_check(&self, text: &str) -> Option<String> {
+        self.secret_in(text).map(|b| b.span)
+    }
+
+    /// A GM-only passage in `text`: by the gate (spans, encodings, the
+    /// canary) or by one of its distinctive runs of words.
+    fn secret_in(&self, text: &str) -> Option<crate::core::secrecy::Blocked> {
+        if let Check::Blocked(b) = self.gates.check(&Audience::Everyone, text) {
+            return Some(b);
+        }
+        let hit = windows_of(text).into_iter().find(|w| self.windows.contains(w))?;
+        Some(crate::core::secrecy::Blocked { reason: crate::core::secrecy::Reason::Span, span: hit, canary: false })
+    }
+
+    /// Public passages for `query`: from the knowledge index (role
+    /// `Narrator`: public lore only), else by shared words.
+    async fn retrieve(&self, ctx: &TurnContext<'_>, query: &str, k: usize) -> Vec<&Passage> {
+        if let Some(kb) = &ctx.pipeline.knowledge {
+            match kb.retrieve(Role::Narrator, &self.world.corpus(), query, k).await {
+                Ok(hits) => {
+                    let found: Vec<&Passage> = hits
+                        .iter()
+                        .filter_map(|h| self.world.passage_of_doc(&h.doc.id))
+                        .filter(|p| p.is_public())
+                        .collect();
+                    if !found.is_empty() {
+                        return found;
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "lore retrieval failed; matching words instead"),
+            }
+        }
+        self.world.lexical(query, k)
+    }
+
+    /// Puts turns not yet indexed into the memory index (they are
+    /// committed already) and recalls older turns about `query`, leaving
+    /// out those the hot window shows. Returns the lines and the last
+    /// turn now indexed.
+    async fn recall(&self, ctx: &TurnContext<'_>, query: &str) -> (Vec<String>, u32) {
+        let book = &self.game.book;
+        let Some(memory) = &ctx.pipeline.memory else { return (Vec::new(), book.archived_upto) };
+        let namespace = archive_namespace(&self.session);
+        let pending = book.to_archive();
+        let mut archived = book.archived_upto;
+        if !pending.is_empty() {
+            let items: Vec<MemoryItem> = pending
+                .iter()
+                .enumerate()
+                .map(|(i, e)| MemoryItem {
+                    id: format!("{}:{}:{}", self.session, e.turn, i),
+                    namespace: namespace.clone(),
+                    kind: MemoryKind::Turn,
+                    text: e.line(),
+                    updated_ms: ctx.now_ms,
+                })
+                .collect();
+            match memory.put(&items).await {
+                Ok(()) => archived = pending.iter().map(|e| e.turn).max().unwrap_or(archived),
+                Err(e) => tracing::warn!(error = %e, "could not index older turns"),
+            }
+        }
+        let rules = LoreGame::rules();
+        let hot_from = book.hot(&rules).first().map_or(u32::MAX, |e| e.turn);
+        let recalled = match memory.recall(&[namespace], query, RECALLED + 4).await {
+            Ok(items) => items
+                .into_iter()
+                .filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from))
+                .take(RECALLED)
+                .map(|m| m.text)
+                .collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not search older turns");
+                Vec::new()
+            }
+        };
+        (recalled, archived)
+    }
+
+    /// One role's history block.
+    fn history(&self, view: View, now: &str, recalled: &[String], budget: usize, ctx: &TurnContext<'_>) -> String {
+        let rules = LoreGame::rules();
+        let layers = Layers::from_book(&self.game.book, &rules, view, now, recalled.to_vec());
+        let model = match view {
+            View::Gm => &ctx.pipeline.models.judge,
+            View::Public => &ctx.pipeline.models.narrator,
+        };
+        let count = |t: &str| model.count_tokens(t).unwrap_or_else(|| estimate_tokens(t));
+        layers.fit(self.lang(), budget, &count).0
+    }
+
+    /// Where the scene goes: the referee's plan when readable and
+    /// consistent, else an addressed or named NPC, else the narrator.
+    fn plan(&self, ruling: Option<&Ruling>, addressed: Option<&Npc>, action: &str) -> Plan {
+        if ruling.is_some_and(Ruling::rejects) {
+            return Plan::Disqualify;
+        }
+        if let Some(npc) = addressed {
+            return Plan::Npc(npc.id.clone());
+        }
+        let named = self.world.npcs_in(action);
+        match ruling.and_then(|r| r.plan.clone()) {
+            Some(Plan::Npc(target)) => {
+                let npc = self.world.npc_named(&target).or_else(|| (named.len() == 1).then(|| named[0]));
+                npc.map_or(Plan::Narrate, |n| Plan::Npc(n.id.clone()))
+            }
+            Some(Plan::Narrate) | Some(Plan::Disqualify) => Plan::Narrate,
+            None if named.len() == 1 => Plan::Npc(named[0].id.clone()),
+            None => Plan::Narrate,
+        }
+    }
+
+    /// The titles shown as a reply's sources: the passages the referee
+    /// cited among those it was given, else the top retrieved ones.
+    fn sources(&self, ruling: Option<&Ruling>, given: &[&Passage]) -> Vec<String> {
+        let cited: Vec<String> = ruling
+            .map(|r| {
+                r.cites
+                    .iter()
+                    .filter_map(|id| given.iter().find(|p| p.id == *id || p.title == *id))
+                    .map(|p| p.title.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !cited.is_empty() {
+            return cited;
+        }
+        given.iter().take(2).map(|p| p.title.clone()).collect()
+    }
+
+    /// One action: the whole pipeline. `addressed`: `say <npc> …`.
+    async fn act(&self, ctx: &TurnContext<'_>, inbound: &Inbound, addressed: Option<&Npc>, text: &str) -> Played {
+        let lang = self.lang();
+        let step = |s: String| (ctx.progress)(Progress::Step(s));
+        let action = text.trim();
+        if action.is_empty() {
+            return refused(say::empty(lang));
+        }
+        if action.chars().count() > MAX_ACTION {
+            return refused(say::too_long(lang, MAX_ACTION));
+        }
+        let player = &inbound.player;
+        let shown_action = match addressed {
+            Some(npc) => format!("({}) {action}", npc.name),
+            None => action.to_string(),
+        };
+        // 1. Retrieval for the action, and older turns about it.
+        step(say::step_retrieving(lang));
+        let query = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
+        let passages = self.retrieve(ctx, &query, PASSAGES).await;
+        let (recalled, archived_upto) = self.recall(ctx, &query).await;
+        let mut calls = 0u32;
+        // 2. The referee, with the planner's route.
+        step(say::step_validating(lang));
+        let gm_history = self.history(View::Gm, action, &recalled, REFEREE_BUDGET, ctx);
+        let prompt = agents::referee_prompt(lang, &self.world, &passages, &gm_history, &player.name, &shown_action);
+        let Ok(said) = agents::rule(ctx, prompt, true).await else { return not_played(lang) };
+        calls += 1;
+        let ruling = agents::parse_ruling(&said);
+        if ruling.is_none() {
+            let head: String = said.chars().take(160).collect();
+            tracing::info!(reply = %head, "the referee's answer is unreadable; the action is approved");
+        }
+        step(say::step_planning(lang));
+        let plan = self.plan(ruling.as_ref(), addressed, action);
+        let public_history = self.history(View::Public, action, &recalled, NARRATOR_BUDGET, ctx);
+        let narrator = &*ctx.pipeline.models.narrator;
+        let mut persona = None;
+        let (speaker, mut reply, mut outcome) = match &plan {
+            Plan::Disqualify => {
+                step(say::step_disqualifying(lang));
+                let r = ruling.clone().unwrap_or_else(unreachable_ruling);
+                let reason = if r.reason.is_empty() {
+                    self.world.rules.first().cloned().unwrap_or_default()
+                } else {
+                    r.reason.clone()
+                };
+                let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
+                let prompt =
+                    agents::narrator_prompt(lang, &self.world, &passages, &public_history, &player.name, action, mode);
+                let Ok(said) = agents::call(narrator, prompt, 160, 0.6).await else { return not_played(lang) };
+                calls += 1;
+                let text =
+                    agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
+                (Speaker::Narrator, text, Outcome::Disqualified)
+            }
+            Plan::Npc(id) => {
+                let Some(npc) = self.world.npc(id) else { return not_played(lang) };
+                let own: Vec<&Passage> = npc.passages.iter().filter_map(|p| self.world.passage(p)).collect();
+                let p = match self.game.personas.get(id) {
+                    Some(p) => p.clone(),
+                    None => {
+                        step(say::step_persona(lang, &npc.name));
+                        let prompt = agents::persona_prompt(lang, npc, &own);
+                        let Ok(said) = agents::call(narrator, prompt, 200, 0.2).await else { return not_played(lang) };
+                        calls += 1;
+                        let p =
+                            agents::parse_persona(&said, npc).unwrap_or_else(|| agents::stock_persona(lang, npc, &own));
+                        persona = Some(p.clone());
+                        p
+                    }
+                };
+                step(say::step_npc(lang, &npc.name));
+                let secrets: Vec<&Passage> = npc.gm_passages.iter().filter_map(|p| self.world.passage(p)).collect();
+                let mut lore: Vec<&Passage> = own.iter().take(2).copied().collect();
+                for q in passages.iter().copied() {
+                    if !lore.iter().any(|p| p.id == q.id) && lore.len() < PASSAGES + 1 {
+                        lore.push(q);
+                    }
+                }
+                let prompt =
+                    agents::npc_prompt(lang, &self.world, &p, &secrets, &lore, &public_history, (&player.name, action));
+                let Ok(said) = agents::call(narrator, prompt, 160, 0.7).await else { return not_played(lang) };
+                calls += 1;
+                let text = agents::clean_reply(&said, &npc.name).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
+                (Speaker::Npc(id.clone()), text, Outcome::Played)
+            }
+            Plan::Narrate => {
+                step(say::step_narrating(lang));
+                let prompt = agents::narrator_prompt(
+                    lang,
+                    &self.world,
+                    &passages,
+                    &public_history,
+                    &player.name,
+                    action,
+                    Mode::Narration,
+                );
+                let Ok(said) = agents::call(narrator, prompt, 200, 0.7).await else { return not_played(lang) };
+                calls += 1;
+                let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::quiet_scene(lang));
+                (Speaker::Narrator, text, Outcome::Played)
+            }
+        };
+        let mut note = match &ruling {
+            Some(r) => {
+                format!("{} ({:.1}): {}", if r.approved { "approved" } else { "rejected" }, r.confidence, r.reason)
+            }
+            None => "unreadable ruling: approved".to_string(),
+        };
+        let mut shown_sources = self.sources(ruling.as_ref(), &passages);
+        let mut correction_reason = String::new();
+        // The gate first: a reply that would give a secret away is
+        // withheld, and neither the referee nor the narrator reads it.
+        let mut withheld = None;
+        if let Some(b) = self.secret_in(&reply) {
+            withheld = Some(b);
+            reply = say::withheld(lang);
+            shown_sources.clear();
+        }
+        // 4. The reply checked against the lore.
+        if outcome != Outcome::Disqualified && withheld.is_none() {
+            step(say::step_checking(lang));
+            let checked = self.retrieve(ctx, &reply, PASSAGES).await;
+            let prompt = agents::reply_check_prompt(lang, &self.world, &checked, &reply);
+            let Ok(said) = agents::rule(ctx, prompt, false).await else { return not_played(lang) };
+            calls += 1;
+            let check = agents::parse_ruling(&said);
+            if let Some(c) = check.as_ref().filter(|c| c.rejects()) {
+                step(say::step_correcting(lang));
+                let reason = if c.reason.is_empty() { "—".to_string() } else { c.reason.clone() };
+                let mode = Mode::Correction { wrong: &reply, reason: &reason };
+                let prompt =
+                    agents::narrator_prompt(lang, &self.world, &checked, &public_history, &player.name, action, mode);
+                let Ok(said) = agents::call(narrator, prompt, 160, 0.4).await else { return not_played(lang) };
+                calls += 1;
+                let fallback = || {
+                    checked
+                        .first()
+                        .map_or_else(|| say::quiet_scene(lang), |p| say::stock_correction(lang, &p.title, &p.text))
+                };
+                reply = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(fallback);
+                outcome = Outcome::Corrected;
+                note.push_str(&format!("; reply corrected: {reason}"));
+                correction_reason = reason;
+                shown_sources = self.sources(Some(c), &checked);
+            }
+        }
+        // 5. The gate again (a correction is new text), before anything
+        // is stored or shown.
+        if let Some(b) = self.secret_in(&reply) {
+            withheld = Some(b);
+            reply = say::withheld(lang);
+            shown_sources.clear();
+        }
+        let speaker_name = match &speaker {
+            Speaker::Npc(id) => self.world.npc(id).map_or_else(|| id.clone(), |n| n.name.clone()),
+            Speaker::Narrator => say::gm(lang).to_string(),
+        };
+        let mut lines = vec![format!("**{speaker_name}**: {reply}")];
+        match outcome {
+            Outcome::Disqualified => {
+                let r = ruling.as_ref();
+                let reason = r.map(|r| r.reason.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| "—".into());
+                lines.push(say::disqualified(lang, &player.name, &reason));
+                if let Some(r) = r.filter(|r| !r.suggestions.is_empty()) {
+                    lines.push(say::suggestions(lang, &r.suggestions));
+                }
+            }
+            Outcome::Corrected => lines.push(say::corrected(lang, &player.name, &correction_reason)),
+            Outcome::Played => {}
+        }
+        let sources = say::sources(lang, &shown_sources);
+        if !sources.is_empty() {
+            lines.push(sources);
+        }
+        let mut done = TurnDone {
+            player: player.clone(),
+            action: shown_action,
+            outcome,
+            speaker,
+            reply,
+            sources: shown_sources,
+            persona,
+            note,
+            summary: None,
+            archived_upto,
+            calls,
+        };
+        let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
+            return refused(say::over(lang));
+        };
+        // The rolling summary, every few turns.
+        let rules = LoreGame::rules();
+        if next.book.summary_due(&rules) {
+            step(say::step_summary(lang));
+            let (summary, upto, used) = self.summarise(ctx, &next, &rules).await;
+            calls += used;
+            done.calls = calls;
+            done.summary = Some((summary, upto));
+            match self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) {
+                Ok(n) => next = n,
+                Err(_) => return refused(say::over(lang)),
+            }
+        }
+        let record = TurnRecord {
+            public: Some(PublicTurn {
+                player: player.name.clone(),
+                text: done.action.clone(),
+                outcome: match outcome {
+                    Outcome::Played => "played",
+                    Outcome::Disqualified => "disqualified",
+                    Outcome::Corrected => "corrected",
+                }
+                .to_string(),
+            }),
+            ..TurnRecord::default()
+        };
+        let mut played = self.played(next, Reply::new(ReplyKind::Verdict, lines.join("\n")), record);
+        if played.withheld.is_none() {
+            played.withheld = withheld;
+        }
+        played
+    }
+
+    /// A new summary of the turns that left the hot window: the model's,
+    /// or an extract when it fails or would give a secret away.
+    async fn summarise(&self, ctx: &TurnContext<'_>, next: &LoreGame, rules: &BookRules) -> (String, u32, u32) {
+        let lang = self.lang();
+        let pending = next.book.unsummarised(rules);
+        let upto = pending.iter().map(|e| e.turn).max().unwrap_or(next.book.summary_upto);
+        let turns = pending.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
+        let prompt = agents::summary_prompt(lang, &self.world, &next.book.summary, &turns, rules.summary_words);
+        let said = agents::call(&*ctx.pipeline.models.narrator, prompt, 240, 0.2).await;
+        let model = said.ok().and_then(|s| agents::clean_reply(&s, "Summary")).filter(|s| self.gate_check(s).is_none());
+        let summary = model.unwrap_or_else(|| extract_summary(&next.book.summary, &pending, rules.summary_words, lang));
+        (crate::core::context::keep_last_words(&summary, rules.summary_words * 2, lang), upto, 1)
+    }
+
+    fn played(&self, next: LoreGame, reply: Reply, record: TurnRecord) -> Played {
+        let over = next.is_over();
+        let snapshot = match next.snapshot() {
+            Ok(s) => s,
+            Err(e) => return refused(format!("internal error: {e}")),
+        };
+        let points = if over { Self::points(&next) } else { Vec::new() };
+        let played = Played {
+            reply,
+            messages: Vec::new(),
+            choices: Vec::new(),
+            record,
+            snapshot: Some(snapshot),
+            points,
+            commit: true,
+            withheld: None,
+            next: None,
+        };
+        let mut played = self.gated(played, over);
+        played.next = Some(Box::new(Next { game: next }));
+        played
+    }
+
+    fn points(g: &LoreGame) -> Vec<Points> {
+        g.tally
+            .iter()
+            .map(|(id, t)| Points {
+                player: crate::core::soup::Player { id: id.clone(), name: t.name.clone() },
+                points: t.wins,
+                solved: t.wins > t.losses,
+                role: Some("adventurer".into()),
+            })
+            .collect()
+    }
+
+    fn end(&self, inbound: &Inbound) -> Played {
+        let event = Event::End { by: inbound.player.id.clone(), moderator: inbound.moderator };
+        match self.game.apply(&event, &self.world) {
+            Ok(next) => {
+                let text = self.final_text(&next);
+                self.played(next, Reply::new(ReplyKind::Ended, text), TurnRecord::default())
+            }
+            Err(Rejection::NotHost) => refused(say::only_host_ends(self.lang())),
+            Err(Rejection::Over) => refused(say::over(self.lang())),
+        }
+    }
+}
+
+/// A rejection is only planned from a readable ruling.
+fn unreachable_ruling() -> Ruling {
+    Ruling {
+        approved: false,
+        reason: String::new(),
+        confidence: 1.0,
+        suggestions: Vec::new(),
+        plan: None,
+        cites: Vec::new(),
+    }
+}
+
+fn turn_of(id: &str) -> Option<u32> {
+    id.split(':').nth(1)?.parse().ok()
+}
+
+#[async_trait]
+impl Table for LoreTable {
+    fn kind(&self) -> &'static str {
+        LoreGame::KIND
+    }
+
+    fn language(&self) -> Language {
+        self.game.language
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn is_running(&self) -> bool {
+        self.game.phase == Phase::Playing
+    }
+
+    fn deadline(&self) -> Option<Deadline> {
+        None
+    }
+
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        let lang = self.lang();
+        let over = self.game.is_over();
+        let shown = |kind: ReplyKind, text: String| self.gated(Played::reply(Reply::new(kind, text)), over);
+        match &inbound.input {
+            TurnInput::Status | TurnInput::Whisper => shown(ReplyKind::Status, self.status_text()),
+            TurnInput::History => shown(ReplyKind::Status, self.recap_text()),
+            TurnInput::Scores => shown(ReplyKind::Status, self.scores_text(&self.game)),
+            TurnInput::Timer(_) | TurnInput::Begin | TurnInput::Start => silent(),
+            TurnInput::Join | TurnInput::Leave | TurnInput::AddAi => refused(say::everyone_plays(lang)),
+            TurnInput::Reveal | TurnInput::GiveUp => self.end(inbound),
+            _ if over => refused(say::over(lang)),
+            TurnInput::Say(text) | TurnInput::Ask(text) | TurnInput::Guess(text) => {
+                self.act(ctx, inbound, None, text).await
+            }
+            TurnInput::SayTo { to, text } => match self.world.npc_named(to) {
+                Some(npc) => {
+                    let npc = npc.clone();
+                    self.act(ctx, inbound, Some(&npc), text).await
+                }
+                None => refused(say::no_such_npc(lang, to, &self.npc_list())),
+            },
+            _ => refused(say::not_a_verb(lang)),
+        }
+    }
+
+    fn expire(&mut self, _ctx: &TurnContext<'_>) -> Played {
+        let mut next = self.game.clone();
+        next.phase = Phase::Over;
+        next.ending = Some(Ending::Idle);
+        let mut played = Played::reply(Reply::new(ReplyKind::Ended, self.final_text(&next)));
+        played.snapshot = next.snapshot().ok();
+        played.next = Some(Box::new(Next { game: next }));
+        played
+    }
+
+    fn adopt(&mut self, played: Played) {
+        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
+        self.game = next.game;
+    }
+}

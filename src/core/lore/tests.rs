@@ -1,0 +1,394 @@
+//! The Lore RPG's turn pipeline on a small world, with a model that
+//! answers by role (the prompts' LORE-… markers): every branch of seed
+//! 001, the persona cache, the gate, a model that fails or babbles.
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+
+use super::*;
+use crate::core::actor::Inbound;
+use crate::core::game::{Table, TurnContext, TurnInput};
+use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
+use crate::core::pipeline::{Pipeline, PipelineSettings, Progress};
+
+const WORLD: &str = r#"
+id = "gullrock"
+language = "en"
+title = "Gullrock"
+premise = "A fishing rock with one lamp and a keeper called Mira Vell."
+opening = "Fog over Gullrock. The lamp turns. Where do you go?"
+rules = ["Nobody can fly.", "There is no gunpowder."]
+
+[[passage]]
+id = "lamp"
+title = "The Lamp"
+kind = "place"
+visibility = "public"
+text = "The lamp on Gullrock is a tall stone tower with a brass lens that turns all night, tended by one keeper who climbs ninety steps every dusk to light it, and who keeps the logbook of every ship that passes the rock."
+
+[[passage]]
+id = "mira"
+title = "Mira Vell"
+kind = "person"
+visibility = "public"
+text = "Mira Vell is the keeper of the lamp, a wiry woman of fifty with tar under her nails who speaks in short sentences, trusts nobody from the mainland and keeps the logbook locked in an iron box under her bed at the foot of the tower."
+
+[[passage]]
+id = "no-flight"
+title = "No Flight"
+kind = "rule"
+visibility = "public"
+text = "Nobody on Gullrock or anywhere else can fly: no spell, no beast and no machine lifts a person from the ground, and anyone who claims otherwise is lying or mad, as every child on the rock is taught from the cradle onwards."
+
+[[passage]]
+id = "gm-wreck"
+title = "The Drowned Captain"
+kind = "history"
+visibility = "gm"
+text = "GM ONLY. Mira Vell darkened the lamp on purpose the night the Saltmoth struck the rock, because the captain owed her brother the Ninefold Debt of crowns, and she hid his strongbox in the tower's cistern."
+
+[[npc]]
+id = "mira"
+name = "Mira Vell"
+passages = ["mira", "lamp"]
+gm_passages = ["gm-wreck"]
+"#;
+
+/// Answers by the prompt's role marker; records the roles called.
+struct ByRole {
+    answers: Mutex<Vec<(&'static str, Result<String, LlmError>)>>,
+    calls: Mutex<Vec<&'static str>>,
+    prompts: Mutex<Vec<String>>,
+}
+
+impl ByRole {
+    fn new() -> Arc<ByRole> {
+        Arc::new(ByRole {
+            answers: Mutex::new(Vec::new()),
+            calls: Mutex::new(Vec::new()),
+            prompts: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The next answer for `role` (each is used once; a role without one
+    /// gets its default).
+    fn will(&self, role: &'static str, text: &str) {
+        self.answers.lock().unwrap().push((role, Ok(text.to_string())));
+    }
+
+    fn fails(&self, role: &'static str) {
+        self.answers.lock().unwrap().push((role, Err(LlmError::Timeout)));
+    }
+
+    fn calls(&self) -> Vec<&'static str> {
+        std::mem::take(&mut *self.calls.lock().unwrap())
+    }
+}
+
+fn role(system: &str) -> &'static str {
+    for r in ["LORE-REFEREE-REPLY", "LORE-REFEREE", "LORE-NARRATOR", "LORE-NPC", "LORE-PERSONA", "LORE-SUMMARY"] {
+        if system.contains(r) {
+            return r;
+        }
+    }
+    "other"
+}
+
+#[async_trait]
+impl LlmClient for ByRole {
+    fn describe(&self) -> String {
+        "by-role".into()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        let system = request.messages.first().map(|m| m.content.clone()).unwrap_or_default();
+        let r = role(&system);
+        self.calls.lock().unwrap().push(r);
+        self.prompts
+            .lock()
+            .unwrap()
+            .push(request.messages.iter().map(|m| m.content.clone()).collect::<Vec<_>>().join("\n"));
+        let mut answers = self.answers.lock().unwrap();
+        let text = match answers.iter().position(|(role, _)| *role == r) {
+            Some(i) => answers.remove(i).1?,
+            None => match r {
+                "LORE-REFEREE" => r#"{"approved": true, "reason": "fine", "confidence": 0.9, "next_action": "narrator_scene", "cites": ["lamp"]}"#.into(),
+                "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "consistent", "confidence": 0.9}"#.into(),
+                "LORE-PERSONA" => r#"{"speaking_style": "short and dry", "traits": ["wary"], "background": "keeper of the lamp", "wants": "to be left alone"}"#.into(),
+                "LORE-NPC" => "*wipes her hands* State your business.".into(),
+                "LORE-SUMMARY" => "Ada came to Gullrock and climbed the tower.".into(),
+                _ => "The fog parts; the lamp's beam sweeps the water.".into(),
+            },
+        };
+        Ok(ChatResponse { text, prompt_tokens: 0, completion_tokens: 0 })
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        Ok(())
+    }
+}
+
+fn world() -> Arc<World> {
+    Arc::new(World::from_one(WORLD).expect("the test world is valid"))
+}
+
+fn ada() -> crate::core::soup::Player {
+    crate::core::soup::Player { id: "t:ada".into(), name: "Ada".into() }
+}
+
+struct Rig {
+    model: Arc<ByRole>,
+    pipeline: Pipeline,
+    table: LoreTable,
+    steps: Arc<Mutex<Vec<String>>>,
+}
+
+fn rig() -> Rig {
+    let model = ByRole::new();
+    let models = RoleModels { judge: model.clone(), narrator: model.clone() };
+    let pipeline =
+        Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default());
+    let w = world();
+    let table = LoreTable::new(LoreGame::new(&w, &ada()), w, "s1", &crate::core::actor::new_canary());
+    Rig { model, pipeline, table, steps: Arc::default() }
+}
+
+impl Rig {
+    async fn play(&mut self, input: TurnInput) -> crate::core::game::Played {
+        let steps = self.steps.clone();
+        let progress = move |p: Progress| {
+            if let Progress::Step(s) = p {
+                steps.lock().unwrap().push(s);
+            }
+        };
+        let ctx = TurnContext { pipeline: &self.pipeline, now_ms: 1_000, progress: &progress };
+        self.table.play(&ctx, &Inbound::new(ada(), input)).await
+    }
+
+    async fn turn(&mut self, input: TurnInput) -> String {
+        let played = self.play(input).await;
+        assert!(played.commit, "{}", played.reply.text);
+        let text = played.reply.text.clone();
+        self.table.adopt(played);
+        text
+    }
+}
+
+#[tokio::test]
+async fn an_approved_action_is_narrated_checked_and_shows_its_sources() {
+    let mut r = rig();
+    let text = r.turn(TurnInput::Say("I climb the tower to the lamp.".into())).await;
+    assert!(text.contains("**Game master**: The fog parts"), "{text}");
+    assert!(text.contains("Sources: The Lamp"), "{text}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+    let steps = r.steps.lock().unwrap().clone();
+    assert_eq!(
+        steps[..3],
+        ["Searching the lore for your action", "Validating your action against the lore", "Planning the scene"]
+    );
+    assert!(steps.contains(&"Checking the reply against the lore".to_string()));
+    let g = &r.table.game;
+    assert_eq!((g.turn, g.outcomes, g.calls), (1, [1, 0, 0], 3));
+}
+
+#[tokio::test]
+async fn an_action_that_breaks_the_lore_loses_the_turn() {
+    let mut r = rig();
+    r.model.will(
+        "LORE-REFEREE",
+        r#"{"approved": false, "reason": "Nobody can fly.", "confidence": 0.95, "suggestions": ["Climb the stairs"], "next_action": "disqualify"}"#,
+    );
+    r.model.will("LORE-NARRATOR", "Your arms flap; the fog laughs. You stay on the rock.");
+    let text = r.turn(TurnInput::Say("I fly to the top of the tower.".into())).await;
+    assert!(text.contains("Ada loses this turn") && text.contains("Nobody can fly."), "{text}");
+    assert!(text.contains("Try instead: Climb the stairs"), "{text}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"], "no reply check after a disqualification");
+    assert_eq!(r.table.game.tally["t:ada"].losses, 1);
+}
+
+#[tokio::test]
+async fn a_reply_that_breaks_the_lore_is_corrected_and_the_player_wins() {
+    let mut r = rig();
+    r.model.will("LORE-NARRATOR", "A dragon circles the tower.");
+    r.model.will("LORE-REFEREE-REPLY", r#"{"approved": false, "reason": "There are no dragons.", "confidence": 0.9}"#);
+    r.model.will("LORE-NARRATOR", "No — only gulls circle the tower.");
+    let text = r.turn(TurnInput::Say("I look up at the tower.".into())).await;
+    assert!(text.contains("only gulls") && !text.contains("dragon circles"), "{text}");
+    assert!(text.contains("Ada wins this turn"), "{text}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY", "LORE-NARRATOR"]);
+    assert_eq!(r.table.game.tally["t:ada"].wins, 1);
+}
+
+#[tokio::test]
+async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
+    let mut r = rig();
+    let to = |text: &str| TurnInput::SayTo { to: "Mira".into(), text: text.into() };
+    let text = r.turn(to("Good evening, keeper.")).await;
+    assert!(text.contains("**Mira Vell**: *wipes her hands*"), "{text}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-PERSONA", "LORE-NPC", "LORE-REFEREE-REPLY"]);
+    assert!(r.steps.lock().unwrap().contains(&"Extracting persona for Mira Vell".to_string()));
+    assert!(r.table.game.personas["mira"].extracted);
+    r.turn(to("May I see the logbook?")).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NPC", "LORE-REFEREE-REPLY"], "the cached persona is reused");
+    // The persona survives the snapshot (a restart).
+    let snapshot = crate::core::game::Game::snapshot(&r.table.game).unwrap();
+    let back: LoreGame = crate::core::game::Game::restore(&snapshot).unwrap();
+    assert_eq!(back.personas["mira"].style, "short and dry");
+    assert_eq!(back.scene.as_deref(), Some("mira"));
+    // The referee's plan routes a named NPC too; an unknown name is refused.
+    r.model.will("LORE-REFEREE", r#"{"approved": true, "next_action": "engage_npc", "target": "Mira Vell"}"#);
+    r.turn(TurnInput::Say("I wave at the keeper.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NPC", "LORE-REFEREE-REPLY"]);
+    let played = r.play(TurnInput::SayTo { to: "Bob".into(), text: "hi".into() }).await;
+    assert!(played.reply.text.contains("Mira Vell"), "{}", played.reply.text);
+}
+
+#[tokio::test]
+async fn an_unreadable_persona_falls_back_to_the_passages() {
+    let mut r = rig();
+    r.model.will("LORE-PERSONA", "She is nice.");
+    r.turn(TurnInput::SayTo { to: "mira".into(), text: "Hello.".into() }).await;
+    let p = &r.table.game.personas["mira"];
+    assert!(!p.extracted && p.background.starts_with("Mira Vell is the keeper"));
+}
+
+#[tokio::test]
+async fn an_npc_that_states_its_secret_is_withheld_and_nothing_secret_is_kept() {
+    let mut r = rig();
+    r.model.will(
+        "LORE-NPC",
+        "Fine: I darkened the lamp on purpose the night the Saltmoth struck, for the Ninefold Debt, and hid his strongbox in the cistern.",
+    );
+    let played = r.play(TurnInput::SayTo { to: "Mira".into(), text: "What happened to the Saltmoth?".into() }).await;
+    assert!(played.withheld.is_some());
+    assert!(!played.reply.text.contains("Ninefold") && !played.reply.text.contains("cistern"), "{}", played.reply.text);
+    r.table.adopt(played);
+    let book = serde_json::to_string(&r.table.game.book).unwrap();
+    assert!(!book.contains("Ninefold"), "the story keeps only what players saw");
+    // The NPC's prompt held its secret; the narrator's never does.
+    r.turn(TurnInput::Say("I look at the sea.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let narrator: Vec<&String> = prompts.iter().filter(|p| p.contains("LORE-NARRATOR")).collect();
+    assert!(!narrator.is_empty() && narrator.iter().all(|p| !p.contains("Ninefold")));
+    assert!(prompts.iter().any(|p| p.contains("LORE-NPC") && p.contains("Ninefold")));
+}
+
+#[tokio::test]
+async fn garbage_from_the_referee_approves_and_a_failing_model_plays_nothing() {
+    let mut r = rig();
+    r.model.will("LORE-REFEREE", "I like turtles.");
+    r.model.will("LORE-REFEREE-REPLY", "lorem ipsum");
+    let text = r.turn(TurnInput::Say("I knock on the tower door.".into())).await;
+    assert!(text.contains("The fog parts"), "{text}");
+    r.model.calls();
+    r.model.fails("LORE-NARRATOR");
+    let played = r.play(TurnInput::Say("I knock again.".into())).await;
+    assert!(!played.commit && played.snapshot.is_none(), "{}", played.reply.text);
+    assert!(played.reply.text.contains("nothing happened"), "{}", played.reply.text);
+    assert_eq!(r.table.game.turn, 1);
+    // Empty and over-long actions are refused before any model call.
+    r.model.calls();
+    for bad in ["   ", &"x".repeat(MAX_ACTION + 1)] {
+        let played = r.play(TurnInput::Say(bad.to_string())).await;
+        assert!(played.snapshot.is_none(), "{}", played.reply.text);
+    }
+    assert!(r.model.calls().is_empty());
+}
+
+#[tokio::test]
+async fn the_summary_is_rewritten_every_few_turns_and_scores_status_recap_answer() {
+    let mut r = rig();
+    let rules = LoreGame::rules();
+    let needed = (rules.hot_turns + rules.summary_every) as u32;
+    for i in 0..needed {
+        r.turn(TurnInput::Say(format!("I count the steps, {i}."))).await;
+    }
+    assert!(r.model.calls().contains(&"LORE-SUMMARY"));
+    assert_eq!(r.table.game.book.summary, "Ada came to Gullrock and climbed the tower.");
+    assert!(r.table.game.book.summary_upto > 0);
+    let scores = r.turn(TurnInput::Scores).await;
+    assert!(scores.contains("Ada · 0 won · 0 lost"), "{scores}");
+    let recap = r.turn(TurnInput::History).await;
+    assert!(recap.contains("Ada came to Gullrock") && recap.contains("I count the steps"), "{recap}");
+    let status = r.turn(TurnInput::Status).await;
+    assert!(status.contains(&format!("turn {needed}")), "{status}");
+    // The end shows the scores and what the game master knew.
+    let end = r.turn(TurnInput::Reveal).await;
+    assert!(end.contains("The Drowned Captain") && end.contains("Ninefold"), "{end}");
+    assert!(r.table.game.is_over());
+}
+
+#[test]
+fn a_server_world_is_checked() {
+    assert!(World::from_one("id = 1").is_err());
+    let broken = WORLD.replace("passages = [\"mira\", \"lamp\"]", "passages = [\"nowhere\"]");
+    let problems = World::from_one(&broken).unwrap_err();
+    assert!(problems.iter().any(|p| p.contains("\"nowhere\" does not exist")), "{problems:?}");
+    let w = world();
+    assert_eq!(w.npc_named("keeper Mira").map(|n| n.id.as_str()), Some("mira"));
+    assert_eq!(w.npcs_in("I greet Vell warmly").len(), 1);
+    assert!(w.lexical("brass lens tower", 2).iter().any(|p| p.id == "lamp"));
+    assert!(w.docs().iter().any(|d| d.visibility == crate::core::knowledge::Visibility::Judge));
+}
+
+#[tokio::test]
+async fn a_fragment_of_a_secret_too_short_for_the_span_gate_is_withheld_too() {
+    let mut r = rig();
+    r.model.will("LORE-NARRATOR", "The captain of the Saltmoth is a tale for children now.");
+    r.model.will("LORE-NPC", "Ask about the Ninefold Debt of crowns, if you dare.");
+    let played = r.play(TurnInput::SayTo { to: "Mira".into(), text: "What did the captain owe?".into() }).await;
+    assert!(played.withheld.is_some() && played.reply.text.contains("falls silent"), "{}", played.reply.text);
+    assert_eq!(
+        r.model.calls(),
+        ["LORE-REFEREE", "LORE-PERSONA", "LORE-NPC"],
+        "the referee never reads a withheld reply"
+    );
+    r.table.adopt(played);
+    // Ordinary words shared with a secret are not a leak.
+    let text = r.turn(TurnInput::Say("I climb the ninety steps.".into())).await;
+    assert!(text.contains("a tale for children"), "{text}");
+}
+
+#[test]
+fn a_server_world_is_read_checked_kept_with_its_session_and_resumed() {
+    use crate::core::game::{HostedGame, TableOptions};
+    let worlds = crate::assets::worlds();
+    let host = LoreHost::new(worlds.clone());
+    let lang = crate::core::puzzle::Language::En;
+    let item = host.custom(lang, WORLD).unwrap().unwrap();
+    assert_eq!(item.id, "gullrock");
+    assert!(item.shown.contains("Gullrock (en) · 4 passages, 1 NPCs"), "{}", item.shown);
+    let taken = WORLD.replace("id = \"gullrock\"", "id = \"hollowtide\"");
+    assert!(host.custom(lang, &taken).unwrap().unwrap_err().contains("bundled world"));
+    assert!(host.custom(lang, "title = 3").unwrap().unwrap_err().contains("can't be added"));
+    let custom = crate::core::guild::CustomContent {
+        scope: "discord:1".into(),
+        game: "rpg".into(),
+        id: item.id.clone(),
+        language: lang,
+        source: item.source.clone(),
+        added_by: "t:mod".into(),
+        created_ms: 0,
+    };
+    let options = TableOptions { world: Some("Gullrock".into()), custom: vec![custom], ..TableOptions::default() };
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &options, template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!((game.world.as_str(), game.source.is_some()), ("gullrock", true));
+    let loaded = crate::core::store::LoadedSession {
+        id: new.id.clone(),
+        puzzle_id: new.puzzle_id.clone(),
+        channel: "test".into(),
+        canary: new.canary.clone(),
+        snapshot: new.snapshot.clone(),
+        turns: Vec::new(),
+        last_activity_ms: 0,
+    };
+    assert!(host.resume(&loaded).is_ok(), "the session's own copy of the world resumes it");
+    // A bundled world is not copied into the session.
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &TableOptions::default(), template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!((game.world.as_str(), game.source), ("hollowtide", None));
+}
