@@ -17,7 +17,7 @@ use crate::core::puzzle::Puzzle;
 use crate::core::store::{Store, SystemClock};
 use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
-use crate::store::SqliteStore;
+use crate::store::SqlStore;
 
 /// The LanceDB-backed parts.
 pub struct Vectors {
@@ -48,9 +48,9 @@ impl App {
         let (library, skipped) = PuzzleLibrary::load(Some(&settings.puzzle_dir()));
         let prompts = crate::assets::load_prompts(settings.prompt_dir())?;
         let store: Arc<dyn Store> = Arc::new(
-            SqliteStore::open(&settings.storage.database)
+            SqlStore::connect(&settings.storage.database())
                 .await
-                .with_context(|| format!("opening the database {}", settings.storage.database.display()))?,
+                .with_context(|| format!("opening the database {}", settings.storage.database()))?,
         );
         let vectors = match open_vectors(&settings, store.as_ref(), choose_embedder(&settings).await).await {
             Ok(v) => Some(v),

@@ -31,8 +31,18 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// Log lines as text, or as one JSON object each (for log collectors).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -78,6 +88,29 @@ pub enum Command {
     /// Measure a role against labelled data.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// The games' database: migrate it, or copy it into another.
+    #[command(subcommand)]
+    Db(DbCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Bring a database's schema up to date (default: `[storage] database`).
+    Migrate {
+        /// A SQLite file or a `postgres://` URL.
+        #[arg(long)]
+        database: Option<String>,
+    },
+    /// Copy every row of one database into a new, empty one, e.g. from
+    /// SQLite to PostgreSQL when one bot process is not enough.
+    Copy {
+        /// The source: a SQLite file (or `sqlite:PATH`) or a `postgres://` URL.
+        #[arg(long)]
+        from: String,
+        /// The target, empty: a `postgres://` URL or a new SQLite file.
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -242,6 +275,18 @@ pub enum BenchCommand {
     },
     /// Semantic-ledger threshold sweep on tests/data/question_pairs.toml.
     Ledger,
+    /// Sessions played at once through the engine with an instant model,
+    /// on SQLite and PostgreSQL: turns/s, turn and bare-commit p50/p99,
+    /// memory per idle session.
+    Load {
+        #[arg(long, default_value_t = 50)]
+        sessions: usize,
+        #[arg(long, default_value_t = 20)]
+        turns: usize,
+        /// Skip PostgreSQL (no server at $ECHOES_TEST_POSTGRES or 127.0.0.1:5432).
+        #[arg(long)]
+        sqlite_only: bool,
+    },
     /// A scripted long Lore RPG session: prompt tokens per role at turns
     /// 1, 50, 100 and 300, model calls per turn, and a recall probe.
     Context {
@@ -406,9 +451,28 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => serve(settings, args).await,
         Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
         Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
+        Command::Bench(BenchCommand::Load { sessions, turns, sqlite_only }) => {
+            use crate::bench::load::{LoadOptions, run};
+            let mut opts = LoadOptions { sessions, turns, ..LoadOptions::default() };
+            if sqlite_only {
+                opts.backends = vec![crate::store::Backend::Sqlite];
+            }
+            println!("{}", run(&opts).await?);
+            Ok(())
+        }
         Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
         Command::Arena(ArenaCommand::Check { paths }) => check_arena(paths),
         Command::Rpg(RpgCommand::Check { paths }) => check_worlds(paths),
+        Command::Db(DbCommand::Migrate { database }) => {
+            let database = database.map(|d| crate::store::Database::parse(&d)).unwrap_or(settings.storage.database());
+            println!("{}", crate::ops::db::migrate(&database).await?);
+            Ok(())
+        }
+        Command::Db(DbCommand::Copy { from, to }) => {
+            let (from, to) = (crate::store::Database::parse(&from), crate::store::Database::parse(&to));
+            println!("{}", crate::ops::db::copy(&from, &to).await?);
+            Ok(())
+        }
         Command::Bench(BenchCommand::Context { turns }) => crate::bench::context::run(turns).await,
         Command::Arena(ArenaCommand::Replay { session }) => arena_replay(settings, &session).await,
         Command::Selfplay(SelfplayCommand::Arena { characters, games, max_turns, language, seed }) => {
@@ -874,10 +938,13 @@ async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Result<()> {
     eprintln!("{notice}");
     // Opened on the game runtime: the threads it starts (SQLite's
     // connection workers) are game work and run at its lower priority.
-    let app = crate::bot::runtime::on_games(App::open(settings, models)).await??;
+    let app = crate::bot::runtime::on_games(App::open(settings, models.metered())).await??;
+    if !app.settings.ops.bind.is_empty() {
+        crate::ops::http::start(&app.settings.ops.bind, app.store.clone()).await?;
+    }
     match slack_tokens {
         Some(tokens) => crate::serve::serve_slack(&app, tokens).await,
-        None => crate::serve::serve_discord(&app, crate::discord::config::DiscordSettings::default()).await,
+        None => crate::serve::serve_discord(&app, app.settings.discord.clone()).await,
     }
 }
 

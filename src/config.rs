@@ -28,6 +28,20 @@ pub struct Settings {
     /// `[slack]`: the Slack front end (tokens come from the environment).
     #[serde(default)]
     pub slack: crate::slack::SlackSettings,
+    /// `[discord]`: the Discord front end (the token comes from the environment).
+    #[serde(default)]
+    pub discord: crate::discord::config::DiscordSettings,
+    /// `[ops]`: the operator's endpoint of `echoes serve`.
+    #[serde(default)]
+    pub ops: OpsSettings,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpsSettings {
+    /// Where `GET /metrics` and `GET /healthz` listen, e.g. `127.0.0.1:9464`
+    /// ("" = not served).
+    pub bind: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -40,9 +54,18 @@ pub struct KnowledgeSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StorageSettings {
-    pub database: PathBuf,
+    /// A SQLite file (a path, or `sqlite:PATH`) or a PostgreSQL server
+    /// (`postgres://…`): see `database()`.
+    pub database: String,
     pub data_dir: PathBuf,
     pub vector_dir: PathBuf,
+}
+
+impl StorageSettings {
+    /// The games' database this setting names.
+    pub fn database(&self) -> crate::store::Database {
+        crate::store::Database::parse(&self.database)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -175,6 +198,24 @@ mod tests {
             assert_eq!(s.llm.model, "llama3.2");
             assert_eq!(s.game.hint_limit, 5);
             assert_eq!(s.language(), Language::En);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn discord_ops_and_a_postgres_database_are_configurable() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "server.toml",
+                "[storage]\ndatabase = \"postgres://bot:pw@db/echoes\"\n[discord]\nshards = \"2-3/4\"\nmessage_content = false\n[ops]\nbind = \"0.0.0.0:9464\"\n",
+            )?;
+            let s = Settings::load(Some(std::path::Path::new("server.toml"))).expect("settings");
+            assert_eq!(s.storage.database().backend(), crate::store::Backend::Postgres);
+            let shards = s.discord.shards.expect("a shard range");
+            assert_eq!((shards.first, shards.last, shards.total, s.discord.message_content), (2, 3, 4, false));
+            assert_eq!(s.ops.bind, "0.0.0.0:9464");
+            jail.set_env("ECHOES__DISCORD__SHARDS", "9-1/4");
+            assert!(Settings::load(Some(std::path::Path::new("server.toml"))).is_err(), "a bad range is refused");
             Ok(())
         });
     }

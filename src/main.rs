@@ -15,7 +15,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = echoes::cli::Cli::parse();
-    init_logging(cli.verbose);
+    init_logging(cli.verbose, cli.log_format);
     match echoes::cli::run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -31,12 +31,16 @@ fn one_line(e: &anyhow::Error) -> String {
     e.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }
 
-fn init_logging(verbose: u8) {
+fn init_logging(verbose: u8, format: echoes::cli::LogFormat) {
     let default = match verbose {
         0 => "warn",
         1 => "echoes=info,warn",
         _ => "echoes=debug,info",
     };
     let filter = EnvFilter::try_from_env("ECHOES_LOG").unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        echoes::cli::LogFormat::Text => logs.with_target(false).init(),
+        echoes::cli::LogFormat::Json => logs.json().with_current_span(false).init(),
+    }
 }

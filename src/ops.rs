@@ -1,6 +1,9 @@
 //! Operator commands over the stores: `echoes knowledge rebuild`,
 //! `echoes memory show|forget`, and per-puzzle stats. Each returns the text
-//! to print, so the CLI stays a thin shell.
+//! to print, so the CLI stays a thin shell. `db.rs`: `echoes db migrate|copy`.
+
+pub mod db;
+pub mod http;
 
 use anyhow::Context;
 

@@ -56,14 +56,33 @@ fn interactions_endpoint(
     Ok(Some(discord::InteractionsEndpoint { bind, public_key }))
 }
 
-/// Runs the Discord bot until Ctrl-C (or a fatal gateway error).
+/// Completes on Ctrl-C, or on SIGTERM (`docker stop`, systemd, Kubernetes).
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot listen for SIGTERM; Ctrl-C stops the bot"),
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Runs the Discord bot until Ctrl-C or SIGTERM (or a fatal gateway error).
 pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Result<()> {
     let token = discord_token()?;
     let interactions = interactions_endpoint(|name| std::env::var(name).ok())?;
     let data = discord_data(app, settings).await?;
     let endpoint = Endpoint { token, proxy: None, http2: false, interactions };
     let stop = async {
-        let _ = tokio::signal::ctrl_c().await;
+        stopped().await;
         tracing::info!("stopping the Discord bot");
     };
     discord::run(data, &endpoint, stop).await?;
@@ -80,13 +99,13 @@ pub async fn discord_data(app: &App, settings: DiscordSettings) -> anyhow::Resul
 /// The platform-neutral parts of a bot from the app: the engine, scopes
 /// and bindings in the games' database, and engines per configured model.
 pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
-    let database = &app.settings.storage.database;
-    let guilds: Arc<dyn GuildStore> = Arc::new(crate::bot::runtime::open_store(database).await?);
+    let database = app.settings.storage.database();
+    let guilds: Arc<dyn GuildStore> = Arc::new(crate::bot::runtime::open_store(&database).await?);
     let llm = app.settings.llm.clone();
     let models: ModelFactory = Arc::new(move |model: &str| {
         let mut llm = llm.clone();
         llm.model = model.to_string();
-        Ok(crate::llm::build_roles(&llm)?)
+        Ok(crate::llm::build_roles(&llm)?.metered())
     });
     Ok(BotParts {
         engine: app.engine.clone(),
@@ -144,7 +163,7 @@ fn slack_tokens_from(mode: Mode, get: impl Fn(&str) -> Option<String>) -> anyhow
     }
 }
 
-/// Runs the Slack bot until Ctrl-C.
+/// Runs the Slack bot until Ctrl-C or SIGTERM.
 pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
     let settings = app.settings.slack.clone();
     let endpoint = crate::slack::Endpoint { bot_token: tokens.bot, api_url: None };
@@ -152,7 +171,7 @@ pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
     match tokens.mode {
         Mode::Socket => {
             let socket = crate::slack::socket::start(bot, &tokens.second, crate::slack::socket::config(2)).await?;
-            let _ = tokio::signal::ctrl_c().await;
+            stopped().await;
             socket.stop().await;
         }
         Mode::Events => {
@@ -162,9 +181,7 @@ pub async fn serve_slack(app: &App, tokens: SlackTokens) -> anyhow::Result<()> {
             tracing::info!(bind = %settings.bind, "Slack Events API endpoint: POST /slack/events, /slack/commands, /slack/interactions");
             let app_router = crate::slack::events_router(bot, &tokens.second);
             axum::serve(crate::bot::net::no_delay(listener), app_router)
-                .with_graceful_shutdown(async {
-                    let _ = tokio::signal::ctrl_c().await;
-                })
+                .with_graceful_shutdown(stopped())
                 .await
                 .context("the Slack Events API endpoint failed")?;
         }

@@ -7,6 +7,7 @@
 //! the real turn pipeline (narrator off) against the real model files.
 
 pub mod context;
+pub mod load;
 mod script;
 pub mod secrecy;
 

@@ -24,7 +24,7 @@ use crate::core::secrecy::{Canary, Gate, is_meta_question};
 use crate::core::soup::Player;
 use crate::core::store::SystemClock;
 use crate::core::text::distinct_runs;
-use crate::store::SqliteStore;
+use crate::store::SqlStore;
 
 const ATTACKS: &str = include_str!("../../tests/data/attacks.toml");
 const NORMAL_PLAY: &str = include_str!("../../tests/data/normal_play.toml");
@@ -174,7 +174,7 @@ fn withheld_marker(lang: Language) -> &'static str {
 async fn engine(models: RoleModels) -> anyhow::Result<Arc<Engine>> {
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    Ok(Arc::new(Engine::new(pipeline, Arc::new(SqliteStore::in_memory().await?), Arc::new(SystemClock), 0)))
+    Ok(Arc::new(Engine::new(pipeline, Arc::new(SqlStore::in_memory().await?), Arc::new(SystemClock), 0)))
 }
 
 /// Word 4-grams (en) or character 6-grams (zh) of the puzzle's secret

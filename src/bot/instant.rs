@@ -86,7 +86,7 @@ impl LlmClient for InstantModel {
 /// The bot's parts over a SQLite file, the built-in puzzles and `model`
 /// (English, three hints, no per-scope models).
 pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow::Result<BotParts> {
-    let store = Arc::new(open_store(database).await?);
+    let store = Arc::new(open_store(&crate::store::Database::Sqlite(database.to_path_buf())).await?);
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
     let models = RoleModels { judge: model.clone(), narrator: model };
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());

@@ -43,13 +43,13 @@ where
     }
 }
 
-/// Opens the SQLite store at `path` on the game runtime, so its connection
-/// threads run at the game runtime's lower priority.
-pub async fn open_store(path: &std::path::Path) -> anyhow::Result<crate::store::SqliteStore> {
+/// Opens the store on the game runtime, so its connection threads (SQLite's
+/// workers) run at the game runtime's lower priority.
+pub async fn open_store(database: &crate::store::Database) -> anyhow::Result<crate::store::SqlStore> {
     use anyhow::Context as _;
-    let owned = path.to_path_buf();
-    let opened = on_games(async move { crate::store::SqliteStore::open(&owned).await }).await?;
-    opened.with_context(|| format!("opening the database {}", path.display()))
+    let owned = database.clone();
+    let opened = on_games(async move { crate::store::SqlStore::connect(&owned).await }).await?;
+    opened.with_context(|| format!("opening the database {database}"))
 }
 
 /// Lowers the calling thread's scheduling priority. On Linux a thread's

@@ -280,22 +280,34 @@ async fn run_actor(
     mut rx: mpsc::Receiver<Job>,
     me: mpsc::WeakSender<Job>,
 ) {
+    let telemetry = super::telemetry::telemetry();
+    telemetry.sessions.inc();
     engine.after_turn(&mut state, &me).await;
     while let Some(job) = rx.recv().await {
         if let Some(id) = job.inbound.event_id.as_deref() {
             state.agents_pending.remove(id);
         }
+        let started = std::time::Instant::now();
         let result = engine.handle(&mut state, job.inbound).await;
         if let Err(e) = &result {
             tracing::error!(session = %state.id, error = %e, "turn failed");
+            telemetry.error("turn");
         }
         let committed = matches!(&result, Ok(d) if d.outbox_id.is_some());
+        let outcome = match &result {
+            Ok(d) if d.duplicate => "duplicate",
+            Ok(_) if committed => "committed",
+            Ok(_) => "unplayed",
+            Err(_) => "failed",
+        };
+        telemetry.turn(state.table.kind(), outcome, started.elapsed());
         // The caller may have gone away; the turn is committed either way.
         let _ = job.done.send(result);
         if committed {
             engine.after_turn(&mut state, &me).await;
         }
     }
+    telemetry.sessions.dec();
 }
 
 impl Engine {

@@ -109,3 +109,42 @@ pub struct RoleModels {
     /// Sees public material only; writes the short remark players read.
     pub narrator: std::sync::Arc<dyn LlmClient>,
 }
+
+impl RoleModels {
+    /// The same models, each call counted and timed in `telemetry` under
+    /// its role (the bot does this; `/metrics` shows it).
+    pub fn metered(self) -> RoleModels {
+        RoleModels {
+            judge: std::sync::Arc::new(Metered { inner: self.judge, role: "judge" }),
+            narrator: std::sync::Arc::new(Metered { inner: self.narrator, role: "narrator" }),
+        }
+    }
+}
+
+/// A model client whose calls are counted and timed.
+struct Metered {
+    inner: std::sync::Arc<dyn LlmClient>,
+    role: &'static str,
+}
+
+#[async_trait]
+impl LlmClient for Metered {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        let started = std::time::Instant::now();
+        let answer = self.inner.chat(request).await;
+        super::telemetry::telemetry().model_call(self.role, answer.is_ok(), started.elapsed());
+        answer
+    }
+
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        self.inner.count_tokens(text)
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        self.inner.health().await
+    }
+}

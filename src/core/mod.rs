@@ -27,6 +27,7 @@ pub mod remember;
 pub mod secrecy;
 pub mod soup;
 pub mod store;
+pub mod telemetry;
 pub mod text;
 pub mod undercover;
 pub mod verdict;

@@ -284,6 +284,9 @@ pub trait Store: Send + Sync {
 
     /// The game a session plays (`soup`, ...); `Ok(None)` when there is no such session.
     async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError>;
+
+    /// Whether the database answers (`/healthz`).
+    async fn ping(&self) -> Result<(), StoreError>;
 }
 
 /// Time, injected so tests and replays control it.

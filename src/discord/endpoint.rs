@@ -110,11 +110,12 @@ impl Data {
         token: &str,
         response: serenity::CreateInteractionResponse,
     ) -> Result<(), Error> {
-        if self.inbox.answer(id, &response) {
-            return Ok(());
+        let started = std::time::Instant::now();
+        if !self.inbox.answer(id, &response) {
+            let http = self.acks.as_deref().unwrap_or(http);
+            http.create_interaction_response(id, token, &response, Vec::new()).await?;
         }
-        let http = self.acks.as_deref().unwrap_or(http);
-        http.create_interaction_response(id, token, &response, Vec::new()).await?;
+        crate::core::telemetry::telemetry().ack("discord", started.elapsed());
         Ok(())
     }
 }

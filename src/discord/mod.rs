@@ -248,7 +248,13 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
     let http = client.http.clone();
     // Deadlines and AI seats' moves are shown in their threads.
     courier_data.engine.set_courier(Arc::new(tables::DiscordCourier::new(&courier_data, http.clone())));
-    let task = tokio::spawn(async move { client.start().await });
+    let shards = courier_data.settings.shards;
+    let task = tokio::spawn(async move {
+        match shards {
+            Some(s) => client.start_shard_range(s.first..s.last, s.total).await,
+            None => client.start().await,
+        }
+    });
     let bot = courier_data.bot.clone();
     Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task, bot })
 }

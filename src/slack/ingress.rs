@@ -137,6 +137,15 @@ pub fn events_router(bot: Arc<SlackBot>, signing_secret: &str) -> Router {
         .route("/slack/commands", post(on_command))
         .route("/slack/interactions", post(on_interaction))
         .with_state(state)
+        .layer(axum::middleware::from_fn(timed))
+}
+
+/// Counts each request answered (Slack's acknowledgement) and its time.
+async fn timed(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    crate::core::telemetry::telemetry().ack("slack", started.elapsed());
+    response
 }
 
 /// The body, when its signature and timestamp are good.

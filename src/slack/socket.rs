@@ -61,9 +61,11 @@ async fn on_command(
     _client: Client,
     state: SlackClientEventsUserState,
 ) -> UserCallbackResult<SlackCommandEventResponse> {
+    let started = std::time::Instant::now();
     if let Some(bot) = bot_of(&state).await {
         bot.accept(from_command(&event));
     }
+    acked(started);
     Ok(SlackCommandEventResponse::new(SlackMessageContent::new()))
 }
 
@@ -72,9 +74,11 @@ async fn on_interaction(
     _client: Client,
     state: SlackClientEventsUserState,
 ) -> UserCallbackResult<()> {
+    let started = std::time::Instant::now();
     if let (Some(bot), Some(incoming)) = (bot_of(&state).await, from_interaction(&event)) {
         bot.accept(incoming);
     }
+    acked(started);
     Ok(())
 }
 
@@ -83,12 +87,20 @@ async fn on_push(
     _client: Client,
     state: SlackClientEventsUserState,
 ) -> UserCallbackResult<()> {
+    let started = std::time::Instant::now();
     if let Some(bot) = bot_of(&state).await
         && let Some(incoming) = from_push(&event, bot.me.get().map(String::as_str))
     {
         bot.accept(incoming);
     }
+    acked(started);
     Ok(())
+}
+
+/// Counts an envelope acknowledged (the listener acks when the callback
+/// returns) and the time the callback took.
+fn acked(started: std::time::Instant) {
+    crate::core::telemetry::telemetry().ack("slack", started.elapsed());
 }
 
 fn on_error(

@@ -1,22 +1,17 @@
-//! `GuildStore` on SQLite: server settings, thread bindings, custom and
+//! `GuildStore` on SQL (SQLite or PostgreSQL): server settings, thread bindings, custom and
 //! disabled puzzles, the next-puzzle queue (`migrations/0003_guilds.sql`).
 //! Writes go through the store's one writer connection, like every write.
 
 use async_trait::async_trait;
 use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 
-use super::SqliteStore;
-use super::sqlite::{custom_puzzle, db};
+use super::sql::{SqlStore, custom_puzzle, db, is_unique_violation};
 use crate::core::guild::{CustomContent, GuildConfig, GuildStore, NewCustomPuzzle, ThreadBinding};
 use crate::core::puzzle::Language;
 use crate::core::store::{CustomPuzzle, StoreError};
 
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
-}
-
-fn binding_from_row(row: &SqliteRow) -> Result<ThreadBinding, StoreError> {
+fn binding_from_row(row: &AnyRow) -> Result<ThreadBinding, StoreError> {
     Ok(ThreadBinding {
         thread: row.try_get("thread").map_err(db)?,
         scope: row.try_get("scope").map_err(db)?,
@@ -27,7 +22,7 @@ fn binding_from_row(row: &SqliteRow) -> Result<ThreadBinding, StoreError> {
     })
 }
 
-fn config_from_row(row: &SqliteRow) -> Result<GuildConfig, StoreError> {
+fn config_from_row(row: &AnyRow) -> Result<GuildConfig, StoreError> {
     let language: Option<String> = row.try_get("language").map_err(db)?;
     let language = match language {
         Some(code) => Some(Language::parse(&code).ok_or_else(|| StoreError::Corrupt(format!("language {code:?}")))?),
@@ -43,7 +38,7 @@ fn config_from_row(row: &SqliteRow) -> Result<GuildConfig, StoreError> {
     })
 }
 
-fn content_from_row(row: &SqliteRow) -> Result<CustomContent, StoreError> {
+fn content_from_row(row: &AnyRow) -> Result<CustomContent, StoreError> {
     let code: String = row.try_get("language").map_err(db)?;
     Ok(CustomContent {
         scope: row.try_get("scope").map_err(db)?,
@@ -57,10 +52,10 @@ fn content_from_row(row: &SqliteRow) -> Result<CustomContent, StoreError> {
 }
 
 #[async_trait]
-impl GuildStore for SqliteStore {
+impl GuildStore for SqlStore {
     async fn guild_config(&self, scope: &str) -> Result<GuildConfig, StoreError> {
         let (_, reader) = self.pools();
-        let row = sqlx::query("SELECT * FROM guild_config WHERE scope = ?")
+        let row = sqlx::query("SELECT * FROM guild_config WHERE scope = $1")
             .bind(scope)
             .fetch_optional(reader)
             .await
@@ -72,7 +67,7 @@ impl GuildStore for SqliteStore {
         let (writer, _) = self.pools();
         sqlx::query(
             "INSERT INTO guild_config (scope, language, hint_limit, channel, model, mod_role, updated_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (scope) DO UPDATE SET language = excluded.language, hint_limit = excluded.hint_limit,
                 channel = excluded.channel, model = excluded.model, mod_role = excluded.mod_role,
                 updated_ms = excluded.updated_ms",
@@ -95,7 +90,7 @@ impl GuildStore for SqliteStore {
         // Replaces an ended binding only; an active one makes the upsert a no-op.
         let done = sqlx::query(
             "INSERT INTO thread_bindings (thread, scope, session_id, started_by, created_ms, ended_ms)
-             VALUES (?, ?, ?, ?, ?, ?)
+             VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (thread) DO UPDATE SET scope = excluded.scope, session_id = excluded.session_id,
                 started_by = excluded.started_by, created_ms = excluded.created_ms, ended_ms = excluded.ended_ms
              WHERE thread_bindings.ended_ms IS NOT NULL",
@@ -118,7 +113,7 @@ impl GuildStore for SqliteStore {
     async fn thread_binding(&self, thread: &str) -> Result<Option<ThreadBinding>, StoreError> {
         let (writer, _) = self.pools();
         // Read through the writer so a binding made a moment ago is seen.
-        let row = sqlx::query("SELECT * FROM thread_bindings WHERE thread = ?")
+        let row = sqlx::query("SELECT * FROM thread_bindings WHERE thread = $1")
             .bind(thread)
             .fetch_optional(writer)
             .await
@@ -128,7 +123,7 @@ impl GuildStore for SqliteStore {
 
     async fn end_binding(&self, thread: &str, now_ms: i64) -> Result<bool, StoreError> {
         let (writer, _) = self.pools();
-        let done = sqlx::query("UPDATE thread_bindings SET ended_ms = ? WHERE thread = ? AND ended_ms IS NULL")
+        let done = sqlx::query("UPDATE thread_bindings SET ended_ms = $1 WHERE thread = $2 AND ended_ms IS NULL")
             .bind(now_ms)
             .bind(thread)
             .execute(writer)
@@ -149,7 +144,7 @@ impl GuildStore for SqliteStore {
     async fn add_custom_puzzle(&self, p: &NewCustomPuzzle<'_>) -> Result<(), StoreError> {
         let (writer, _) = self.pools();
         let result = sqlx::query(
-            "INSERT INTO custom_puzzles (scope, id, source, enabled, added_by, created_ms) VALUES (?, ?, ?, 1, ?, ?)",
+            "INSERT INTO custom_puzzles (scope, id, source, enabled, added_by, created_ms) VALUES ($1, $2, $3, 1, $4, $5)",
         )
         .bind(p.scope)
         .bind(p.id)
@@ -167,7 +162,7 @@ impl GuildStore for SqliteStore {
 
     async fn remove_custom_puzzle(&self, scope: &str, id: &str) -> Result<bool, StoreError> {
         let (writer, _) = self.pools();
-        let done = sqlx::query("DELETE FROM custom_puzzles WHERE scope = ? AND id = ?")
+        let done = sqlx::query("DELETE FROM custom_puzzles WHERE scope = $1 AND id = $2")
             .bind(scope)
             .bind(id)
             .execute(writer)
@@ -178,7 +173,7 @@ impl GuildStore for SqliteStore {
 
     async fn scoped_puzzles(&self, scope: &str) -> Result<Vec<CustomPuzzle>, StoreError> {
         let (writer, _) = self.pools();
-        let rows = sqlx::query("SELECT scope, id, source, enabled FROM custom_puzzles WHERE scope = ? ORDER BY id")
+        let rows = sqlx::query("SELECT scope, id, source, enabled FROM custom_puzzles WHERE scope = $1 ORDER BY id")
             .bind(scope)
             .fetch_all(writer)
             .await
@@ -188,7 +183,7 @@ impl GuildStore for SqliteStore {
 
     async fn set_puzzle_enabled(&self, scope: &str, id: &str, enabled: bool) -> Result<(), StoreError> {
         let (writer, _) = self.pools();
-        let custom = sqlx::query("UPDATE custom_puzzles SET enabled = ? WHERE scope = ? AND id = ?")
+        let custom = sqlx::query("UPDATE custom_puzzles SET enabled = $1 WHERE scope = $2 AND id = $3")
             .bind(i64::from(enabled))
             .bind(scope)
             .bind(id)
@@ -199,9 +194,9 @@ impl GuildStore for SqliteStore {
             return Ok(());
         }
         let sql = if enabled {
-            "DELETE FROM guild_disabled_puzzles WHERE scope = ? AND puzzle_id = ?"
+            "DELETE FROM guild_disabled_puzzles WHERE scope = $1 AND puzzle_id = $2"
         } else {
-            "INSERT INTO guild_disabled_puzzles (scope, puzzle_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            "INSERT INTO guild_disabled_puzzles (scope, puzzle_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
         };
         sqlx::query(sql).bind(scope).bind(id).execute(writer).await.map_err(db)?;
         Ok(())
@@ -209,7 +204,7 @@ impl GuildStore for SqliteStore {
 
     async fn disabled_puzzles(&self, scope: &str) -> Result<Vec<String>, StoreError> {
         let (writer, _) = self.pools();
-        let rows = sqlx::query("SELECT puzzle_id FROM guild_disabled_puzzles WHERE scope = ? ORDER BY puzzle_id")
+        let rows = sqlx::query("SELECT puzzle_id FROM guild_disabled_puzzles WHERE scope = $1 ORDER BY puzzle_id")
             .bind(scope)
             .fetch_all(writer)
             .await
@@ -220,7 +215,7 @@ impl GuildStore for SqliteStore {
     async fn set_next_puzzle(&self, scope: &str, channel: &str, puzzle_id: &str) -> Result<(), StoreError> {
         let (writer, _) = self.pools();
         sqlx::query(
-            "INSERT INTO guild_next_puzzle (scope, channel, puzzle_id) VALUES (?, ?, ?)
+            "INSERT INTO guild_next_puzzle (scope, channel, puzzle_id) VALUES ($1, $2, $3)
              ON CONFLICT (scope, channel) DO UPDATE SET puzzle_id = excluded.puzzle_id",
         )
         .bind(scope)
@@ -234,7 +229,7 @@ impl GuildStore for SqliteStore {
 
     async fn take_next_puzzle(&self, scope: &str, channel: &str) -> Result<Option<String>, StoreError> {
         let (writer, _) = self.pools();
-        let row = sqlx::query("DELETE FROM guild_next_puzzle WHERE scope = ? AND channel = ? RETURNING puzzle_id")
+        let row = sqlx::query("DELETE FROM guild_next_puzzle WHERE scope = $1 AND channel = $2 RETURNING puzzle_id")
             .bind(scope)
             .bind(channel)
             .fetch_optional(writer)
@@ -247,7 +242,7 @@ impl GuildStore for SqliteStore {
         let (writer, _) = self.pools();
         let result = sqlx::query(
             "INSERT INTO custom_content (scope, game, id, language, source, added_by, created_ms) \
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&c.scope)
         .bind(&c.game)
@@ -267,7 +262,7 @@ impl GuildStore for SqliteStore {
 
     async fn remove_custom_content(&self, scope: &str, game: &str, id: &str) -> Result<bool, StoreError> {
         let (writer, _) = self.pools();
-        let done = sqlx::query("DELETE FROM custom_content WHERE scope = ? AND game = ? AND id = ?")
+        let done = sqlx::query("DELETE FROM custom_content WHERE scope = $1 AND game = $2 AND id = $3")
             .bind(scope)
             .bind(game)
             .bind(id)
@@ -281,7 +276,7 @@ impl GuildStore for SqliteStore {
         let (writer, _) = self.pools();
         let rows = sqlx::query(
             "SELECT scope, game, id, language, source, added_by, created_ms FROM custom_content \
-             WHERE scope = ? AND game = ? ORDER BY created_ms, id",
+             WHERE scope = $1 AND game = $2 ORDER BY created_ms, id",
         )
         .bind(scope)
         .bind(game)
@@ -291,3 +286,6 @@ impl GuildStore for SqliteStore {
         rows.iter().map(content_from_row).collect()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,17 @@
-//! Storage adapters: the `core::store::Store` port on sqlx. SQLite is the
-//! embedded default (one file, WAL, foreign keys, one writer connection).
+//! Storage adapters: the `core::store::Store` and `core::guild::GuildStore`
+//! ports on SQL. SQLite is the embedded default (one file, WAL, foreign
+//! keys, one writer connection); PostgreSQL serves several bot processes.
+//! One implementation (`sql.rs`, `guild.rs`) runs on both through sqlx's
+//! `Any` driver; `open.rs` names the database and opens it; `copy.rs`
+//! moves one database's rows into another; `scratch.rs` makes throwaway
+//! PostgreSQL databases for tests and benchmarks.
 
+mod copy;
 mod guild;
-mod sqlite;
+mod open;
+pub mod scratch;
+mod sql;
 
-pub use sqlite::SqliteStore;
+pub use copy::{CopyReport, copy_database, count_rows};
+pub use open::{Backend, Database, migrator};
+pub use sql::SqlStore;

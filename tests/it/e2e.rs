@@ -63,7 +63,7 @@ async fn the_database_records_turns_with_model_usage() {
         .await;
     assert!(run.ok, "{}", run.stderr);
     assert!(run.stdout.contains("You gave up"), "{}", run.stdout);
-    let store = echoes::store::SqliteStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
+    let store = echoes::store::SqlStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
     use echoes::core::store::Store;
     let sessions = store.recent_sessions(5).await.unwrap();
     assert_eq!(sessions.len(), 1);

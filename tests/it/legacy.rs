@@ -14,17 +14,17 @@ use echoes::core::soup::{Phase, Player, SoupGame};
 use echoes::core::store::{Store, SystemClock};
 use echoes::core::verdict::Verdict;
 use echoes::llm::ScriptedLlm;
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 
 const SOLVED: &str = "10c35227104d4b97810507a79f72661f";
 const RUNNING: &str = "ff16d343129248ab8e057a7eea73073e";
 
-async fn legacy_store() -> (Arc<SqliteStore>, tempfile::TempDir) {
+async fn legacy_store() -> (Arc<SqlStore>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("echoes.db");
     let legacy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/legacy-v0.sqlite");
     std::fs::copy(legacy, &path).unwrap();
-    (Arc::new(SqliteStore::open(&path).await.unwrap()), dir)
+    (Arc::new(SqlStore::open(&path).await.unwrap()), dir)
 }
 
 #[tokio::test]

@@ -56,7 +56,7 @@ async fn a_scripted_ten_turn_game_runs_on_the_local_model() {
     assert!(stderr.contains("larger model plays much better"), "{stderr}");
     assert!(stdout.contains("You gave up"), "{stdout}");
 
-    let store = echoes::store::SqliteStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
+    let store = echoes::store::SqlStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
     let sessions = store.recent_sessions(5).await.unwrap();
     let loaded = store.load_session(&sessions[0].id).await.unwrap().unwrap();
     let judged: Vec<_> = loaded.turns.iter().filter(|t| t.model_calls > 0).collect();

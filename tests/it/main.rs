@@ -6,6 +6,7 @@ mod architecture;
 mod arena;
 mod attacks;
 mod bad_input;
+mod db;
 mod discord;
 mod e2e;
 mod engine;

@@ -11,7 +11,7 @@ use echoes::core::soup::Player;
 use echoes::core::store::SystemClock;
 use echoes::llm::{ParrotLlm, ScriptedLlm};
 use echoes::puzzles::PuzzleLibrary;
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 
 use crate::support::{Sandbox, leaked, question};
 
@@ -27,7 +27,7 @@ async fn engine(judge: Arc<dyn LlmClient>) -> Arc<Engine> {
     let models = RoleModels { judge, narrator: Arc::new(ParrotLlm) };
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    Arc::new(Engine::new(pipeline, Arc::new(SqliteStore::in_memory().await.unwrap()), Arc::new(SystemClock), 0))
+    Arc::new(Engine::new(pipeline, Arc::new(SqlStore::in_memory().await.unwrap()), Arc::new(SystemClock), 0))
 }
 
 /// Plays every move, a hint and a guess; returns all text shown before the reveal.

@@ -10,7 +10,7 @@ use crate::core::pipeline::PipelineSettings;
 use crate::core::soup::SoupGame;
 use crate::core::store::Clock;
 use crate::llm::{ScriptedLlm, ScriptedReply};
-use crate::store::SqliteStore;
+use crate::store::SqlStore;
 
 struct FixedClock(AtomicI64);
 
@@ -26,7 +26,7 @@ async fn engine(judge: ScriptedLlm) -> (Arc<Engine>, Arc<FixedClock>) {
     let settings = PipelineSettings { narrator: false, ..PipelineSettings::default() };
     let models = RoleModels { judge: judge.clone(), narrator: judge };
     let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), settings);
-    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let store = Arc::new(SqlStore::in_memory().await.unwrap());
     let engine = Engine::new(pipeline, store, clock.clone(), 60_000);
     (Arc::new(engine), clock)
 }
@@ -169,7 +169,7 @@ async fn a_finished_game_is_remembered_for_its_players_and_can_be_forgotten() {
         crate::knowledge::LanceMemory::open(&db, Arc::new(crate::knowledge::HashingEmbedder::new(64))).await.unwrap(),
     );
     pipeline.memory = Some(memory.clone());
-    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let store = Arc::new(SqlStore::in_memory().await.unwrap());
     let engine = Arc::new(Engine::new(pipeline, store.clone(), Arc::new(crate::core::store::SystemClock), 0));
 
     let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();

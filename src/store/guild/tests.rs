@@ -4,8 +4,20 @@ use crate::core::game::Game;
 use crate::core::soup::SoupGame;
 use crate::core::store::{NewSession, Store};
 
-async fn store_with_sessions(ids: &[&str]) -> SqliteStore {
-    let store = SqliteStore::in_memory().await.unwrap();
+use crate::store::Backend;
+use crate::store::sql::tests::{Fresh, fresh, on_both_backends};
+
+on_both_backends!(
+    config_defaults_then_round_trips,
+    an_active_binding_refuses_a_second_game_until_it_ends,
+    custom_puzzles_are_private_to_their_scope,
+    built_in_puzzles_can_be_disabled_per_scope,
+    the_next_puzzle_is_taken_once,
+    custom_content_is_kept_per_scope_and_game,
+);
+
+async fn store_with_sessions(backend: Backend, ids: &[&str]) -> Fresh {
+    let store = fresh(backend).await;
     let p = puzzle();
     for id in ids {
         let new = NewSession {
@@ -33,9 +45,8 @@ fn binding(thread: &str, session: &str) -> ThreadBinding {
     }
 }
 
-#[tokio::test]
-async fn config_defaults_then_round_trips() {
-    let store = store_with_sessions(&[]).await;
+async fn config_defaults_then_round_trips(backend: Backend) {
+    let store = store_with_sessions(backend, &[]).await;
     assert_eq!(store.guild_config("discord:g1").await.unwrap(), GuildConfig::default());
     let config = GuildConfig {
         language: Some(Language::Zh),
@@ -52,9 +63,8 @@ async fn config_defaults_then_round_trips() {
     assert_eq!(store.guild_config("discord:g2").await.unwrap(), GuildConfig::default());
 }
 
-#[tokio::test]
-async fn an_active_binding_refuses_a_second_game_until_it_ends() {
-    let store = store_with_sessions(&["s1", "s2"]).await;
+async fn an_active_binding_refuses_a_second_game_until_it_ends(backend: Backend) {
+    let store = store_with_sessions(backend, &["s1", "s2"]).await;
     store.bind_thread(&binding("discord:t1", "s1")).await.unwrap();
     let again = store.bind_thread(&binding("discord:t1", "s2")).await;
     assert!(matches!(again, Err(StoreError::Duplicate(_))), "{again:?}");
@@ -72,9 +82,8 @@ async fn an_active_binding_refuses_a_second_game_until_it_ends() {
     assert_eq!(store.thread_binding("discord:nope").await.unwrap(), None);
 }
 
-#[tokio::test]
-async fn custom_puzzles_are_private_to_their_scope() {
-    let store = store_with_sessions(&[]).await;
+async fn custom_puzzles_are_private_to_their_scope(backend: Backend) {
+    let store = store_with_sessions(backend, &[]).await;
     let new = |scope| NewCustomPuzzle { scope, id: "p1", source: "toml", added_by: "discord:u1", created_ms: 3 };
     store.add_custom_puzzle(&new("discord:g1")).await.unwrap();
     assert!(matches!(store.add_custom_puzzle(&new("discord:g1")).await, Err(StoreError::Duplicate(_))));
@@ -91,9 +100,8 @@ async fn custom_puzzles_are_private_to_their_scope() {
     assert!(store.scoped_puzzles("discord:g1").await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn built_in_puzzles_can_be_disabled_per_scope() {
-    let store = store_with_sessions(&[]).await;
+async fn built_in_puzzles_can_be_disabled_per_scope(backend: Backend) {
+    let store = store_with_sessions(backend, &[]).await;
     store.set_puzzle_enabled("discord:g1", "en-lighthouse", false).await.unwrap();
     store.set_puzzle_enabled("discord:g1", "en-lighthouse", false).await.unwrap();
     assert_eq!(store.disabled_puzzles("discord:g1").await.unwrap(), vec!["en-lighthouse".to_string()]);
@@ -102,9 +110,8 @@ async fn built_in_puzzles_can_be_disabled_per_scope() {
     assert!(store.disabled_puzzles("discord:g1").await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn the_next_puzzle_is_taken_once() {
-    let store = store_with_sessions(&[]).await;
+async fn the_next_puzzle_is_taken_once(backend: Backend) {
+    let store = store_with_sessions(backend, &[]).await;
     assert_eq!(store.take_next_puzzle("discord:g1", "c1").await.unwrap(), None);
     store.set_next_puzzle("discord:g1", "c1", "a").await.unwrap();
     store.set_next_puzzle("discord:g1", "c1", "b").await.unwrap();
@@ -113,9 +120,8 @@ async fn the_next_puzzle_is_taken_once() {
     assert_eq!(store.take_next_puzzle("discord:g1", "c1").await.unwrap(), None);
 }
 
-#[tokio::test]
-async fn custom_content_is_kept_per_scope_and_game() {
-    let store = store_with_sessions(&[]).await;
+async fn custom_content_is_kept_per_scope_and_game(backend: Backend) {
+    let store = store_with_sessions(backend, &[]).await;
     let item = |scope: &str, id: &str, at: i64| CustomContent {
         scope: scope.into(),
         game: "undercover".into(),

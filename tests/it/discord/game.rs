@@ -4,7 +4,7 @@
 
 use echoes::core::guild::GuildStore;
 use echoes::discord::fake::{Opt, Who};
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 
 use super::{CHANNEL, Rig, colour, is_private};
 
@@ -80,7 +80,7 @@ async fn a_whole_game_with_three_players_in_one_thread() {
     }
 
     // The thread is unbound; more messages there are ignored.
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     let binding = store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap();
     assert!(!binding.is_active());
     let from = rig.fake.call_count();

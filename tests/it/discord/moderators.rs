@@ -6,7 +6,7 @@
 use echoes::core::guild::GuildStore;
 use echoes::core::puzzle::Language;
 use echoes::discord::fake::{Opt, Who};
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 
 use super::{CHANNEL, PUZZLE, Rig, is_private};
 
@@ -44,7 +44,7 @@ async fn a_non_moderator_is_refused_every_admin_verb() {
         assert!(reply.text().contains("Only moderators"), "{path:?}: {}", reply.text());
     }
     // Nothing changed: settings, puzzles, and the game goes on.
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     assert_eq!(store.guild_config("discord:10").await.unwrap(), Default::default());
     assert!(store.scoped_puzzles("discord:10").await.unwrap().is_empty());
     assert!(store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap().is_active());
@@ -64,7 +64,7 @@ async fn moderators_configure_the_server_and_its_language_applies() {
     let id =
         rig.fake.slash(CHANNEL, &moderator, "soup-admin", &["config", "mod-role"], &[Opt::Role("role", 77)]).unwrap();
     rig.reply_to(id).await;
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     let config = store.guild_config("discord:10").await.unwrap();
     assert_eq!(
         (config.language, config.hint_limit, config.mod_role.as_deref()),
@@ -125,7 +125,7 @@ async fn custom_puzzles_are_validated_and_private_to_the_server() {
     let again = rig.reply_to(add("en-guild-mirror.toml", CUSTOM)).await;
     assert!(again.text().contains("already exists"), "{}", again.text());
 
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     let stored = store.scoped_puzzles("discord:10").await.unwrap();
     assert_eq!((stored.len(), stored[0].enabled), (1, true));
     assert!(store.scoped_puzzles("discord:11").await.unwrap().is_empty());
@@ -173,7 +173,7 @@ async fn reveal_shows_the_story_and_end_does_not() {
     assert!(posts[0].text().contains("A moderator ended this game"));
     let everything: String = rig.fake.calls_since(from).iter().map(|c| c.text()).collect();
     assert!(!everything.contains("chronometer"), "end keeps the story hidden");
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     for thread in [first, second] {
         assert!(!store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap().is_active());
     }

@@ -6,7 +6,7 @@ use echoes::core::guild::GuildStore;
 use echoes::core::soup::SoupGame;
 use echoes::core::store::Store;
 use echoes::discord::fake::{Opt, Who};
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 
 use super::{Rig, WAIT};
 
@@ -48,7 +48,7 @@ async fn a_redelivered_message_is_answered_once() {
     rig.wait_posts(thread, from, 2).await;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(rig.posts_in(thread, from).len(), 2, "the repeat was not answered again");
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     let binding = store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap();
     let loaded = store.load_session(&binding.session_id).await.unwrap().unwrap();
     assert_eq!(loaded.game::<SoupGame>().unwrap().questions, 2);
@@ -60,7 +60,7 @@ async fn archived_and_deleted_threads_end_their_games() {
     let alice = Who::player(101, "Alice");
     let archived = rig.start_game(&alice).await;
     let deleted = rig.start_game(&alice).await;
-    let store = SqliteStore::open(rig.database()).await.unwrap();
+    let store = SqlStore::open(rig.database()).await.unwrap();
     let key = |t: u64| format!("discord:{t}");
     let session = store.thread_binding(&key(deleted)).await.unwrap().unwrap().session_id;
 
@@ -78,7 +78,7 @@ async fn archived_and_deleted_threads_end_their_games() {
     assert_eq!(posted, 1, "only the intro");
 }
 
-async fn wait_unbound(store: &SqliteStore, thread: &str) {
+async fn wait_unbound(store: &SqlStore, thread: &str) {
     let deadline = tokio::time::Instant::now() + WAIT;
     while store.thread_binding(thread).await.unwrap().unwrap().is_active() {
         assert!(tokio::time::Instant::now() < deadline, "{thread} is still bound");

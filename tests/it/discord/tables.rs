@@ -131,7 +131,7 @@ async fn a_secret_ballot_plays_on_discord_across_a_restart() {
     assert!(text.contains("Alice did not vote"), "{text}");
     assert!(text.contains("Bob → Alice") && text.contains("Carol → Bob"), "{text}");
     // The reveal ends the game: the thread is unbound (right after the post).
-    let store = echoes::store::SqliteStore::open(rig.database()).await.unwrap();
+    let store = echoes::store::SqlStore::open(rig.database()).await.unwrap();
     let key = format!("discord:{thread}");
     let deadline = tokio::time::Instant::now() + WAIT;
     while store.thread_binding(&key).await.unwrap().is_some_and(|b| b.is_active()) {

@@ -5,6 +5,7 @@
 //! deadlines pass when the test says so, never by sleeping.
 
 pub mod game;
+mod ops;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,7 +17,7 @@ use echoes::core::pipeline::{Pipeline, PipelineSettings};
 use echoes::core::soup::Player;
 use echoes::core::store::Clock;
 use echoes::llm::ScriptedLlm;
-use echoes::store::SqliteStore;
+use echoes::store::SqlStore;
 use tokio::sync::{Notify, watch};
 
 use game::{BallotGame, PHRASES};
@@ -88,7 +89,7 @@ struct Rig {
     agent: Arc<ScriptedLlm>,
 }
 
-async fn rig(store: SqliteStore, clock: Arc<ManualClock>, agent_says: &str) -> Rig {
+async fn rig(store: SqlStore, clock: Arc<ManualClock>, agent_says: &str) -> Rig {
     let agent = Arc::new(ScriptedLlm::new([agent_says.into()]).cycling());
     let models = RoleModels { judge: agent.clone(), narrator: agent.clone() };
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
@@ -114,7 +115,7 @@ async fn stored_game(engine: &Engine, id: &str) -> BallotGame {
 #[tokio::test]
 async fn a_lobby_deals_private_secrets_and_a_secret_vote_reveals_at_once() {
     let clock = ManualClock::starting_at(1_000);
-    let rig = rig(SqliteStore::in_memory().await.unwrap(), clock.clone(), "t:bob").await;
+    let rig = rig(SqlStore::in_memory().await.unwrap(), clock.clone(), "t:bob").await;
     let (alice, bob, carol) = (who("alice"), who("bob"), who("carol"));
     let h = game::open_lobby(&rig.engine, &alice).await.unwrap();
 
@@ -177,7 +178,7 @@ async fn a_lobby_deals_private_secrets_and_a_secret_vote_reveals_at_once() {
 #[tokio::test]
 async fn private_messages_stay_private_in_the_outbox() {
     let clock = ManualClock::starting_at(1_000);
-    let rig = rig(SqliteStore::in_memory().await.unwrap(), clock, "?").await;
+    let rig = rig(SqlStore::in_memory().await.unwrap(), clock, "?").await;
     let (alice, bob, carol) = (who("alice"), who("bob"), who("carol"));
     let h = game::open_lobby(&rig.engine, &alice).await.unwrap();
     send(&h, &bob, TurnInput::Join, "j1").await;
@@ -207,7 +208,7 @@ async fn the_deadline_closes_the_vote_after_a_restart_and_fires_once() {
     let clock = ManualClock::starting_at(1_000);
     let (alice, bob, carol) = (who("alice"), who("bob"), who("carol"));
     let session = {
-        let rig = rig(SqliteStore::open(&path).await.unwrap(), clock.clone(), "?").await;
+        let rig = rig(SqlStore::open(&path).await.unwrap(), clock.clone(), "?").await;
         let h = game::open_lobby(&rig.engine, &alice).await.unwrap();
         send(&h, &bob, TurnInput::Join, "j1").await;
         send(&h, &carol, TurnInput::Join, "j2").await;
@@ -218,7 +219,7 @@ async fn the_deadline_closes_the_vote_after_a_restart_and_fires_once() {
         // between the vote and the deadline.
     };
     clock.advance_to(20_000);
-    let rig = rig(SqliteStore::open(&path).await.unwrap(), clock.clone(), "?").await;
+    let rig = rig(SqlStore::open(&path).await.unwrap(), clock.clone(), "?").await;
     let pending = rig.engine.store.pending_deadlines().await.unwrap();
     assert_eq!(pending, vec![(session.clone(), 46_000)], "the deadline survived the restart");
     let h = game::resume(&rig.engine, &session).await;
@@ -250,7 +251,7 @@ async fn the_terminal_prints_only_what_the_human_may_read() {
     let models = RoleModels { judge: agent.clone(), narrator: agent };
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    let store = SqliteStore::in_memory().await.unwrap();
+    let store = SqlStore::in_memory().await.unwrap();
     let engine = Arc::new(Engine::new(pipeline, Arc::new(store), clock, 0));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     engine.set_courier(Arc::new(TerminalCourier(tx)));

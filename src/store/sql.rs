@@ -1,19 +1,13 @@
-//! `Store` on SQLite through sqlx.
-//!
-//! Writes go through a pool of exactly one connection, so SQLite's single
-//! writer never meets a second one mid-transaction (no SQLITE_BUSY upgrade
-//! deadlocks); reads use their own small pool, which WAL lets run beside it.
-
-use std::path::Path;
-use std::str::FromStr;
-use std::time::Duration;
+//! `Store` on SQL through sqlx's `Any` driver: one implementation for
+//! SQLite and PostgreSQL. The SQL is portable (numbered `$N` parameters,
+//! which both take; `ON CONFLICT`, `RETURNING`); where a backend needs its
+//! own, `open.rs` says so. Which database and how it is opened: `open.rs`.
 
 use async_trait::async_trait;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-};
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::any::{AnyPool, AnyRow};
+use sqlx::{Any, Row, Transaction};
 
+use super::open::Backend;
 use crate::core::game::{Audience, Reply, ReplyKind, Snapshot};
 use crate::core::prompts::PublicTurn;
 use crate::core::soup::Player;
@@ -23,60 +17,73 @@ use crate::core::store::{
 };
 use crate::core::verdict::{Intent, Verdict};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
-/// Connections in the read pool.
-const READERS: u32 = 4;
-
+/// The games' database: sessions, turns, inbox, outbox, scores, and (in
+/// `guild.rs`) servers' settings and bindings.
 #[derive(Clone)]
-pub struct SqliteStore {
-    writer: SqlitePool,
-    reader: SqlitePool,
+pub struct SqlStore {
+    /// Every write goes through it. On SQLite a pool of exactly one
+    /// connection, so its single writer never meets a second one
+    /// mid-transaction (no SQLITE_BUSY upgrade deadlocks).
+    pub(super) writer: AnyPool,
+    /// Reads; on SQLite their own small pool, which WAL lets run beside the
+    /// writer; on PostgreSQL the same pool as the writer.
+    pub(super) reader: AnyPool,
+    pub(super) backend: Backend,
+    /// The migrations opening this store applied (`echoes db migrate`).
+    pub(super) migrated: Vec<i64>,
 }
 
-impl SqliteStore {
-    /// Opens (creating if needed) the database file and runs migrations.
-    pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
-        }
-        let options = SqliteConnectOptions::new().filename(path);
-        Self::with_options(options).await
-    }
-
-    /// An in-memory database shared by both pools (tests, benchmarks).
-    pub async fn in_memory() -> Result<SqliteStore, StoreError> {
-        let name = format!("file:echoes-{}?mode=memory&cache=shared", uuid::Uuid::new_v4().simple());
-        let options = SqliteConnectOptions::from_str(&name).map_err(db)?;
-        Self::with_options(options).await
-    }
-
-    async fn with_options(options: SqliteConnectOptions) -> Result<SqliteStore, StoreError> {
-        let options = options
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await.map_err(db)?;
-        MIGRATOR.run(&writer).await.map_err(|e| StoreError::Database(format!("migrations: {e}")))?;
-        // Every reader is opened now, on the opener's runtime: each
-        // connection has a worker thread, which inherits the priority of the
-        // thread that starts it (the bots open the store on their game
-        // runtime), and a connection opened later by whichever task needed
-        // it first would not.
-        let reader = SqlitePoolOptions::new()
-            .min_connections(READERS)
-            .max_connections(READERS)
-            .connect_with(options)
-            .await
-            .map_err(db)?;
-        Ok(SqliteStore { writer, reader })
+impl SqlStore {
+    /// Which database this store writes to.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// The writer and reader pools, for sibling adapters (`guild.rs`).
-    pub(super) fn pools(&self) -> (&SqlitePool, &SqlitePool) {
+    pub(super) fn pools(&self) -> (&AnyPool, &AnyPool) {
         (&self.writer, &self.reader)
+    }
+
+    /// The versions of the migrations that opening this store applied.
+    pub fn migrated_on_open(&self) -> &[i64] {
+        &self.migrated
+    }
+
+    /// `bench load`'s floor under a turn: `rows` transactions of one
+    /// INSERT (a `body_len`-character row) and a COMMIT each, on the writer
+    /// pool with the store's durability, timed one by one. Uses a table of
+    /// its own, dropped afterwards.
+    pub async fn time_bare_commits(
+        &self,
+        rows: usize,
+        body_len: usize,
+    ) -> Result<Vec<std::time::Duration>, StoreError> {
+        sqlx::query("CREATE TABLE IF NOT EXISTS bench_bare_commit (n BIGINT NOT NULL, body TEXT NOT NULL)")
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        let body = "x".repeat(body_len);
+        let mut took = Vec::with_capacity(rows);
+        for n in 0..rows {
+            let started = std::time::Instant::now();
+            let mut tx = self.writer.begin().await.map_err(db)?;
+            sqlx::query("INSERT INTO bench_bare_commit (n, body) VALUES ($1, $2)")
+                .bind(n as i64)
+                .bind(&body)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+            tx.commit().await.map_err(db)?;
+            took.push(started.elapsed());
+        }
+        sqlx::query("DROP TABLE bench_bare_commit").execute(&self.writer).await.map_err(db)?;
+        Ok(took)
+    }
+
+    /// Closes the pools (a process ending; `echoes db copy` when done).
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.reader.close().await;
     }
 }
 
@@ -89,12 +96,16 @@ fn median(values: &mut [i64]) -> Option<f32> {
     Some(if values.len().is_multiple_of(2) { (values[mid - 1] + values[mid]) as f32 / 2.0 } else { values[mid] as f32 })
 }
 
+pub(super) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
 pub(super) fn db(e: impl std::fmt::Display) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
 /// A `custom_puzzles` row (columns scope, id, source, enabled).
-pub(super) fn custom_puzzle(r: &SqliteRow) -> Result<CustomPuzzle, StoreError> {
+pub(super) fn custom_puzzle(r: &AnyRow) -> Result<CustomPuzzle, StoreError> {
     Ok(CustomPuzzle {
         scope: r.try_get("scope").map_err(db)?,
         id: r.try_get("id").map_err(db)?,
@@ -120,9 +131,9 @@ fn enum_from<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T
     from_json(&format!("\"{text}\""), what)
 }
 
-async fn upsert_player(tx: &mut Transaction<'_, Sqlite>, id: &str, name: &str, now: i64) -> Result<(), StoreError> {
+async fn upsert_player(tx: &mut Transaction<'_, Any>, id: &str, name: &str, now: i64) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO players (id, name, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
+        "INSERT INTO players (id, name, first_seen_ms, last_seen_ms) VALUES ($1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen_ms = excluded.last_seen_ms",
     )
     .bind(id)
@@ -135,8 +146,8 @@ async fn upsert_player(tx: &mut Transaction<'_, Sqlite>, id: &str, name: &str, n
     Ok(())
 }
 
-async fn next_seq(tx: &mut Transaction<'_, Sqlite>, session_id: &str) -> Result<i64, StoreError> {
-    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM turns WHERE session_id = ?")
+async fn next_seq(tx: &mut Transaction<'_, Any>, session_id: &str) -> Result<i64, StoreError> {
+    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM turns WHERE session_id = $1")
         .bind(session_id)
         .fetch_one(&mut **tx)
         .await
@@ -144,7 +155,7 @@ async fn next_seq(tx: &mut Transaction<'_, Sqlite>, session_id: &str) -> Result<
     row.try_get("next").map_err(db)
 }
 
-async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: i64) -> Result<(), StoreError> {
+async fn insert_turn(tx: &mut Transaction<'_, Any>, t: &TurnCommit<'_>, seq: i64) -> Result<(), StoreError> {
     let r = t.record;
     let intent = r.intent.map(|i| enum_text(&i)).transpose()?;
     let verdict = t.reply.verdict.map(|v| enum_text(&v)).transpose()?;
@@ -152,7 +163,7 @@ async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: 
         "INSERT INTO turns (session_id, seq, event_id, player_id, kind, input, intent, verdict, facts,
             reply_kind, reply, public_outcome, public_text, model_calls, prompt_tokens, completion_tokens,
             judge_parse, created_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(t.session_id)
     .bind(seq)
@@ -178,25 +189,23 @@ async fn insert_turn(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>, seq: 
     Ok(())
 }
 
-async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
+async fn update_session(tx: &mut Transaction<'_, Any>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     match t.next {
-        Some(next) => {
-            sqlx::query(
-                "UPDATE sessions SET phase = ?, questions = ?, snapshot = ?, snapshot_version = ?, deadline_ms = ?,
-                    last_activity_ms = ? WHERE id = ?",
-            )
-            .bind(&next.phase)
-            .bind(next.progress as i64)
-            .bind(&next.body)
-            .bind(next.version as i64)
-            .bind(next.deadline_ms)
-            .bind(t.created_ms)
-            .bind(t.session_id)
-            .execute(&mut **tx)
-            .await
-        }
+        Some(next) => sqlx::query(
+            "UPDATE sessions SET phase = $1, questions = $2, snapshot = $3, snapshot_version = $4, deadline_ms = $5,
+                    last_activity_ms = $6 WHERE id = $7",
+        )
+        .bind(&next.phase)
+        .bind(next.progress as i64)
+        .bind(&next.body)
+        .bind(next.version as i64)
+        .bind(next.deadline_ms)
+        .bind(t.created_ms)
+        .bind(t.session_id)
+        .execute(&mut **tx)
+        .await,
         None => {
-            sqlx::query("UPDATE sessions SET last_activity_ms = ? WHERE id = ?")
+            sqlx::query("UPDATE sessions SET last_activity_ms = $1 WHERE id = $2")
                 .bind(t.created_ms)
                 .bind(t.session_id)
                 .execute(&mut **tx)
@@ -207,11 +216,11 @@ async fn update_session(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) ->
     Ok(())
 }
 
-async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
+async fn insert_points(tx: &mut Transaction<'_, Any>, t: &TurnCommit<'_>) -> Result<(), StoreError> {
     for p in t.points {
         upsert_player(tx, &p.player.id, &p.player.name, t.created_ms).await?;
         sqlx::query(
-            "INSERT INTO scores (session_id, player_id, points, solved, role, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO scores (session_id, player_id, points, solved, role, created_ms) VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(t.session_id)
         .bind(&p.player.id)
@@ -226,7 +235,7 @@ async fn insert_points(tx: &mut Transaction<'_, Sqlite>, t: &TurnCommit<'_>) -> 
     Ok(())
 }
 
-fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
+fn turn_from_row(row: &AnyRow) -> Result<StoredTurn, StoreError> {
     let get_str = |name: &str| row.try_get::<String, _>(name).map_err(db);
     let opt_str = |name: &str| row.try_get::<Option<String>, _>(name).map_err(db);
     let intent: Option<Intent> = opt_str("intent")?.map(|s| enum_from(&s, "intent")).transpose()?;
@@ -255,13 +264,13 @@ fn turn_from_row(row: &SqliteRow) -> Result<StoredTurn, StoreError> {
 }
 
 #[async_trait]
-impl Store for SqliteStore {
+impl Store for SqlStore {
     async fn create_session(&self, s: &NewSession) -> Result<(), StoreError> {
         let g = &s.snapshot;
         sqlx::query(
             "INSERT INTO sessions (id, puzzle_id, language, channel, canary, phase, questions, snapshot,
                 game_kind, snapshot_version, deadline_ms, created_ms, last_activity_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&s.id)
         .bind(&s.puzzle_id)
@@ -285,7 +294,7 @@ impl Store for SqliteStore {
     async fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
         let Some(row) = sqlx::query(
             "SELECT id, puzzle_id, channel, canary, phase, questions, snapshot, game_kind, snapshot_version,
-                    deadline_ms, last_activity_ms FROM sessions WHERE id = ?",
+                    deadline_ms, last_activity_ms FROM sessions WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.reader)
@@ -297,7 +306,7 @@ impl Store for SqliteStore {
         let snapshot = snapshot_from_row(&row)?;
         let turns = sqlx::query(
             "SELECT t.*, p.name AS player_name FROM turns t JOIN players p ON p.id = t.player_id
-             WHERE t.session_id = ? ORDER BY t.seq",
+             WHERE t.session_id = $1 ORDER BY t.seq",
         )
         .bind(id)
         .fetch_all(&self.reader)
@@ -322,7 +331,7 @@ impl Store for SqliteStore {
         let row = sqlx::query(
             "SELECT t.reply_kind, t.reply, t.verdict FROM inbox i
              JOIN turns t ON t.session_id = i.session_id AND t.seq = i.seq
-             WHERE i.session_id = ? AND i.event_id = ?",
+             WHERE i.session_id = $1 AND i.event_id = $2",
         )
         .bind(session_id)
         .bind(event_id)
@@ -343,7 +352,7 @@ impl Store for SqliteStore {
     async fn commit_turn(&self, t: &TurnCommit<'_>) -> Result<Committed, StoreError> {
         let mut tx = self.writer.begin().await.map_err(db)?;
         if let Some(event_id) = t.event_id {
-            let seen = sqlx::query("SELECT 1 FROM inbox WHERE session_id = ? AND event_id = ?")
+            let seen = sqlx::query("SELECT 1 FROM inbox WHERE session_id = $1 AND event_id = $2")
                 .bind(t.session_id)
                 .bind(event_id)
                 .fetch_optional(&mut *tx)
@@ -355,16 +364,21 @@ impl Store for SqliteStore {
         }
         upsert_player(&mut tx, &t.player.id, &t.player.name, t.created_ms).await?;
         let seq = next_seq(&mut tx, t.session_id).await?;
-        insert_turn(&mut tx, t, seq).await?;
         if let Some(event_id) = t.event_id {
-            sqlx::query("INSERT INTO inbox (session_id, event_id, seq) VALUES (?, ?, ?)")
+            // The event's row first: a second process committing the same
+            // event now (PostgreSQL, several bots) waits here for the
+            // first, and then finds it recorded.
+            sqlx::query("INSERT INTO inbox (session_id, event_id, seq) VALUES ($1, $2, $3)")
                 .bind(t.session_id)
                 .bind(event_id)
                 .bind(seq)
                 .execute(&mut *tx)
                 .await
-                .map_err(db)?;
+                .map_err(
+                    |e| if is_unique_violation(&e) { StoreError::Duplicate(event_id.to_string()) } else { db(e) },
+                )?;
         }
+        insert_turn(&mut tx, t, seq).await?;
         let outbox_id = insert_outbox(&mut tx, t, seq, &Audience::Everyone, t.reply).await?;
         let mut message_ids = Vec::with_capacity(t.messages.len());
         for m in t.messages {
@@ -377,7 +391,7 @@ impl Store for SqliteStore {
     }
 
     async fn mark_sent(&self, outbox_id: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE outbox SET sent_ms = ? WHERE id = ? AND sent_ms IS NULL")
+        sqlx::query("UPDATE outbox SET sent_ms = $1 WHERE id = $2 AND sent_ms IS NULL")
             .bind(crate::core::store::Clock::now_ms(&crate::core::store::SystemClock))
             .bind(outbox_id)
             .execute(&self.writer)
@@ -389,7 +403,7 @@ impl Store for SqliteStore {
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, session_id, kind, body, audience, recipient FROM outbox
-             WHERE session_id = ? AND sent_ms IS NULL ORDER BY id",
+             WHERE session_id = $1 AND sent_ms IS NULL ORDER BY id",
         )
         .bind(session_id)
         .fetch_all(&self.writer)
@@ -413,8 +427,8 @@ impl Store for SqliteStore {
             "SELECT s.player_id, p.name, SUM(s.points) AS points, SUM(s.solved) AS solves
              FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
              WHERE x.game_kind = 'soup' AND x.last_activity_ms > p.memory_erased_ms
-               AND (? IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))
-             GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT ?",
+               AND ($1 IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = $2))
+             GROUP BY s.player_id, p.name ORDER BY points DESC, solves DESC, p.name LIMIT $3",
         )
         .bind(scope)
         .bind(scope)
@@ -438,10 +452,10 @@ impl Store for SqliteStore {
         // The player's finished Soup games in the scope, after any erase.
         const GAMES: &str = "SELECT DISTINCT x.id, x.puzzle_id, x.questions FROM turns t
              JOIN sessions x ON x.id = t.session_id
-             WHERE t.player_id = ? AND x.game_kind = 'soup'
+             WHERE t.player_id = $1 AND x.game_kind = 'soup'
                AND x.phase IN ('solved', 'gave_up', 'revealed', 'expired')
-               AND x.last_activity_ms > COALESCE((SELECT memory_erased_ms FROM players WHERE id = ?), 0)
-               AND (? IS NULL OR x.id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))";
+               AND x.last_activity_ms > COALESCE((SELECT memory_erased_ms FROM players WHERE id = $2), 0)
+               AND ($3 IS NULL OR x.id IN (SELECT session_id FROM thread_bindings WHERE scope = $4))";
         let games = sqlx::query(GAMES)
             .bind(player_id)
             .bind(player_id)
@@ -455,7 +469,7 @@ impl Store for SqliteStore {
         for game in &games {
             let session: String = game.try_get("id").map_err(db)?;
             *puzzles.entry(game.try_get("puzzle_id").map_err(db)?).or_default() += 1;
-            let solved = sqlx::query("SELECT 1 FROM scores WHERE session_id = ? AND player_id = ? AND solved = 1")
+            let solved = sqlx::query("SELECT 1 FROM scores WHERE session_id = $1 AND player_id = $2 AND solved = 1")
                 .bind(&session)
                 .bind(player_id)
                 .fetch_optional(&self.reader)
@@ -465,7 +479,7 @@ impl Store for SqliteStore {
                 stats.solves += 1;
                 stats.questions_in_solves += game.try_get::<i64, _>("questions").map_err(db)? as u32;
             }
-            let turns = sqlx::query("SELECT facts, reply_kind FROM turns WHERE session_id = ? AND player_id = ?")
+            let turns = sqlx::query("SELECT facts, reply_kind FROM turns WHERE session_id = $1 AND player_id = $2")
                 .bind(&session)
                 .bind(player_id)
                 .fetch_all(&self.reader)
@@ -489,10 +503,10 @@ impl Store for SqliteStore {
         let rows = sqlx::query(
             "SELECT s.player_id, p.name, COALESCE(s.role, '') AS role, COUNT(*) AS games, SUM(s.solved) AS wins
              FROM scores s JOIN players p ON p.id = s.player_id JOIN sessions x ON x.id = s.session_id
-             WHERE x.game_kind = ?
-               AND (? IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = ?))
+             WHERE x.game_kind = $1
+               AND ($2 IS NULL OR s.session_id IN (SELECT session_id FROM thread_bindings WHERE scope = $3))
              GROUP BY s.player_id, p.name, COALESCE(s.role, '')
-             ORDER BY wins DESC, games DESC, p.name LIMIT ?",
+             ORDER BY wins DESC, games DESC, p.name LIMIT $4",
         )
         .bind(kind)
         .bind(scope)
@@ -517,7 +531,7 @@ impl Store for SqliteStore {
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, game_kind, puzzle_id, channel, phase, questions, last_activity_ms FROM sessions
-             ORDER BY last_activity_ms DESC LIMIT ?",
+             ORDER BY last_activity_ms DESC LIMIT $1",
         )
         .bind(limit as i64)
         .fetch_all(&self.reader)
@@ -539,7 +553,7 @@ impl Store for SqliteStore {
     }
 
     async fn set_summary(&self, session_id: &str, summary: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE sessions SET summary = ? WHERE id = ?")
+        sqlx::query("UPDATE sessions SET summary = $1 WHERE id = $2")
             .bind(summary)
             .bind(session_id)
             .execute(&self.writer)
@@ -596,7 +610,7 @@ impl Store for SqliteStore {
                    AND t.created_ms > p.memory_erased_ms) AS guesses,
                (SELECT COUNT(*) FROM turns t WHERE t.player_id = p.id AND t.reply_kind = 'hint'
                    AND t.created_ms > p.memory_erased_ms) AS hints
-             FROM players p WHERE p.id = ?",
+             FROM players p WHERE p.id = $1",
         )
         .bind(player_id)
         .fetch_optional(&self.reader)
@@ -617,7 +631,7 @@ impl Store for SqliteStore {
     async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError> {
         let rows = sqlx::query(
             "SELECT phase, questions FROM sessions
-             WHERE game_kind = 'soup' AND puzzle_id = ? AND phase IN ('solved', 'gave_up', 'revealed', 'expired')",
+             WHERE game_kind = 'soup' AND puzzle_id = $1 AND phase IN ('solved', 'gave_up', 'revealed', 'expired')",
         )
         .bind(puzzle_id)
         .fetch_all(&self.reader)
@@ -637,7 +651,7 @@ impl Store for SqliteStore {
     }
 
     async fn find_players(&self, id_or_name: &str) -> Result<Vec<Player>, StoreError> {
-        let rows = sqlx::query("SELECT id, name FROM players WHERE id = ? OR lower(name) = lower(?) ORDER BY id")
+        let rows = sqlx::query("SELECT id, name FROM players WHERE id = $1 OR lower(name) = lower($2) ORDER BY id")
             .bind(id_or_name)
             .bind(id_or_name)
             .fetch_all(&self.reader)
@@ -649,7 +663,7 @@ impl Store for SqliteStore {
     }
 
     async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE players SET memory_erased_ms = ? WHERE id = ?")
+        sqlx::query("UPDATE players SET memory_erased_ms = $1 WHERE id = $2")
             .bind(now_ms)
             .bind(player_id)
             .execute(&self.writer)
@@ -675,8 +689,13 @@ impl Store for SqliteStore {
         rows.iter().map(|r| Ok((r.try_get("id").map_err(db)?, r.try_get("deadline_ms").map_err(db)?))).collect()
     }
 
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.writer).await.map_err(db)?;
+        Ok(())
+    }
+
     async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT game_kind FROM sessions WHERE id = ?")
+        let row = sqlx::query("SELECT game_kind FROM sessions WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.reader)
             .await
@@ -686,7 +705,7 @@ impl Store for SqliteStore {
 }
 
 async fn insert_outbox(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Transaction<'_, Any>,
     t: &TurnCommit<'_>,
     seq: i64,
     audience: &Audience,
@@ -694,7 +713,7 @@ async fn insert_outbox(
 ) -> Result<i64, StoreError> {
     sqlx::query(
         "INSERT INTO outbox (session_id, seq, kind, body, audience, recipient, created_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(t.session_id)
     .bind(seq)
@@ -710,14 +729,14 @@ async fn insert_outbox(
     .map_err(db)
 }
 
-fn audience_from_row(row: &SqliteRow) -> Result<Audience, StoreError> {
+fn audience_from_row(row: &AnyRow) -> Result<Audience, StoreError> {
     let audience: String = row.try_get("audience").map_err(db)?;
     let recipient: Option<String> = row.try_get("recipient").map_err(db)?;
     Audience::from_parts(&audience, recipient)
         .ok_or_else(|| StoreError::Corrupt(format!("outbox audience {audience:?} without a known reader")))
 }
 
-fn snapshot_from_row(row: &SqliteRow) -> Result<Snapshot, StoreError> {
+fn snapshot_from_row(row: &AnyRow) -> Result<Snapshot, StoreError> {
     let phase: String = row.try_get("phase").map_err(db)?;
     let deadline_ms: Option<i64> = row.try_get("deadline_ms").map_err(db)?;
     let body: String = row.try_get("snapshot").map_err(db)?;
@@ -735,4 +754,4 @@ fn snapshot_from_row(row: &SqliteRow) -> Result<Snapshot, StoreError> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -4,13 +4,68 @@ use crate::core::game::{Game, Points, TurnRecord};
 use crate::core::pipeline::Usage;
 use crate::core::puzzle::Language;
 use crate::core::soup::{Phase, SoupEvent, SoupGame};
+use crate::store::Backend;
+use crate::store::scratch::ScratchDb;
 
 fn alice() -> Player {
     Player { id: "t:alice".into(), name: "Alice".into() }
 }
 
-async fn with_session() -> (SqliteStore, SoupGame) {
-    let store = SqliteStore::in_memory().await.unwrap();
+/// A store on a fresh database of one backend; PostgreSQL's is a scratch
+/// database on the local server, dropped with this value.
+pub(in crate::store) struct Fresh {
+    pub store: SqlStore,
+    _scratch: Option<ScratchDb>,
+}
+
+impl std::ops::Deref for Fresh {
+    type Target = SqlStore;
+    fn deref(&self) -> &SqlStore {
+        &self.store
+    }
+}
+
+pub(in crate::store) async fn fresh(backend: Backend) -> Fresh {
+    match backend {
+        Backend::Sqlite => Fresh { store: SqlStore::in_memory().await.unwrap(), _scratch: None },
+        Backend::Postgres => {
+            let scratch = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+            let store = SqlStore::connect(&scratch.database()).await.unwrap();
+            Fresh { store, _scratch: Some(scratch) }
+        }
+    }
+}
+
+/// The store contract: each named test runs on SQLite and on PostgreSQL.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name(crate::store::Backend::Sqlite).await
+            }
+            #[tokio::test]
+            async fn postgres() {
+                super::$name(crate::store::Backend::Postgres).await
+            }
+        }
+    )*};
+}
+pub(in crate::store) use on_both_backends;
+
+on_both_backends!(
+    a_turn_round_trips_with_its_snapshot,
+    a_repeated_event_id_writes_nothing,
+    outbox_rows_are_unsent_until_marked,
+    points_reach_the_leaderboard,
+    a_corrupt_snapshot_is_an_error_not_a_panic,
+    messages_keep_their_audience_and_deadlines_are_listed,
+    finished_games_feed_stats_memory_and_erasure,
+    two_writers_racing_on_one_event_commit_it_once,
+);
+
+async fn with_session(backend: Backend) -> (Fresh, SoupGame) {
+    let store = fresh(backend).await;
     let p = puzzle();
     let game = SoupGame::new(&p, 3).apply(&SoupEvent::Start, &p).unwrap();
     let new = NewSession {
@@ -52,9 +107,8 @@ fn question(usage: Usage) -> TurnRecord {
     TurnRecord { intent: Some(Intent::Question), usage, ..TurnRecord::default() }
 }
 
-#[tokio::test]
-async fn a_turn_round_trips_with_its_snapshot() {
-    let (store, game) = with_session().await;
+async fn a_turn_round_trips_with_its_snapshot(backend: Backend) {
+    let (store, game) = with_session(backend).await;
     let mut next = game.clone();
     next.questions = 1;
     let reply = Reply { kind: ReplyKind::Verdict, text: "NO: try again".into(), verdict: Some(Verdict::No) };
@@ -75,9 +129,8 @@ async fn a_turn_round_trips_with_its_snapshot() {
     assert_eq!(store.find_event("s1", "e1").await.unwrap(), Some(reply));
 }
 
-#[tokio::test]
-async fn a_repeated_event_id_writes_nothing() {
-    let (store, _) = with_session().await;
+async fn a_repeated_event_id_writes_nothing(backend: Backend) {
+    let (store, _) = with_session(backend).await;
     let reply = Reply { kind: ReplyKind::Verdict, text: "YES".into(), verdict: Some(Verdict::Yes) };
     let record = question(Usage::default());
     let player = alice();
@@ -88,9 +141,8 @@ async fn a_repeated_event_id_writes_nothing() {
     assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
 }
 
-#[tokio::test]
-async fn outbox_rows_are_unsent_until_marked() {
-    let (store, _) = with_session().await;
+async fn outbox_rows_are_unsent_until_marked(backend: Backend) {
+    let (store, _) = with_session(backend).await;
     let reply = Reply { kind: ReplyKind::Hint, text: "hint".into(), verdict: None };
     let record = question(Usage::default());
     let player = alice();
@@ -100,9 +152,8 @@ async fn outbox_rows_are_unsent_until_marked() {
     assert!(store.unsent("s1").await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn points_reach_the_leaderboard() {
-    let (store, game) = with_session().await;
+async fn points_reach_the_leaderboard(backend: Backend) {
+    let (store, game) = with_session(backend).await;
     let mut solved = game.clone();
     solved.phase = Phase::Solved;
     solved.solver = Some("t:alice".into());
@@ -150,7 +201,7 @@ async fn a_file_database_survives_reopening() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/echoes.db");
     {
-        let store = SqliteStore::open(&path).await.unwrap();
+        let store = SqlStore::open(&path).await.unwrap();
         let p = puzzle();
         let game = SoupGame::new(&p, 3);
         let new = NewSession {
@@ -164,22 +215,20 @@ async fn a_file_database_survives_reopening() {
         };
         store.create_session(&new).await.unwrap();
     }
-    let reopened = SqliteStore::open(&path).await.unwrap();
+    let reopened = SqlStore::open(&path).await.unwrap();
     assert!(reopened.load_session("s9").await.unwrap().is_some());
     assert!(reopened.load_session("nope").await.unwrap().is_none());
 }
 
-#[tokio::test]
-async fn a_corrupt_snapshot_is_an_error_not_a_panic() {
-    let (store, _) = with_session().await;
+async fn a_corrupt_snapshot_is_an_error_not_a_panic(backend: Backend) {
+    let (store, _) = with_session(backend).await;
     sqlx::query("UPDATE sessions SET snapshot = '{broken' WHERE id = 's1'").execute(&store.writer).await.unwrap();
     assert!(matches!(store.load_session("s1").await, Err(StoreError::Corrupt(_))));
 }
 
-#[tokio::test]
-async fn messages_keep_their_audience_and_deadlines_are_listed() {
+async fn messages_keep_their_audience_and_deadlines_are_listed(backend: Backend) {
     use crate::core::game::{Message, Snapshot};
-    let (store, game) = with_session().await;
+    let (store, game) = with_session(backend).await;
     let reply = Reply { kind: ReplyKind::Ballot, text: "Voting is open.".into(), verdict: None };
     let messages = [
         Message::to(Audience::Seat("t:alice".into()), ReplyKind::Private, "Your word: lantern"),
@@ -199,4 +248,57 @@ async fn messages_keep_their_audience_and_deadlines_are_listed() {
     assert_eq!(store.pending_deadlines().await.unwrap(), vec![("s1".to_string(), 45_000)]);
     let loaded = store.load_session("s1").await.unwrap().unwrap();
     assert_eq!(loaded.snapshot.deadline_ms, Some(45_000));
+}
+
+async fn finished_games_feed_stats_memory_and_erasure(backend: Backend) {
+    let (store, game) = with_session(backend).await;
+    let mut solved = game.clone();
+    solved.phase = Phase::Solved;
+    solved.questions = 4;
+    solved.solver = Some("t:alice".into());
+    let reply = Reply { kind: ReplyKind::Solved, text: "solved".into(), verdict: None };
+    let record = TurnRecord { intent: Some(Intent::Guess), ..TurnRecord::default() };
+    let player = alice();
+    let points = [Points { player: alice(), points: 80, solved: true, role: Some("solver".into()) }];
+    let snapshot = solved.snapshot().unwrap();
+    let mut c = commit(&reply, Some("g1"), Some(&snapshot), &record, &player);
+    c.points = &points;
+    store.commit_turn(&c).await.unwrap();
+    store.set_summary("s1", "Alice solved it in four questions.").await.unwrap();
+
+    let finished = store.finished_sessions().await.unwrap();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(
+        (finished[0].summary.as_deref(), finished[0].players.as_slice()),
+        (Some("Alice solved it in four questions."), [alice()].as_slice())
+    );
+    let stats = store.player_stats("t:alice").await.unwrap();
+    assert_eq!((stats.games, stats.solves, stats.questions_in_solves, stats.guesses), (1, 1, 4, 1));
+    let puzzle = store.puzzle_stats(&puzzle().id).await.unwrap();
+    assert_eq!((puzzle.plays, puzzle.solves, puzzle.median_questions), (1, 1, Some(4.0)));
+    let roles = store.role_stats("soup", None, 10).await.unwrap();
+    assert_eq!(roles.iter().map(|r| (r.role.as_str(), r.games, r.wins)).collect::<Vec<_>>(), [("solver", 1, 1)]);
+    assert_eq!(store.find_players("alice").await.unwrap(), [alice()], "names match without case");
+    assert_eq!(store.session_kind("s1").await.unwrap().as_deref(), Some("soup"));
+    assert_eq!(store.session_kind("nope").await.unwrap(), None);
+    assert!(store.custom_puzzles().await.unwrap().is_empty());
+
+    // Erasing a player's memory hides every game before it.
+    store.erase_player_memory("t:alice", 10_000).await.unwrap();
+    assert!(store.finished_sessions().await.unwrap().is_empty());
+    assert_eq!(store.player_stats("t:alice").await.unwrap(), PlayerStats::default());
+    assert!(store.leaderboard(None, 10).await.unwrap().is_empty());
+}
+
+async fn two_writers_racing_on_one_event_commit_it_once(backend: Backend) {
+    let (store, _) = with_session(backend).await;
+    let reply = Reply { kind: ReplyKind::Verdict, text: "YES".into(), verdict: Some(Verdict::Yes) };
+    let record = question(Usage::default());
+    let player = alice();
+    let turn = commit(&reply, Some("e7"), None, &record, &player);
+    let (a, b) = tokio::join!(store.commit_turn(&turn), store.commit_turn(&turn));
+    let duplicates = [&a, &b].iter().filter(|r| matches!(r, Err(StoreError::Duplicate(id)) if id == "e7")).count();
+    assert_eq!((a.is_ok() as u8 + b.is_ok() as u8, duplicates), (1, 1), "{a:?} {b:?}");
+    assert_eq!(store.load_session("s1").await.unwrap().unwrap().turns.len(), 1);
+    assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
 }

@@ -1,0 +1,170 @@
+//! `echoes bench load`: Turtle Soup sessions played at once through the
+//! whole engine (actor, pipeline, gate, the turn's transaction) with an
+//! instant model, on SQLite (a file) and on PostgreSQL (a scratch database
+//! on `$ECHOES_TEST_POSTGRES`, by default the local server). Per backend:
+//! turns per second, the time a turn takes (p50 / p99) next to the bare
+//! commit under it (one row INSERTed and COMMITted on the same pool, the
+//! same durability: SQLite WAL with synchronous FULL, PostgreSQL's default
+//! synchronous commit), measured in the same run; and memory per idle
+//! session. One process only: several processes wait for the session lease.
+//!
+//! A benchmark, not a test: it prints numbers and asserts nothing.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::bot::instant::InstantModel;
+use crate::core::actor::{Engine, Inbound};
+use crate::core::game::TurnInput;
+use crate::core::llm::RoleModels;
+use crate::core::pipeline::{Pipeline, PipelineSettings};
+use crate::core::soup::Player;
+use crate::core::store::{Store, SystemClock};
+use crate::puzzles::PuzzleLibrary;
+use crate::store::scratch::ScratchDb;
+use crate::store::{Backend, SqlStore};
+
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Sessions played at once.
+    pub sessions: usize,
+    /// Turns per session, one after another.
+    pub turns: usize,
+    /// Idle sessions opened to measure memory per session.
+    pub idle: usize,
+    pub backends: Vec<Backend>,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { sessions: 50, turns: 20, idle: 1000, backends: vec![Backend::Sqlite, Backend::Postgres] }
+    }
+}
+
+pub async fn run(opts: &LoadOptions) -> anyhow::Result<String> {
+    let mut out = format!(
+        "bench load: {} sessions x {} turns at once, instant model, one process\n\
+         {:<10} {:>9} {:>10} {:>10} {:>12} {:>12} {:>14}\n",
+        opts.sessions,
+        opts.turns,
+        "backend",
+        "turns/s",
+        "turn p50",
+        "turn p99",
+        "commit p50",
+        "commit p99",
+        "KiB/idle sess"
+    );
+    for backend in &opts.backends {
+        let row = match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir()?;
+                let store = SqlStore::open(&dir.path().join("load.db")).await?;
+                measure(store, "sqlite", opts).await?
+            }
+            Backend::Postgres => {
+                let scratch = ScratchDb::create().await?;
+                let store = SqlStore::connect(&scratch.database()).await?;
+                let row = measure(store.clone(), "postgres", opts).await?;
+                store.close().await;
+                row
+            }
+        };
+        out.push_str(&row);
+    }
+    out.push_str(
+        "turn: the engine's whole turn as a front end waits for it (model instant);\n\
+         commit: the bare INSERT + COMMIT of one row on the same pool, the floor under a turn.",
+    );
+    Ok(out)
+}
+
+async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Result<String> {
+    let engine = engine(store.clone())?;
+    let (library, _) = PuzzleLibrary::load(None);
+    let puzzle = library.get("en-arrivals-sign").context("the bundled puzzle en-arrivals-sign")?;
+    let mut handles = Vec::with_capacity(opts.sessions);
+    for n in 0..opts.sessions {
+        let player = Player { id: format!("load:{n}"), name: format!("Player {n}") };
+        let (handle, _) = engine.start_session(puzzle.clone(), "bench", 3, player.clone()).await?;
+        handles.push((handle, player));
+    }
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (s, (handle, player)) in handles.into_iter().enumerate() {
+        let turns = opts.turns;
+        tasks.spawn(async move {
+            let mut took = Vec::with_capacity(turns);
+            for t in 0..turns {
+                let inbound = Inbound::new(player.clone(), TurnInput::Ask(format!("Question {t}: was it raining?")))
+                    .with_event(format!("load:{s}:{t}"));
+                let turn = Instant::now();
+                handle.send(inbound).await?;
+                took.push(turn.elapsed());
+            }
+            anyhow::Ok(took)
+        });
+    }
+    let mut turns: Vec<Duration> = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        turns.extend(done??);
+    }
+    let wall = started.elapsed();
+    let mut commits = store.time_bare_commits(200, 600).await?;
+    let idle = idle_session_kib(&engine, &puzzle, opts.idle).await?;
+    Ok(format!(
+        "{name:<10} {:>9.0} {:>10} {:>10} {:>12} {:>12} {:>14}\n",
+        turns.len() as f64 / wall.as_secs_f64(),
+        ms(percentile(&mut turns, 0.50)),
+        ms(percentile(&mut turns, 0.99)),
+        ms(percentile(&mut commits, 0.50)),
+        ms(percentile(&mut commits, 0.99)),
+        idle.map_or_else(|| "n/a".to_string(), |k| format!("{k:.1}")),
+    ))
+}
+
+fn engine(store: SqlStore) -> anyhow::Result<Arc<Engine>> {
+    let model: Arc<InstantModel> = Arc::new(InstantModel::default());
+    let models = RoleModels { judge: model.clone(), narrator: model };
+    let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
+    let store: Arc<dyn Store> = Arc::new(store);
+    Ok(Arc::new(Engine::new(pipeline, store, Arc::new(SystemClock), 0)))
+}
+
+/// Resident memory added per session by opening `n` sessions that wait
+/// for input (their actors, queues and game state); `None` off Linux.
+async fn idle_session_kib(
+    engine: &Arc<Engine>,
+    puzzle: &Arc<crate::core::puzzle::Puzzle>,
+    n: usize,
+) -> anyhow::Result<Option<f64>> {
+    let Some(before) = resident_kib() else { return Ok(None) };
+    let mut keep = Vec::with_capacity(n);
+    for i in 0..n {
+        let player = Player { id: format!("idle:{i}"), name: format!("Idle {i}") };
+        keep.push(engine.start_session(puzzle.clone(), "bench-idle", 3, player).await?.0);
+    }
+    let after = resident_kib().unwrap_or(before);
+    drop(keep);
+    Ok(Some((after.saturating_sub(before)) as f64 / n.max(1) as f64))
+}
+
+fn resident_kib() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4)
+}
+
+fn percentile(values: &mut [Duration], p: f64) -> Duration {
+    if values.is_empty() {
+        return Duration::ZERO;
+    }
+    values.sort_unstable();
+    values[((values.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
