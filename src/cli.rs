@@ -939,6 +939,8 @@ async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Result<()> {
     // Opened on the game runtime: the threads it starts (SQLite's
     // connection workers) are game work and run at its lower priority.
     let app = crate::bot::runtime::on_games(App::open(settings, models.metered())).await??;
+    // Inputs other processes hand to the sessions this one plays.
+    app.engine.poll_handoffs(std::time::Duration::from_millis(500));
     if !app.settings.ops.bind.is_empty() {
         crate::ops::http::start(&app.settings.ops.bind, app.store.clone()).await?;
     }

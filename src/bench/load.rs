@@ -6,7 +6,7 @@
 //! commit under it (one row INSERTed and COMMITted on the same pool, the
 //! same durability: SQLite WAL with synchronous FULL, PostgreSQL's default
 //! synchronous commit), measured in the same run; and memory per idle
-//! session. One process only: several processes wait for the session lease.
+//! session. One process (two processes on one database: not measured yet).
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
 

@@ -143,6 +143,13 @@ impl Bot {
     fn cached(&self, thread: &str) -> Option<Found> {
         let game = self.games.get(thread)?;
         let handle = self.sessions.get(&game.session_id)?;
+        if handle.is_closed() {
+            // Its actor stopped (another process played the session): the
+            // next lookup resumes it from the record.
+            self.sessions.remove(&game.session_id);
+            self.games.remove(thread);
+            return None;
+        }
         Some(Found { handle, game, unsent: Vec::new(), unsent_private: Vec::new() })
     }
 

@@ -126,7 +126,11 @@ impl Bot {
     /// `None` when the thread plays nothing or plays Turtle Soup.
     pub async fn find_table(&self, thread: &str) -> anyhow::Result<Option<FoundTable>> {
         if let Some(table) = self.tables.get(thread) {
-            return Ok(Some(FoundTable { table, unsent: Vec::new(), unsent_private: Vec::new() }));
+            if !table.handle.is_closed() {
+                return Ok(Some(FoundTable { table, unsent: Vec::new(), unsent_private: Vec::new() }));
+            }
+            // Its actor stopped (another process played the session).
+            self.tables.remove(thread);
         }
         let Some(binding) = self.guilds.thread_binding(thread).await?.filter(ThreadBinding::is_active) else {
             return Ok(None);
@@ -163,6 +167,24 @@ impl Bot {
             self.store.unsent(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
         tracing::info!(thread, session = %handle.id, "resumed a bound table");
         Ok(FoundTable { table: live, unsent, unsent_private })
+    }
+
+    /// Starts a session's actor again from the record when none runs here
+    /// (the engine's courier asks: an input was handed to the session).
+    /// `Ok(false)` when no active thread plays it.
+    pub async fn reopen_session(&self, session_id: &str) -> anyhow::Result<bool> {
+        let live = |h: Option<SessionHandle>| h.is_some_and(|h| !h.is_closed());
+        let table = self.tables.thread_of(session_id).and_then(|t| self.tables.get(&t)).map(|t| t.handle);
+        if live(self.sessions.get(session_id)) || live(table) {
+            return Ok(true);
+        }
+        let bindings = self.guilds.active_bindings().await?;
+        let Some(binding) = bindings.into_iter().find(|b| b.session_id == session_id) else { return Ok(false) };
+        Ok(match self.store.session_kind(session_id).await? {
+            Some(kind) if kind == "soup" => self.find_game(&binding.thread).await?.is_some(),
+            Some(_) => self.find_table(&binding.thread).await?.is_some(),
+            None => false,
+        })
     }
 
     /// Resumes every bound table whose phase has a deadline, so timers

@@ -22,6 +22,10 @@ use super::pipeline::{Pipeline, Progress};
 use super::soup::Player;
 use super::store::{Clock, Store, StoreError, TurnCommit};
 
+mod lease;
+
+pub use lease::{LEASE_MS, process_owner};
+
 /// How many turns a session keeps queued before senders wait.
 const QUEUE_DEPTH: usize = 64;
 
@@ -41,12 +45,22 @@ pub struct Engine {
     /// Who shows the replies of turns no front end asked for (timers,
     /// agents). Without one they wait in the outbox.
     courier: std::sync::OnceLock<Arc<dyn Courier>>,
+    /// This process as a lease holder (`lease.rs`), and a lease's length.
+    owner: String,
+    lease_ms: i64,
+    /// The actors running here, by session id (for handed-over inputs).
+    live: std::sync::Mutex<HashMap<String, mpsc::WeakSender<Job>>>,
 }
 
 /// Delivers the replies of turns that no front-end call is waiting for:
 /// a deadline that passed, an AI seat's move. Called after the commit.
 pub trait Courier: Send + Sync {
     fn deliver(&self, session_id: &str, delivery: Delivery);
+
+    /// Starts the session's actor again from the record (an input was
+    /// handed to it and nothing runs it here). Front ends that host one
+    /// session per process need not.
+    fn reopen(&self, _session_id: &str) {}
 }
 
 /// One input for a session, as a front end delivers it.
@@ -93,6 +107,9 @@ pub struct Delivery {
     pub over: bool,
     /// The deadline this turn set (a new phase's), for a live countdown.
     pub deadline_ms: Option<i64>,
+    /// Another process plays this session: the input was handed to it, and
+    /// its courier shows the reply. Nothing to show here.
+    pub handed_off: bool,
 }
 
 impl Delivery {
@@ -128,6 +145,8 @@ struct SessionState {
     armed_reminder: Option<Deadline>,
     /// Agent moves queued and not yet played, by event id.
     agents_pending: HashSet<String>,
+    /// Its lease on the session.
+    hold: lease::Hold,
 }
 
 struct Job {
@@ -144,6 +163,12 @@ pub struct SessionHandle {
 }
 
 impl SessionHandle {
+    /// Whether its actor has stopped (it handed the session back to the
+    /// record after another process played it): resume the session anew.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// Queues an input and waits for its committed reply.
     pub async fn send(&self, inbound: Inbound) -> Result<Delivery, EngineError> {
         send_job(&self.tx, inbound).await
@@ -185,7 +210,27 @@ impl Engine {
             background: std::sync::Mutex::default(),
             games: std::sync::OnceLock::new(),
             courier: std::sync::OnceLock::new(),
+            owner: process_owner(),
+            lease_ms: LEASE_MS,
+            live: std::sync::Mutex::default(),
         }
+    }
+
+    /// The same engine under another lease holder's name (tests and
+    /// benchmarks that play two processes in one).
+    pub fn owned_by(mut self, owner: impl Into<String>) -> Self {
+        self.owner = owner.into();
+        self
+    }
+
+    /// Leases of another length (tests of a holder that dies).
+    pub fn with_lease_ms(mut self, lease_ms: i64) -> Self {
+        self.lease_ms = lease_ms.max(1);
+        self
+    }
+
+    pub fn owner(&self) -> &str {
+        &self.owner
     }
 
     /// Runs session actors (and so every turn's work) on `runtime` from now
@@ -230,8 +275,10 @@ impl Engine {
             armed: None,
             armed_reminder: None,
             agents_pending: HashSet::new(),
+            hold: lease::Hold::default(),
         };
         let (tx, rx) = mpsc::channel(QUEUE_DEPTH);
+        self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(state.id.clone(), tx.downgrade());
         let handle = SessionHandle { id: state.id.clone(), tx: tx.clone(), store: self.store.clone() };
         self.spawn_work(run_actor(self.clone(), state, rx, tx.downgrade()));
         handle
@@ -282,10 +329,50 @@ async fn run_actor(
 ) {
     let telemetry = super::telemetry::telemetry();
     telemetry.sessions.inc();
-    engine.after_turn(&mut state, &me).await;
-    while let Some(job) = rx.recv().await {
+    match engine.claim(&mut state).await {
+        // Timers and agents' moves belong to the process playing the session.
+        Ok(true) => engine.after_turn(&mut state, &me).await,
+        Ok(false) => {}
+        Err(e) => tracing::warn!(session = %state.id, error = %e, "could not take the session's lease"),
+    }
+    let renew_every = std::time::Duration::from_millis(u64::try_from(engine.lease_ms / 3).unwrap_or(1).max(1));
+    let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
+    loop {
+        let job = tokio::select! {
+            job = rx.recv() => match job {
+                Some(job) => job,
+                None => break,
+            },
+            _ = renew.tick() => {
+                if state.hold.until_ms > 0 && let Err(e) = engine.claim(&mut state).await {
+                    tracing::warn!(session = %state.id, error = %e, "could not renew the session's lease");
+                }
+                continue;
+            }
+        };
         if let Some(id) = job.inbound.event_id.as_deref() {
             state.agents_pending.remove(id);
+        }
+        match engine.step(&mut state).await {
+            Ok(lease::Step::Play) => {}
+            Ok(lease::Step::HandOff) => {
+                let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
+                continue;
+            }
+            Ok(lease::Step::Reload) => {
+                // The session is this process's again, but another played it
+                // meanwhile: the input waits in the store while the session
+                // is reopened from the record.
+                let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
+                if let Some(courier) = engine.courier.get() {
+                    courier.reopen(&state.id);
+                }
+                break;
+            }
+            Err(e) => {
+                let _ = job.done.send(Err(e));
+                continue;
+            }
         }
         let started = std::time::Instant::now();
         let result = engine.handle(&mut state, job.inbound).await;
@@ -306,6 +393,20 @@ async fn run_actor(
         if committed {
             engine.after_turn(&mut state, &me).await;
         }
+    }
+    drop(rx);
+    let newer = {
+        let mut live = engine.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // A newer actor for the session may have registered since (a
+        // restart, a reopen); this one's channel is closed now.
+        let ours = live.get(&state.id).is_some_and(|tx| tx.upgrade().is_none_or(|tx| tx.is_closed()));
+        if ours {
+            live.remove(&state.id);
+        }
+        !ours && live.contains_key(&state.id)
+    };
+    if !newer {
+        engine.release(&state).await;
     }
     telemetry.sessions.dec();
 }
@@ -347,16 +448,25 @@ impl Engine {
                 duplicate: false,
                 over,
                 deadline_ms: None,
+                handed_off: false,
             });
         }
         match self.commit(state, &inbound, &played, now).await {
             Ok(committed) => {
+                state.hold.until_ms = now + self.lease_ms;
                 state.seq = committed.seq;
                 Ok(self.adopt(state, played, committed, now))
             }
             Err(StoreError::Duplicate(id)) => {
                 let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(played.reply);
                 Ok(self.duplicate(state, reply))
+            }
+            Err(StoreError::LeaseLost(id)) => {
+                // Another process took the session over while this one was
+                // busy: nothing of this turn was written, and this state is
+                // behind. The next input finds out who holds it now.
+                state.hold = lease::Hold { until_ms: 0, stale: true };
+                Err(StoreError::LeaseLost(id).into())
             }
             Err(e) => Err(e.into()),
         }
@@ -375,6 +485,7 @@ impl Engine {
             duplicate: true,
             over,
             deadline_ms: None,
+            handed_off: false,
         }
     }
 
@@ -404,6 +515,7 @@ impl Engine {
             next: played.snapshot.as_ref(),
             points: &played.points,
             created_ms: now,
+            lease: Some(self.renewal(now)),
         };
         self.store.commit_turn(&commit).await
     }
@@ -430,7 +542,16 @@ impl Engine {
         if over && !was_over {
             self.ended_in_background(state, now);
         }
-        Delivery { reply, outbox_id: Some(committed.outbox_id), messages, choices, duplicate: false, over, deadline_ms }
+        Delivery {
+            reply,
+            outbox_id: Some(committed.outbox_id),
+            messages,
+            choices,
+            duplicate: false,
+            over,
+            deadline_ms,
+            handed_off: false,
+        }
     }
 
     /// After a committed turn (and when an actor starts): arms the timer

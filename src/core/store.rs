@@ -23,6 +23,10 @@ pub enum StoreError {
     Corrupt(String),
     #[error("database error: {0}")]
     Database(String),
+    /// The committing process no longer holds the session's lease: another
+    /// process took it over (this one stalled past its expiry).
+    #[error("the lease on session {0:?} passed to another process")]
+    LeaseLost(String),
 }
 
 /// A new session's first row.
@@ -119,6 +123,35 @@ pub struct TurnCommit<'a> {
     pub next: Option<&'a Snapshot>,
     pub points: &'a [Points],
     pub created_ms: i64,
+    /// The lease the committing process holds, renewed by the commit; a
+    /// commit whose lease another process has taken writes nothing
+    /// (`StoreError::LeaseLost`). `None` commits without a lease check.
+    pub lease: Option<LeaseRenewal<'a>>,
+}
+
+/// `owner`'s lease on the session, to run until `until_ms`.
+#[derive(Debug, Clone, Copy)]
+pub struct LeaseRenewal<'a> {
+    pub owner: &'a str,
+    pub until_ms: i64,
+}
+
+/// Who runs a session's actor (`Store::claim_lease`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lease {
+    /// The caller holds it now.
+    Held,
+    /// Another process does, until `until_ms` unless it renews.
+    HeldBy { owner: String, until_ms: i64 },
+}
+
+/// An event handed to the process holding its session's lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handed {
+    pub session_id: String,
+    pub event_id: String,
+    /// The input, as `actor::Handoff` serialises it.
+    pub inbound: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -287,6 +320,26 @@ pub trait Store: Send + Sync {
 
     /// Whether the database answers (`/healthz`).
     async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Takes `session_id`'s lease for `owner` until `until_ms`, or renews
+    /// it: when nobody holds it, `owner` does, or its holder's expired
+    /// before `now_ms`. Otherwise says who holds it.
+    async fn claim_lease(&self, session_id: &str, owner: &str, now_ms: i64, until_ms: i64)
+    -> Result<Lease, StoreError>;
+
+    /// Gives the lease up (the actor stopped); a no-op if `owner` does not hold it.
+    async fn release_lease(&self, session_id: &str, owner: &str) -> Result<(), StoreError>;
+
+    /// Queues an event for the process holding the session's lease; `false`
+    /// when the same event was queued before (nothing written).
+    async fn hand_off(&self, handed: &Handed, now_ms: i64) -> Result<bool, StoreError>;
+
+    /// Events waiting for the sessions whose lease `owner` holds, or whose
+    /// lease expired before `now_ms` (their holder is gone), oldest first.
+    async fn handed(&self, owner: &str, now_ms: i64, limit: u32) -> Result<Vec<Handed>, StoreError>;
+
+    /// Removes a handed event once its session played it (or found it played).
+    async fn drop_handed(&self, session_id: &str, event_id: &str) -> Result<(), StoreError>;
 }
 
 /// Time, injected so tests and replays control it.

@@ -871,6 +871,16 @@ impl DiscordCourier {
 }
 
 impl Courier for DiscordCourier {
+    fn reopen(&self, session_id: &str) {
+        let Some(data) = self.data() else { return };
+        let session_id = session_id.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = data.bot.reopen_session(&session_id).await {
+                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session");
+            }
+        });
+    }
+
     fn deliver(&self, session_id: &str, delivery: Delivery) {
         let Some(data) = self.data() else { return };
         let (http, session_id) = (self.http.clone(), session_id.to_string());

@@ -496,6 +496,16 @@ fn ballot_blocks(text: &str, choices: &[(String, String)]) -> Vec<SlackBlock> {
 pub struct SlackCourier(pub Weak<SlackBot>);
 
 impl Courier for SlackCourier {
+    fn reopen(&self, session_id: &str) {
+        let Some(bot) = self.0.upgrade() else { return };
+        let session_id = session_id.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = bot.reopen_session(&session_id).await {
+                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session");
+            }
+        });
+    }
+
     fn deliver(&self, session_id: &str, delivery: Delivery) {
         let Some(bot) = self.0.upgrade() else { return };
         let session_id = session_id.to_string();

@@ -12,8 +12,8 @@ use crate::core::game::{Audience, Reply, ReplyKind, Snapshot};
 use crate::core::prompts::PublicTurn;
 use crate::core::soup::Player;
 use crate::core::store::{
-    Committed, CustomPuzzle, FinishedSession, LeaderRow, LoadedSession, NewSession, OutboxItem, PlayerStats,
-    PuzzleStats, RoleRow, SessionSummary, SoupStats, Store, StoreError, StoredTurn, TurnCommit,
+    Committed, CustomPuzzle, FinishedSession, Handed, LeaderRow, Lease, LoadedSession, NewSession, OutboxItem,
+    PlayerStats, PuzzleStats, RoleRow, SessionSummary, SoupStats, Store, StoreError, StoredTurn, TurnCommit,
 };
 use crate::core::verdict::{Intent, Verdict};
 
@@ -362,6 +362,25 @@ impl Store for SqlStore {
                 return Err(StoreError::Duplicate(event_id.to_string()));
             }
         }
+        if let Some(lease) = t.lease {
+            // Fencing: a process that stalled past its lease's expiry, while
+            // another took the session over, must not write a stale turn.
+            // A released lease (no row) is taken back.
+            let kept = sqlx::query(
+                "INSERT INTO session_leases (session_id, owner, expires_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (session_id) DO UPDATE SET expires_ms = excluded.expires_ms
+                 WHERE session_leases.owner = excluded.owner",
+            )
+            .bind(t.session_id)
+            .bind(lease.owner)
+            .bind(lease.until_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+            if kept.rows_affected() == 0 {
+                return Err(StoreError::LeaseLost(t.session_id.to_string()));
+            }
+        }
         upsert_player(&mut tx, &t.player.id, &t.player.name, t.created_ms).await?;
         let seq = next_seq(&mut tx, t.session_id).await?;
         if let Some(event_id) = t.event_id {
@@ -687,6 +706,104 @@ impl Store for SqlStore {
                 .await
                 .map_err(db)?;
         rows.iter().map(|r| Ok((r.try_get("id").map_err(db)?, r.try_get("deadline_ms").map_err(db)?))).collect()
+    }
+
+    async fn claim_lease(
+        &self,
+        session_id: &str,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<Lease, StoreError> {
+        // One statement: two processes claiming at once are ordered by the
+        // row's lock (PostgreSQL) or the single writer (SQLite). A holder
+        // that releases between the two statements frees the row: try again.
+        for _ in 0..3 {
+            let taken = sqlx::query(
+                "INSERT INTO session_leases (session_id, owner, expires_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_ms = excluded.expires_ms
+                 WHERE session_leases.owner = excluded.owner OR session_leases.expires_ms < $4",
+            )
+            .bind(session_id)
+            .bind(owner)
+            .bind(until_ms)
+            .bind(now_ms)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+            if taken.rows_affected() > 0 {
+                return Ok(Lease::Held);
+            }
+            let row = sqlx::query("SELECT owner, expires_ms FROM session_leases WHERE session_id = $1")
+                .bind(session_id)
+                .fetch_optional(&self.writer)
+                .await
+                .map_err(db)?;
+            if let Some(row) = row {
+                let owner = row.try_get("owner").map_err(db)?;
+                return Ok(Lease::HeldBy { owner, until_ms: row.try_get("expires_ms").map_err(db)? });
+            }
+        }
+        Err(StoreError::Database(format!("the lease on session {session_id:?} keeps changing hands")))
+    }
+
+    async fn release_lease(&self, session_id: &str, owner: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM session_leases WHERE session_id = $1 AND owner = $2")
+            .bind(session_id)
+            .bind(owner)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    async fn hand_off(&self, handed: &Handed, now_ms: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO handoff (session_id, event_id, inbound, created_ms) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (session_id, event_id) DO NOTHING",
+        )
+        .bind(&handed.session_id)
+        .bind(&handed.event_id)
+        .bind(&handed.inbound)
+        .bind(now_ms)
+        .execute(&self.writer)
+        .await
+        .map_err(db)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn handed(&self, owner: &str, now_ms: i64, limit: u32) -> Result<Vec<Handed>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT h.session_id, h.event_id, h.inbound FROM handoff h
+             LEFT JOIN session_leases l ON l.session_id = h.session_id
+             WHERE l.owner = $1 OR l.expires_ms < $2 OR l.session_id IS NULL
+             ORDER BY h.created_ms, h.event_id LIMIT $3",
+        )
+        .bind(owner)
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.writer)
+        .await
+        .map_err(db)?;
+        rows.iter()
+            .map(|r| {
+                Ok(Handed {
+                    session_id: r.try_get("session_id").map_err(db)?,
+                    event_id: r.try_get("event_id").map_err(db)?,
+                    inbound: r.try_get("inbound").map_err(db)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn drop_handed(&self, session_id: &str, event_id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM handoff WHERE session_id = $1 AND event_id = $2")
+            .bind(session_id)
+            .bind(event_id)
+            .execute(&self.writer)
+            .await
+            .map_err(db)?;
+        Ok(())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -33,6 +33,7 @@ fn the_human_reads_public_and_their_own_messages_only() {
         duplicate: false,
         over: false,
         deadline_ms: None,
+        handed_off: false,
     };
     let shown = visible(&delivery, &me()).join("\n");
     assert!(shown.contains("blue lantern") && shown.contains("45 s") && shown.contains("/vote <id>: ai:1"));

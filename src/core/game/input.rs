@@ -3,7 +3,7 @@
 //! Soup's own. A game answers an input it has no use for with a rejection.
 
 /// A player's (or the engine's) input to a session.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TurnInput {
     Start,
     /// Free text: in Turtle Soup the Judge decides whether it is a

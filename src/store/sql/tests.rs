@@ -62,6 +62,8 @@ on_both_backends!(
     messages_keep_their_audience_and_deadlines_are_listed,
     finished_games_feed_stats_memory_and_erasure,
     two_writers_racing_on_one_event_commit_it_once,
+    a_lease_is_held_renewed_taken_over_after_expiry_and_fences_commits,
+    handed_events_wait_for_the_lease_holder_once_each,
 );
 
 async fn with_session(backend: Backend) -> (Fresh, SoupGame) {
@@ -100,6 +102,7 @@ fn commit<'a>(
         next,
         points: &[],
         created_ms: 20,
+        lease: None,
     }
 }
 
@@ -301,4 +304,51 @@ async fn two_writers_racing_on_one_event_commit_it_once(backend: Backend) {
     assert_eq!((a.is_ok() as u8 + b.is_ok() as u8, duplicates), (1, 1), "{a:?} {b:?}");
     assert_eq!(store.load_session("s1").await.unwrap().unwrap().turns.len(), 1);
     assert_eq!(store.unsent("s1").await.unwrap().len(), 1);
+}
+
+async fn a_lease_is_held_renewed_taken_over_after_expiry_and_fences_commits(backend: Backend) {
+    use crate::core::store::{Lease, LeaseRenewal};
+    let (store, _) = with_session(backend).await;
+    assert_eq!(store.claim_lease("s1", "a", 100, 1_100).await.unwrap(), Lease::Held);
+    assert_eq!(store.claim_lease("s1", "a", 500, 1_500).await.unwrap(), Lease::Held, "the holder renews");
+    let refused = store.claim_lease("s1", "b", 600, 1_600).await.unwrap();
+    assert_eq!(refused, Lease::HeldBy { owner: "a".into(), until_ms: 1_500 });
+
+    // a's turn commits under its lease (and renews it).
+    let reply = Reply { kind: ReplyKind::Verdict, text: "YES".into(), verdict: Some(Verdict::Yes) };
+    let record = question(Usage::default());
+    let player = alice();
+    let mut turn = commit(&reply, Some("e1"), None, &record, &player);
+    turn.lease = Some(LeaseRenewal { owner: "a", until_ms: 2_000 });
+    store.commit_turn(&turn).await.unwrap();
+    assert!(matches!(store.claim_lease("s1", "b", 1_800, 2_800).await.unwrap(), Lease::HeldBy { until_ms: 2_000, .. }));
+
+    // a stalls past its expiry; b takes the session over; a's late turn is refused.
+    assert_eq!(store.claim_lease("s1", "b", 2_001, 3_000).await.unwrap(), Lease::Held);
+    let mut late = commit(&reply, Some("e2"), None, &record, &player);
+    late.lease = Some(LeaseRenewal { owner: "a", until_ms: 3_000 });
+    assert!(matches!(store.commit_turn(&late).await, Err(StoreError::LeaseLost(ref s)) if s == "s1"));
+    assert_eq!(store.load_session("s1").await.unwrap().unwrap().turns.len(), 1, "nothing of the late turn");
+
+    store.release_lease("s1", "a").await.unwrap();
+    assert!(
+        matches!(store.claim_lease("s1", "c", 2_100, 3_100).await.unwrap(), Lease::HeldBy { .. }),
+        "only b releases b's"
+    );
+    store.release_lease("s1", "b").await.unwrap();
+    assert_eq!(store.claim_lease("s1", "c", 2_100, 3_100).await.unwrap(), Lease::Held);
+}
+
+async fn handed_events_wait_for_the_lease_holder_once_each(backend: Backend) {
+    use crate::core::store::Handed;
+    let (store, _) = with_session(backend).await;
+    store.claim_lease("s1", "a", 100, 1_000).await.unwrap();
+    let event = Handed { session_id: "s1".into(), event_id: "e9".into(), inbound: "{}".into() };
+    assert!(store.hand_off(&event, 110).await.unwrap());
+    assert!(!store.hand_off(&event, 120).await.unwrap(), "a redelivered event is queued once");
+    assert_eq!(store.handed("a", 200, 10).await.unwrap(), [event.clone()]);
+    assert!(store.handed("b", 200, 10).await.unwrap().is_empty(), "not b's while a holds the lease");
+    assert_eq!(store.handed("b", 1_001, 10).await.unwrap(), [event.clone()], "b's once a's lease ran out");
+    store.drop_handed("s1", "e9").await.unwrap();
+    assert!(store.handed("a", 200, 10).await.unwrap().is_empty());
 }

@@ -6,6 +6,7 @@
 
 pub mod game;
 mod ops;
+mod processes;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -52,17 +53,25 @@ impl Clock for ManualClock {
     }
 }
 
-/// Collects what the engine delivers on its own (timers, agents).
+/// Collects what the engine delivers on its own (timers, agents, inputs
+/// handed over by another process), and reopens a session when asked.
 #[derive(Default)]
 struct Inbox {
     got: Mutex<Vec<Delivery>>,
     arrived: Notify,
+    reopen: Mutex<Option<Box<dyn Fn(String) + Send + Sync>>>,
 }
 
 impl Courier for Inbox {
     fn deliver(&self, _session_id: &str, delivery: Delivery) {
         self.got.lock().unwrap().push(delivery);
         self.arrived.notify_waiters();
+    }
+
+    fn reopen(&self, session_id: &str) {
+        if let Some(reopen) = self.reopen.lock().unwrap().as_ref() {
+            reopen(session_id.to_string());
+        }
     }
 }
 
@@ -90,11 +99,20 @@ struct Rig {
 }
 
 async fn rig(store: SqlStore, clock: Arc<ManualClock>, agent_says: &str) -> Rig {
+    rig_of(store, clock, agent_says, None).await
+}
+
+/// A rig whose engine holds leases under `owner` (one "process" of several).
+async fn rig_of(store: SqlStore, clock: Arc<ManualClock>, agent_says: &str, owner: Option<&str>) -> Rig {
     let agent = Arc::new(ScriptedLlm::new([agent_says.into()]).cycling());
     let models = RoleModels { judge: agent.clone(), narrator: agent.clone() };
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    let engine = Arc::new(Engine::new(pipeline, Arc::new(store), clock, 0));
+    let mut engine = Engine::new(pipeline, Arc::new(store), clock, 0);
+    if let Some(owner) = owner {
+        engine = engine.owned_by(owner);
+    }
+    let engine = Arc::new(engine);
     let inbox = Arc::new(Inbox::default());
     engine.set_courier(inbox.clone());
     Rig { engine, inbox, agent }

@@ -1,0 +1,193 @@
+//! One process plays a session at a time, when several share a database.
+//! An actor holds its session's lease (`Store::claim_lease`): taken when it
+//! starts, renewed on a timer and by every commit, given up when it stops.
+//! A commit carries the lease, so a process that stalled past its expiry
+//! while another took over writes nothing. An input that reaches an actor
+//! whose session another process holds is handed to that process through
+//! the store (`Store::hand_off`); each process polls for the inputs handed
+//! to its sessions (`Engine::poll_handoffs`) and plays them like its own,
+//! its courier showing the replies. An actor that lost its session and
+//! gets it back (its holder died) knows its state is behind: it hands the
+//! input to its own process and stops, and the courier reopens the session
+//! from the record, where the poller finds it.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::{Delivery, Engine, EngineError, Inbound, Job, SessionState, send_job};
+use crate::core::game::{Reply, ReplyKind, TurnInput};
+use crate::core::soup::Player;
+use crate::core::store::{Handed, Lease, LeaseRenewal};
+
+/// How long a lease lasts without renewal: a process that dies holds its
+/// sessions this long at most.
+pub const LEASE_MS: i64 = 30_000;
+
+/// This process's name as a lease holder: random, one per process.
+pub fn process_owner() -> String {
+    static OWNER: OnceLock<String> = OnceLock::new();
+    OWNER.get_or_init(|| format!("echoes-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])).clone()
+}
+
+/// What an actor knows of its lease.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Hold {
+    /// Until when it holds the lease (0: it does not).
+    pub until_ms: i64,
+    /// Another process played this session since this actor loaded it.
+    pub stale: bool,
+}
+
+/// What to do with the next input.
+pub(super) enum Step {
+    Play,
+    /// Another process holds the session: hand the input over.
+    HandOff,
+    /// This actor holds the session again but its state is behind.
+    Reload,
+}
+
+/// An input on its way to another process.
+#[derive(Debug, Serialize, Deserialize)]
+struct Handoff {
+    player: Player,
+    input: TurnInput,
+    moderator: bool,
+}
+
+impl Engine {
+    /// The renewal the next commit carries.
+    pub(super) fn renewal(&self, now_ms: i64) -> LeaseRenewal<'_> {
+        LeaseRenewal { owner: &self.owner, until_ms: now_ms + self.lease_ms }
+    }
+
+    /// Takes or renews the lease; `Ok(true)` when this actor holds it.
+    pub(super) async fn claim(&self, state: &mut SessionState) -> Result<bool, EngineError> {
+        let now = self.clock.now_ms();
+        match self.store.claim_lease(&state.id, &self.owner, now, now + self.lease_ms).await? {
+            Lease::Held => {
+                state.hold.until_ms = now + self.lease_ms;
+                Ok(true)
+            }
+            Lease::HeldBy { owner, .. } => {
+                if state.hold.until_ms > 0 || !state.hold.stale {
+                    tracing::info!(session = %state.id, holder = %owner, "another process plays this session");
+                }
+                state.hold = Hold { until_ms: 0, stale: true };
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether to play the next input here: a lease with more than half
+    /// its time left is used without asking the store.
+    pub(super) async fn step(&self, state: &mut SessionState) -> Result<Step, EngineError> {
+        let now = self.clock.now_ms();
+        if state.hold.until_ms - now > self.lease_ms / 2 {
+            return Ok(Step::Play);
+        }
+        let stale = state.hold.stale;
+        Ok(match self.claim(state).await? {
+            true if stale => Step::Reload,
+            true => Step::Play,
+            false => Step::HandOff,
+        })
+    }
+
+    /// Queues `inbound` for whichever process holds the session (this one,
+    /// for `Step::Reload`); the caller gets a silent, handed-off delivery.
+    pub(super) async fn hand_off(&self, session_id: &str, inbound: Inbound) -> Result<Delivery, EngineError> {
+        let event_id = inbound.event_id.clone().unwrap_or_else(|| format!("handoff:{}", uuid::Uuid::new_v4().simple()));
+        let body = Handoff { player: inbound.player, input: inbound.input, moderator: inbound.moderator };
+        let inbound = serde_json::to_string(&body).map_err(|e| EngineError::Resume(e.to_string()))?;
+        let handed = Handed { session_id: session_id.to_string(), event_id, inbound };
+        self.store.hand_off(&handed, self.clock.now_ms()).await?;
+        Ok(Delivery {
+            reply: Reply { kind: ReplyKind::Notice, text: String::new(), verdict: None },
+            outbox_id: None,
+            messages: Vec::new(),
+            choices: Vec::new(),
+            duplicate: false,
+            over: false,
+            deadline_ms: None,
+            handed_off: true,
+        })
+    }
+
+    /// Gives the lease up as the actor stops.
+    pub(super) async fn release(&self, state: &SessionState) {
+        if state.hold.until_ms > 0
+            && let Err(e) = self.store.release_lease(&state.id, &self.owner).await
+        {
+            tracing::warn!(session = %state.id, error = %e, "could not release a lease; it expires by itself");
+        }
+    }
+
+    /// Plays the inputs other processes handed to this one's sessions,
+    /// every `every`, until the engine is dropped. A session with no actor
+    /// here is reopened through the courier first; an input is removed from
+    /// the queue once its session played it (or found it played).
+    pub fn poll_handoffs(self: &std::sync::Arc<Self>, every: Duration) -> tokio::task::JoinHandle<()> {
+        let engine = std::sync::Arc::downgrade(self);
+        self.spawn_work(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                let Some(engine) = engine.upgrade() else { return };
+                if let Err(e) = engine.play_handed().await {
+                    tracing::warn!(error = %e, "could not play handed-over inputs");
+                }
+            }
+        })
+    }
+
+    async fn play_handed(self: &std::sync::Arc<Self>) -> Result<(), EngineError> {
+        let handed = self.store.handed(&self.owner, self.clock.now_ms(), 64).await?;
+        for item in handed {
+            let Some(tx) = self.live_actor(&item.session_id) else {
+                if let Some(courier) = self.courier.get() {
+                    courier.reopen(&item.session_id);
+                }
+                continue;
+            };
+            let body: Handoff = match serde_json::from_str(&item.inbound) {
+                Ok(body) => body,
+                Err(e) => {
+                    tracing::error!(session = %item.session_id, event = %item.event_id, error = %e,
+                        "an unreadable handed-over input is dropped");
+                    self.store.drop_handed(&item.session_id, &item.event_id).await?;
+                    continue;
+                }
+            };
+            let inbound = Inbound {
+                event_id: Some(item.event_id.clone()),
+                player: body.player,
+                input: body.input,
+                progress: None,
+                moderator: body.moderator,
+            };
+            let delivery = send_job(&tx, inbound).await?;
+            if delivery.handed_off {
+                // Its actor no longer holds the session: the next poll (here
+                // or in the holder) finds the input where it was.
+                continue;
+            }
+            if !delivery.duplicate
+                && !delivery.is_silent()
+                && let Some(courier) = self.courier.get()
+            {
+                courier.deliver(&item.session_id, delivery);
+            }
+            self.store.drop_handed(&item.session_id, &item.event_id).await?;
+        }
+        Ok(())
+    }
+
+    fn live_actor(&self, session_id: &str) -> Option<mpsc::Sender<Job>> {
+        let live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        live.get(session_id).and_then(mpsc::WeakSender::upgrade).filter(|tx| !tx.is_closed())
+    }
+}

@@ -1,0 +1,79 @@
+//! Two bot processes on one PostgreSQL database, played in one test as two
+//! engines with lease-holder names and connections of their own. The
+//! process holding a session's lease plays it; an input that reaches the
+//! other is handed over through the database and played once, shown by the
+//! holder's courier, also when it reaches both. When the holder stops
+//! renewing (it died), its lease runs out and the other process takes the
+//! session over from the record, with every turn the first one committed.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use echoes::core::actor::LEASE_MS;
+use echoes::core::game::{ReplyKind, TurnInput};
+use echoes::core::store::Store;
+use echoes::store::SqlStore;
+use echoes::store::scratch::ScratchDb;
+
+use super::game::{self, BallotGame};
+use super::{ManualClock, Rig, rig_of, send, who};
+
+async fn process(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> Rig {
+    let store = SqlStore::connect(&server.database()).await.unwrap();
+    let rig = rig_of(store, clock.clone(), "t:bob", Some(owner)).await;
+    // The courier reopens a session from the record, as a bot does.
+    let engine = Arc::downgrade(&rig.engine);
+    *rig.inbox.reopen.lock().unwrap() = Some(Box::new(move |id: String| {
+        let Some(engine) = engine.upgrade() else { return };
+        tokio::spawn(async move {
+            game::resume(&engine, &id).await;
+        });
+    }));
+    rig.engine.poll_handoffs(Duration::from_millis(20));
+    rig
+}
+
+async fn seats(rig: &Rig, id: &str) -> Vec<String> {
+    let game: BallotGame = rig.engine.store.load_session(id).await.unwrap().unwrap().game().unwrap();
+    game.seats.seats.iter().map(|s| s.player.id.clone()).collect()
+}
+
+#[tokio::test]
+async fn a_session_is_played_by_its_lease_holder_and_taken_over_when_it_dies() {
+    let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::starting_at(1_000);
+    let a = process(&server, &clock, "process-a").await;
+    let b = process(&server, &clock, "process-b").await;
+
+    let on_a = game::open_lobby(&a.engine, &who("alice")).await.unwrap();
+    let joined = send(&on_a, &who("bob"), TurnInput::Join, "j1").await;
+    assert_eq!(joined.reply.kind, ReplyKind::Lobby, "the holder plays its own: {}", joined.reply.text);
+
+    // The same session opened in b (a message reached the other process).
+    let on_b = game::resume(&b.engine, &on_a.id).await;
+    let handed = send(&on_b, &who("carol"), TurnInput::Join, "j2").await;
+    assert!(handed.handed_off && handed.is_silent(), "b hands the input over and shows nothing");
+    let shown = a.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
+    assert!(shown.reply.text.contains("3 seats taken"), "a played it and its courier shows it: {}", shown.reply.text);
+    // Delivered again, to both: answered from the record, shown once.
+    assert!(send(&on_a, &who("carol"), TurnInput::Join, "j2").await.duplicate);
+    assert!(send(&on_b, &who("carol"), TurnInput::Join, "j2").await.handed_off);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(a.inbox.got.lock().unwrap().iter().filter(|d| !d.duplicate).count(), 1, "one reply shown for j2");
+    assert!(b.inbox.got.lock().unwrap().is_empty(), "b shows nothing it did not play");
+    assert_eq!(seats(&a, &on_a.id).await, ["t:alice", "t:bob", "t:carol"]);
+
+    // a dies: its actor stays as it was but its lease is not renewed and
+    // runs out. b's next input takes the session over, reloads it from the
+    // record and plays the input.
+    clock.advance_to(1_000 + LEASE_MS + 10_000);
+    let late = send(&on_b, &who("dave"), TurnInput::Join, "j3").await;
+    assert!(late.handed_off, "b's stale state is not played on");
+    let took_over = b.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
+    assert!(took_over.reply.text.contains("4 seats taken"), "b played on from a's turns: {}", took_over.reply.text);
+    assert_eq!(seats(&b, &on_b.id).await, ["t:alice", "t:bob", "t:carol", "t:dave"]);
+    let turns = b.engine.store.load_session(&on_b.id).await.unwrap().unwrap().turns;
+    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
+    assert_eq!(events, [Some("j1"), Some("j2"), Some("j3")], "each committed once");
+    drop(on_a);
+}
