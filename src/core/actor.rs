@@ -41,6 +41,8 @@ pub struct Engine {
     /// Who shows the replies of turns no front end asked for (timers,
     /// agents). Without one they wait in the outbox.
     courier: std::sync::OnceLock<Arc<dyn Courier>>,
+    /// Set by `stop`: the engine plays nothing more.
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 /// Delivers the replies of turns that no front-end call is waiting for:
@@ -185,7 +187,19 @@ impl Engine {
             background: std::sync::Mutex::default(),
             games: std::sync::OnceLock::new(),
             courier: std::sync::OnceLock::new(),
+            stopped: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Plays nothing more, as if its process ended: armed timers and
+    /// agents' moves are dropped when they come due, and every session's
+    /// actor stops at its next input (which gets `EngineError::Stopped`).
+    pub fn stop(&self) {
+        self.stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Runs session actors (and so every turn's work) on `runtime` from now
@@ -284,6 +298,10 @@ async fn run_actor(
     telemetry.sessions.inc();
     engine.after_turn(&mut state, &me).await;
     while let Some(job) = rx.recv().await {
+        if engine.is_stopped() {
+            let _ = job.done.send(Err(EngineError::Stopped));
+            break;
+        }
         if let Some(id) = job.inbound.event_id.as_deref() {
             state.agents_pending.remove(id);
         }
@@ -490,6 +508,9 @@ impl Engine {
         self.spawn_work(async move {
             if let Some(at) = at_ms {
                 engine.clock.sleep_until(at).await;
+            }
+            if engine.is_stopped() {
+                return;
             }
             // The session was dropped (its game ended and was forgotten).
             let Some(tx) = me.upgrade() else { return };
