@@ -60,9 +60,12 @@ pub async fn run(opts: &LoadOptions) -> anyhow::Result<String> {
     for backend in &opts.backends {
         let row = match backend {
             Backend::Sqlite => {
-                let dir = tempfile::tempdir()?;
-                let store = SqlStore::open(&dir.path().join("load.db")).await?;
-                measure(store, "sqlite", opts).await?
+                let dir = std::env::temp_dir().join(format!("echoes-load-{}", uuid::Uuid::new_v4().simple()));
+                let store = SqlStore::open(&dir.join("load.db")).await?;
+                let row = measure(store.clone(), "sqlite", opts).await;
+                store.close().await;
+                let _ = std::fs::remove_dir_all(&dir);
+                row?
             }
             Backend::Postgres => {
                 let scratch = ScratchDb::create().await?;

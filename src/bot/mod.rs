@@ -141,6 +141,17 @@ impl Bot {
         self.tables.clear();
     }
 
+    /// The bot stops as its process would: every live game is let go and
+    /// its engines play nothing more (no timer fires, no queued input is
+    /// played), even where a handle to a session is still held somewhere.
+    pub fn shut_down(&self) {
+        self.engine.stop();
+        for engine in self.engines.lock().unwrap_or_else(PoisonError::into_inner).values() {
+            engine.stop();
+        }
+        self.forget_all();
+    }
+
     /// The engine for a scope's chosen model; the default engine when it
     /// chose none, or when that model cannot be built (logged).
     pub fn engine_for(&self, model: Option<&str>) -> Arc<Engine> {

@@ -50,6 +50,8 @@ pub struct Engine {
     lease_ms: i64,
     /// The actors running here, by session id (for handed-over inputs).
     live: std::sync::Mutex<HashMap<String, mpsc::WeakSender<Job>>>,
+    /// Set by `stop`: the engine plays nothing more.
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 /// Delivers the replies of turns that no front-end call is waiting for:
@@ -213,7 +215,19 @@ impl Engine {
             owner: process_owner(),
             lease_ms: LEASE_MS,
             live: std::sync::Mutex::default(),
+            stopped: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Plays nothing more, as if its process ended: armed timers and
+    /// agents' moves are dropped when they come due, and every session's
+    /// actor stops at its next input (which gets `EngineError::Stopped`).
+    pub fn stop(&self) {
+        self.stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The same engine under another lease holder's name (tests and
@@ -344,12 +358,19 @@ async fn run_actor(
                 None => break,
             },
             _ = renew.tick() => {
+                if engine.is_stopped() {
+                    break;
+                }
                 if state.hold.until_ms > 0 && let Err(e) = engine.claim(&mut state).await {
                     tracing::warn!(session = %state.id, error = %e, "could not renew the session's lease");
                 }
                 continue;
             }
         };
+        if engine.is_stopped() {
+            let _ = job.done.send(Err(EngineError::Stopped));
+            break;
+        }
         if let Some(id) = job.inbound.event_id.as_deref() {
             state.agents_pending.remove(id);
         }
@@ -611,6 +632,9 @@ impl Engine {
         self.spawn_work(async move {
             if let Some(at) = at_ms {
                 engine.clock.sleep_until(at).await;
+            }
+            if engine.is_stopped() {
+                return;
             }
             // The session was dropped (its game ended and was forgotten).
             let Some(tx) = me.upgrade() else { return };

@@ -204,9 +204,9 @@ impl RunningBot {
         }
         self.shard_manager.shutdown_all().await;
         let _ = self.task.await;
-        // This process no longer plays its sessions: their actors (and
-        // their timers) stop with the last handle.
-        self.bot.forget_all();
+        // This process no longer plays its sessions: their actors and
+        // timers stop, also where a handle is still held.
+        self.bot.shut_down();
     }
 
     /// Waits until the client stops by itself (a fatal gateway error).

@@ -116,7 +116,7 @@ impl Rig {
         if let Some(socket) = &self.socket {
             socket.stop().await;
         }
-        self.bot.forget_all();
+        self.bot.shut_down();
         self.fake
     }
 

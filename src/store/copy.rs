@@ -5,7 +5,9 @@
 //! are read from the target, so a value crosses as what its column holds.
 
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+// Dynamic SQL here names only the tables in `TABLES` and the columns the
+// target's own schema lists; every value is a bound parameter.
+use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
 use super::open::Backend;
 use super::sql::{SqlStore, db};
@@ -49,7 +51,7 @@ enum Kind {
 pub async fn count_rows(store: &SqlStore) -> Result<Vec<(String, u64)>, StoreError> {
     let mut counts = Vec::with_capacity(TABLES.len());
     for table in TABLES {
-        let n: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {table}"))
+        let n: i64 = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) AS n FROM {table}")))
             .fetch_one(&store.reader)
             .await
             .map_err(db)?
@@ -74,11 +76,11 @@ pub async fn copy_database(from: &SqlStore, to: &SqlStore) -> Result<CopyReport,
         let columns = columns(&mut tx, to.backend, table).await?;
         let names: Vec<&str> = columns.iter().map(|(name, _)| name.as_str()).collect();
         let select = format!("SELECT {} FROM {table}", names.join(", "));
-        let rows = sqlx::query(&select).fetch_all(&from.reader).await.map_err(db)?;
+        let rows = sqlx::query(AssertSqlSafe(select)).fetch_all(&from.reader).await.map_err(db)?;
         let params: Vec<String> = (1..=names.len()).map(|i| format!("${i}")).collect();
         let insert = format!("INSERT INTO {table} ({}) VALUES ({})", names.join(", "), params.join(", "));
         for row in &rows {
-            let mut query = sqlx::query(&insert);
+            let mut query = sqlx::query(AssertSqlSafe(insert.as_str()));
             for (i, (name, kind)) in columns.iter().enumerate() {
                 query = match kind {
                     Kind::Integer => query.bind(value::<i64>(row, i, table, name)?),
@@ -121,14 +123,15 @@ async fn columns(
         }
         Backend::Postgres => (
             format!(
-                "SELECT column_name, data_type FROM information_schema.columns
+                "SELECT CAST(column_name AS TEXT) AS column_name, CAST(data_type AS TEXT) AS data_type
+                 FROM information_schema.columns
                  WHERE table_schema = current_schema() AND table_name = '{table}' ORDER BY ordinal_position"
             ),
             "column_name",
             "data_type",
         ),
     };
-    let rows = sqlx::query(&sql).fetch_all(&mut **tx).await.map_err(db)?;
+    let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut **tx).await.map_err(db)?;
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
         let column: String = row.try_get(name).map_err(db)?;

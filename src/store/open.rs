@@ -67,16 +67,22 @@ impl std::fmt::Display for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Database::Sqlite(path) => write!(f, "{}", path.display()),
-            Database::Postgres(url) => match url::Url::parse(url) {
-                Ok(mut parsed) => {
-                    if parsed.password().is_some() {
-                        let _ = parsed.set_password(Some("***"));
-                    }
-                    write!(f, "{parsed}")
-                }
-                Err(_) => write!(f, "postgres://(an unreadable URL)"),
-            },
+            Database::Postgres(url) => write!(f, "{}", without_password(url)),
         }
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    match authority.rsplit_once('@') {
+        Some((credentials, host)) if credentials.contains(':') => {
+            let user = credentials.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}{tail}")
+        }
+        _ => url.to_string(),
     }
 }
 

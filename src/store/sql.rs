@@ -4,7 +4,8 @@
 //! own, `open.rs` says so. Which database and how it is opened: `open.rs`.
 
 use async_trait::async_trait;
-use sqlx::any::{AnyPool, AnyRow};
+use sqlx::AnyPool;
+use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::open::Backend;

@@ -136,7 +136,7 @@ impl Engine {
             let mut tick = tokio::time::interval(every);
             loop {
                 tick.tick().await;
-                let Some(engine) = engine.upgrade() else { return };
+                let Some(engine) = engine.upgrade().filter(|e| !e.is_stopped()) else { return };
                 if let Err(e) = engine.play_handed().await {
                     tracing::warn!(error = %e, "could not play handed-over inputs");
                 }
