@@ -65,7 +65,9 @@ impl App {
             pipeline.memory = Some(v.memory.clone());
             pipeline.embedder = v.semantic.then(|| v.embedder.clone());
         }
-        let engine = Arc::new(Engine::new(pipeline, store.clone(), Arc::new(SystemClock), settings.expire_after_ms()));
+        let engine = Engine::new(pipeline, store.clone(), Arc::new(SystemClock), settings.expire_after_ms())
+            .owned_by(settings.instance());
+        let engine = Arc::new(engine);
         let app =
             App { settings, library, skipped, store, engine, catalogue: crate::assets::catalogue(), models, vectors };
         app.sync_knowledge().await;

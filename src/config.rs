@@ -57,6 +57,13 @@ pub struct StorageSettings {
     /// A SQLite file (a path, or `sqlite:PATH`) or a PostgreSQL server
     /// (`postgres://…`): see `database()`.
     pub database: String,
+    /// This process's name as the holder of its games' leases (PostgreSQL,
+    /// several processes). "" = the host name and process id. A name that
+    /// stays the same across restarts (a container's or pod's) lets a
+    /// restarted process take its games back at once instead of after the
+    /// 30-second lease of the process that died.
+    #[serde(default)]
+    pub instance: String,
     pub data_dir: PathBuf,
     pub vector_dir: PathBuf,
 }
@@ -65,6 +72,30 @@ impl StorageSettings {
     /// The games' database this setting names.
     pub fn database(&self) -> crate::store::Database {
         crate::store::Database::parse(&self.database)
+    }
+}
+
+impl Settings {
+    /// The lease holder this process plays as: `[storage] instance`; else,
+    /// on SQLite (one machine's file), the same name for every process, so
+    /// a game resumed after a crash plays at once; on PostgreSQL the host
+    /// name and process id, unique among the processes sharing it.
+    pub fn instance(&self) -> String {
+        if !self.storage.instance.trim().is_empty() {
+            return self.storage.instance.trim().to_string();
+        }
+        match self.storage.database().backend() {
+            crate::store::Backend::Sqlite => "local".to_string(),
+            crate::store::Backend::Postgres => {
+                let host = std::env::var("HOSTNAME")
+                    .ok()
+                    .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+                    .map(|h| h.trim().to_string())
+                    .filter(|h| !h.is_empty())
+                    .unwrap_or_else(|| "echoes".to_string());
+                format!("{host}:{}", std::process::id())
+            }
+        }
     }
 }
 

@@ -165,8 +165,9 @@ impl Bot {
                 let base = &self.engine;
                 let mut pipeline = base.pipeline.clone();
                 pipeline.models = models;
-                let engine =
-                    Arc::new(Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms));
+                let engine = Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms)
+                    .owned_by(base.owner());
+                let engine = Arc::new(engine);
                 if let Some(games) = base.games_runtime() {
                     engine.run_games_on(games);
                 }

@@ -349,6 +349,7 @@ async fn run_actor(
         Ok(false) => {}
         Err(e) => tracing::warn!(session = %state.id, error = %e, "could not take the session's lease"),
     }
+    let mut reopen = false;
     let renew_every = std::time::Duration::from_millis(u64::try_from(engine.lease_ms / 3).unwrap_or(1).max(1));
     let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
     loop {
@@ -383,11 +384,9 @@ async fn run_actor(
             Ok(lease::Step::Reload) => {
                 // The session is this process's again, but another played it
                 // meanwhile: the input waits in the store while the session
-                // is reopened from the record.
+                // is reopened from the record (keeping the lease).
                 let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
-                if let Some(courier) = engine.courier.get() {
-                    courier.reopen(&state.id);
-                }
+                reopen = true;
                 break;
             }
             Err(e) => {
@@ -426,7 +425,11 @@ async fn run_actor(
         }
         !ours && live.contains_key(&state.id)
     };
-    if !newer {
+    if reopen {
+        if let Some(courier) = engine.courier.get() {
+            courier.reopen(&state.id);
+        }
+    } else if !newer {
         engine.release(&state).await;
     }
     telemetry.sessions.dec();

@@ -53,13 +53,16 @@ impl Clock for ManualClock {
     }
 }
 
+/// How a test courier reopens a session (as a bot resumes its thread).
+type Reopen = Box<dyn Fn(String) + Send + Sync>;
+
 /// Collects what the engine delivers on its own (timers, agents, inputs
 /// handed over by another process), and reopens a session when asked.
 #[derive(Default)]
 struct Inbox {
     got: Mutex<Vec<Delivery>>,
     arrived: Notify,
-    reopen: Mutex<Option<Box<dyn Fn(String) + Send + Sync>>>,
+    reopen: Mutex<Option<Reopen>>,
 }
 
 impl Courier for Inbox {

@@ -6,12 +6,11 @@
 //! renewing (it died), its lease runs out and the other process takes the
 //! session over from the record, with every turn the first one committed.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use echoes::core::actor::LEASE_MS;
+use echoes::core::actor::{LEASE_MS, SessionHandle};
 use echoes::core::game::{ReplyKind, TurnInput};
-use echoes::core::store::Store;
 use echoes::store::SqlStore;
 use echoes::store::scratch::ScratchDb;
 
@@ -21,12 +20,16 @@ use super::{ManualClock, Rig, rig_of, send, who};
 async fn process(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> Rig {
     let store = SqlStore::connect(&server.database()).await.unwrap();
     let rig = rig_of(store, clock.clone(), "t:bob", Some(owner)).await;
-    // The courier reopens a session from the record, as a bot does.
+    // The courier reopens a session from the record and keeps its handle,
+    // as a bot does.
     let engine = Arc::downgrade(&rig.engine);
+    let kept: Arc<Mutex<Vec<SessionHandle>>> = Arc::default();
     *rig.inbox.reopen.lock().unwrap() = Some(Box::new(move |id: String| {
         let Some(engine) = engine.upgrade() else { return };
+        let kept = kept.clone();
         tokio::spawn(async move {
-            game::resume(&engine, &id).await;
+            let handle = game::resume(&engine, &id).await;
+            kept.lock().unwrap().push(handle);
         });
     }));
     rig.engine.poll_handoffs(Duration::from_millis(20));
@@ -63,9 +66,10 @@ async fn a_session_is_played_by_its_lease_holder_and_taken_over_when_it_dies() {
     assert!(b.inbox.got.lock().unwrap().is_empty(), "b shows nothing it did not play");
     assert_eq!(seats(&a, &on_a.id).await, ["t:alice", "t:bob", "t:carol"]);
 
-    // a dies: its actor stays as it was but its lease is not renewed and
-    // runs out. b's next input takes the session over, reloads it from the
-    // record and plays the input.
+    // a dies: it plays nothing more and keeps its lease, which runs out.
+    // b's next input takes the session over, reloads it from the record
+    // and plays the input.
+    a.engine.stop();
     clock.advance_to(1_000 + LEASE_MS + 10_000);
     let late = send(&on_b, &who("dave"), TurnInput::Join, "j3").await;
     assert!(late.handed_off, "b's stale state is not played on");
