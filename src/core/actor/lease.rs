@@ -122,7 +122,7 @@ impl Engine {
         if state.hold.until_ms > 0
             && let Err(e) = self.store.release_lease(&state.id, &self.owner).await
         {
-            tracing::warn!(session = %state.id, error = %e, "could not release a lease; it expires by itself");
+            tracing::debug!(session = %state.id, error = %e, "could not release a lease; it expires by itself");
         }
     }
 
