@@ -425,6 +425,9 @@ async fn run_actor(
         }
         !ours && live.contains_key(&state.id)
     };
+    if state.hold.until_ms > 0 {
+        telemetry.leases.dec();
+    }
     if reopen {
         if let Some(courier) = engine.courier.get() {
             courier.reopen(&state.id);
@@ -489,6 +492,9 @@ impl Engine {
                 // Another process took the session over while this one was
                 // busy: nothing of this turn was written, and this state is
                 // behind. The next input finds out who holds it now.
+                if state.hold.until_ms > 0 {
+                    super::telemetry::telemetry().leases.dec();
+                }
                 state.hold = lease::Hold { until_ms: 0, stale: true };
                 Err(StoreError::LeaseLost(id).into())
             }

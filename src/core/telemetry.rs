@@ -59,6 +59,10 @@ pub struct Telemetry {
     pub ack_seconds: Timings<PlatformLabels>,
     /// Session actors running in this process.
     pub sessions: Gauge,
+    /// Session leases this process holds (several processes on one database).
+    pub leases: Gauge,
+    /// Inputs handed to the process holding their session's lease.
+    pub handoffs: Counter,
     pub errors: Family<ErrorLabels, Counter>,
     registry: Registry,
 }
@@ -83,6 +87,8 @@ impl Telemetry {
             acks: Family::default(),
             ack_seconds: Family::new_with_constructor(fast),
             sessions: Gauge::default(),
+            leases: Gauge::default(),
+            handoffs: Counter::default(),
             errors: Family::default(),
             registry: Registry::with_prefix("echoes"),
         };
@@ -94,6 +100,8 @@ impl Telemetry {
         r.register("acks", "Platform events acknowledged", t.acks.clone());
         r.register("ack_seconds", "Time to acknowledge a platform event", t.ack_seconds.clone());
         r.register("active_sessions", "Session actors running in this process", t.sessions.clone());
+        r.register("leases_held", "Session leases this process holds", t.leases.clone());
+        r.register("handoffs", "Inputs handed to the process holding their session", t.handoffs.clone());
         r.register("errors", "Errors, by kind", t.errors.clone());
         t
     }

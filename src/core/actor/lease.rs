@@ -21,6 +21,7 @@ use super::{Delivery, Engine, EngineError, Inbound, Job, SessionState, send_job}
 use crate::core::game::{Reply, ReplyKind, TurnInput};
 use crate::core::soup::Player;
 use crate::core::store::{Handed, Lease, LeaseRenewal};
+use crate::core::telemetry::telemetry;
 
 /// How long a lease lasts without renewal: a process that dies holds its
 /// sessions this long at most.
@@ -69,10 +70,16 @@ impl Engine {
         let now = self.clock.now_ms();
         match self.store.claim_lease(&state.id, &self.owner, now, now + self.lease_ms).await? {
             Lease::Held => {
+                if state.hold.until_ms == 0 {
+                    telemetry().leases.inc();
+                }
                 state.hold.until_ms = now + self.lease_ms;
                 Ok(true)
             }
             Lease::HeldBy { owner, .. } => {
+                if state.hold.until_ms > 0 {
+                    telemetry().leases.dec();
+                }
                 if state.hold.until_ms > 0 || !state.hold.stale {
                     tracing::info!(session = %state.id, holder = %owner, "another process plays this session");
                 }
@@ -105,6 +112,7 @@ impl Engine {
         let inbound = serde_json::to_string(&body).map_err(|e| EngineError::Resume(e.to_string()))?;
         let handed = Handed { session_id: session_id.to_string(), event_id, inbound };
         self.store.hand_off(&handed, self.clock.now_ms()).await?;
+        telemetry().handoffs.inc();
         Ok(Delivery {
             reply: Reply { kind: ReplyKind::Notice, text: String::new(), verdict: None },
             outbox_id: None,

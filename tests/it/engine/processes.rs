@@ -79,5 +79,7 @@ async fn a_session_is_played_by_its_lease_holder_and_taken_over_when_it_dies() {
     let turns = b.engine.store.load_session(&on_b.id).await.unwrap().unwrap().turns;
     let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
     assert_eq!(events, [Some("j1"), Some("j2"), Some("j3")], "each committed once");
+    let metrics = echoes::core::telemetry::telemetry().encode();
+    assert!(metrics.contains("echoes_handoffs_total") && metrics.contains("echoes_leases_held"), "{metrics}");
     drop(on_a);
 }
