@@ -75,30 +75,6 @@ impl StorageSettings {
     }
 }
 
-impl Settings {
-    /// The lease holder this process plays as: `[storage] instance`; else,
-    /// on SQLite (one machine's file), the same name for every process, so
-    /// a game resumed after a crash plays at once; on PostgreSQL the host
-    /// name and process id, unique among the processes sharing it.
-    pub fn instance(&self) -> String {
-        if !self.storage.instance.trim().is_empty() {
-            return self.storage.instance.trim().to_string();
-        }
-        match self.storage.database().backend() {
-            crate::store::Backend::Sqlite => "local".to_string(),
-            crate::store::Backend::Postgres => {
-                let host = std::env::var("HOSTNAME")
-                    .ok()
-                    .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-                    .map(|h| h.trim().to_string())
-                    .filter(|h| !h.is_empty())
-                    .unwrap_or_else(|| "echoes".to_string());
-                format!("{host}:{}", std::process::id())
-            }
-        }
-    }
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameSettings {
@@ -136,6 +112,28 @@ pub struct PromptSettings {
 }
 
 impl Settings {
+    /// The lease holder this process plays as: `[storage] instance`; else,
+    /// on SQLite (one machine's file), the same name for every process, so
+    /// a game resumed after a crash plays at once; on PostgreSQL the host
+    /// name and process id, unique among the processes sharing it.
+    pub fn instance(&self) -> String {
+        if !self.storage.instance.trim().is_empty() {
+            return self.storage.instance.trim().to_string();
+        }
+        match self.storage.database().backend() {
+            crate::store::Backend::Sqlite => "local".to_string(),
+            crate::store::Backend::Postgres => {
+                let host = std::env::var("HOSTNAME")
+                    .ok()
+                    .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+                    .map(|h| h.trim().to_string())
+                    .filter(|h| !h.is_empty())
+                    .unwrap_or_else(|| "echoes".to_string());
+                format!("{host}:{}", std::process::id())
+            }
+        }
+    }
+
     /// Loads the layers; `extra` is a `--config` file.
     pub fn load(extra: Option<&Path>) -> anyhow::Result<Settings> {
         let mut figment = Figment::new().merge(Toml::string(DEFAULT_CONFIG));
