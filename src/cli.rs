@@ -59,6 +59,14 @@ pub enum Command {
     },
     /// Show the top scores.
     Leaderboard,
+    /// Write a finished Turtle Soup game as a Markdown file.
+    Transcript {
+        /// The session (default: the last terminal game that ended); `echoes sessions` lists them.
+        session: Option<String>,
+        /// The file to write (default: `transcripts/` beside the SQLite database).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Rebuild the vector indexes from data/ and the database.
     #[command(subcommand)]
     Knowledge(KnowledgeCommand),
@@ -432,6 +440,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Leaderboard => {
             let app = open_offline(settings).await?;
             println!("{}", console::leaderboard_text(&app, app.settings.language()).await?);
+            Ok(())
+        }
+        Command::Transcript { session, out } => {
+            let app = open_offline(settings).await?;
+            let path = console::transcript::write(&app, session.as_deref(), out.as_deref()).await?;
+            println!("{}", path.display());
             Ok(())
         }
         Command::Play(args) => play(settings, args).await,

@@ -12,10 +12,18 @@ use anyhow::Context as _;
 use crate::core::actor::{Delivery, SessionHandle};
 use crate::core::guild::{GuildConfig, ThreadBinding};
 use crate::core::puzzle::Puzzle;
-use crate::core::soup::Player;
+use crate::core::soup::{Player, SoupGame, transcript};
 use crate::core::store::{OutboxItem, StoreError};
 
 use super::Bot;
+
+/// A finished game's transcript: the file's name, its Markdown (mentions
+/// not yet neutralised) and the game's puzzle.
+pub struct Transcript {
+    pub name: String,
+    pub markdown: String,
+    pub puzzle: Arc<Puzzle>,
+}
 
 /// What a front end remembers about a thread's game.
 #[derive(Debug, Clone)]
@@ -220,6 +228,26 @@ impl Bot {
             Err(StoreError::Duplicate(_)) => Ok(false),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The newest finished Soup game played in `place` (a thread key, or
+    /// a key prefix such as a Slack channel's, `slack:<channel>`) as a
+    /// Markdown file; `None` when none has ended there. A front end asks
+    /// only while no game is on in that place: an earlier game of the same
+    /// puzzle would show the story being played for.
+    pub async fn soup_transcript(&self, place: &str, scope: &str) -> anyhow::Result<Option<Transcript>> {
+        let Some(id) = self.store.last_finished(place, "soup").await? else { return Ok(None) };
+        let loaded = self.store.load_session(&id).await?.context("the finished game's record is gone")?;
+        let puzzle = self
+            .find_puzzle(scope, &loaded.puzzle_id)
+            .await?
+            .with_context(|| format!("the puzzle {} is no longer available", loaded.puzzle_id))?;
+        let game: SoupGame = loaded.game()?;
+        Ok(Some(Transcript {
+            name: transcript::file_name(&puzzle, &loaded),
+            markdown: transcript::markdown(&puzzle, &loaded, &game),
+            puzzle,
+        }))
     }
 
     /// Forgets a thread's game and ends its binding.

@@ -38,7 +38,7 @@ use crate::core::puzzle::Language;
 use crate::core::store::{Clock, LeaderRow, RoleRow, Store};
 use crate::puzzles::PuzzleLibrary;
 
-pub use games::{Found, Games, LiveGame};
+pub use games::{Found, Games, LiveGame, Transcript};
 pub use puzzles::{NoPuzzle, Wanted};
 pub use tables::{HostedGame, LiveTable, Opening, Tables};
 
@@ -166,7 +166,7 @@ impl Bot {
                 let mut pipeline = base.pipeline.clone();
                 pipeline.models = models;
                 let engine = Engine::new(pipeline, base.store.clone(), base.clock.clone(), base.expire_after_ms)
-                    .owned_by(base.owner());
+                    .sharing_actors_with(base);
                 let engine = Arc::new(engine);
                 if let Some(games) = base.games_runtime() {
                     engine.run_games_on(games);

@@ -70,6 +70,10 @@ pub enum Word<'a> {
     NoPoints,
     TranscriptAttached,
     LastTurns,
+    /// `/soup transcript`: the file of the game titled so.
+    TranscriptOf(&'a str),
+    /// `/soup transcript` where no game has ended yet (`true`: one is on).
+    NoTranscriptYet(bool),
     FullTextAttached,
     Cut,
     EndedByModerator,
@@ -295,6 +299,11 @@ fn en(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::NoPoints => "No points this time.".into(),
         Word::TranscriptAttached => "The full transcript is attached.".into(),
         Word::LastTurns => "Transcript (last turns)".into(),
+        Word::TranscriptOf(title) => format!("The transcript of {}.", bold(markup, title)),
+        Word::NoTranscriptYet(true) => {
+            format!("The game in this {} is still on: its transcript is here once it ends.", n.place)
+        }
+        Word::NoTranscriptYet(false) => format!("No game has ended in this {} yet.", n.place),
         Word::FullTextAttached => "(The full text is attached.)".into(),
         Word::Cut => format!("(cut: the rest was too long for {})", n.platform),
         Word::EndedByModerator => format!("{} ended this game.", n.a_moderator),
@@ -385,6 +394,9 @@ fn zh(markup: Markup, n: &Nouns, word: &Word<'_>) -> String {
         Word::NoPoints => "这局没有人得分。".into(),
         Word::TranscriptAttached => "完整记录见附件。".into(),
         Word::LastTurns => "记录（最后几轮）".into(),
+        Word::TranscriptOf(title) => format!("{} 的完整记录。", bold(markup, title)),
+        Word::NoTranscriptYet(true) => format!("这个{}的游戏还在进行，结束后才能取得记录。", n.place),
+        Word::NoTranscriptYet(false) => format!("这个{}还没有结束过的游戏。", n.place),
         Word::FullTextAttached => "（完整内容见附件。）".into(),
         Word::Cut => "（其余内容太长，已截断）".into(),
         Word::EndedByModerator => format!("{}结束了这局游戏。", n.a_moderator),

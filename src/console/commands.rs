@@ -11,6 +11,7 @@ pub enum ConsoleCommand {
     Help,
     Leaderboard,
     Puzzles,
+    Transcript,
     Quit,
     /// A verb that needs an argument was given none.
     Usage(&'static str),
@@ -21,7 +22,7 @@ pub enum ConsoleCommand {
 /// Every verb the terminal offers, with its parser. A test checks this
 /// list against the command catalogue's terminal verbs.
 pub const VERBS: &[&str] =
-    &["ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help", "quit", "reveal"];
+    &["ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help", "quit", "reveal", "transcript"];
 
 pub fn parse_line(line: &str) -> ConsoleCommand {
     let line = line.trim();
@@ -48,6 +49,7 @@ pub fn parse_line(line: &str) -> ConsoleCommand {
         "reveal" => ConsoleCommand::Turn(TurnInput::Reveal),
         "leaderboard" | "scores" => ConsoleCommand::Leaderboard,
         "puzzles" => ConsoleCommand::Puzzles,
+        "transcript" => ConsoleCommand::Transcript,
         "help" | "?" => ConsoleCommand::Help,
         "quit" | "exit" | "q" => ConsoleCommand::Quit,
         _ => ConsoleCommand::Unknown(verb),

@@ -10,6 +10,7 @@
 mod commands;
 mod screen;
 pub mod table;
+pub mod transcript;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -79,13 +80,14 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
     // they come, between the lines typed.
     let (tx, mut courier) = tokio::sync::mpsc::unbounded_channel();
     app.engine.set_courier(Arc::new(table::TerminalCourier(tx)));
+    let mut over = false;
     loop {
         screen.prompt();
         let line = tokio::select! {
             Some(delivery) = courier.recv() => {
                 show(&handle, &delivery, &player, &mut screen).await?;
                 if is_final(delivery.reply.kind) {
-                    screen.info("game over · start another with: echoes play");
+                    over = true;
                     break;
                 }
                 continue;
@@ -103,9 +105,16 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
             }
         };
         if outcome {
-            screen.info("game over · start another with: echoes play");
+            over = true;
             break;
         }
+    }
+    if over {
+        match transcript::write(app, Some(&handle.id), None).await {
+            Ok(path) => screen.info(&format!("transcript: {}", path.display())),
+            Err(e) => screen.info(&format!("the transcript could not be written: {e:#}")),
+        }
+        screen.info("game over · start another with: echoes play");
     }
     // Post-game memory is written in the background; let it finish.
     app.engine.settle().await;
@@ -234,6 +243,10 @@ async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyh
         ConsoleCommand::Help => app.catalogue.help_text(Frontend::Terminal, lang, "/"),
         ConsoleCommand::Leaderboard => leaderboard_text(app, lang).await?,
         ConsoleCommand::Puzzles => puzzle_list(app, Some(lang)),
+        ConsoleCommand::Transcript => match lang {
+            Language::En => "The transcript is written to a file when the game ends (any later time: `echoes transcript`).".into(),
+            Language::Zh => "游戏结束时会把完整记录写入文件（之后也可用 `echoes transcript`）。".into(),
+        },
         ConsoleCommand::Usage(usage) => format!("Usage: {usage}"),
         ConsoleCommand::Unknown(verb) => {
             format!("Unknown command /{verb}. Type /help for the list.")

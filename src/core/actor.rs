@@ -48,8 +48,10 @@ pub struct Engine {
     /// This process as a lease holder (`lease.rs`), and a lease's length.
     owner: String,
     lease_ms: i64,
-    /// The actors running here, by session id (for handed-over inputs).
-    live: std::sync::Mutex<HashMap<String, mpsc::WeakSender<Job>>>,
+    /// The actors running in this process, by session id (for handed-over
+    /// inputs): shared by the engines of one process (`sharing_actors_with`),
+    /// so one poller reaches a session whichever model's engine plays it.
+    live: Arc<std::sync::Mutex<HashMap<String, mpsc::WeakSender<Job>>>>,
     /// Set by `stop`: the engine plays nothing more.
     stopped: std::sync::atomic::AtomicBool,
 }
@@ -214,7 +216,7 @@ impl Engine {
             courier: std::sync::OnceLock::new(),
             owner: process_owner(),
             lease_ms: LEASE_MS,
-            live: std::sync::Mutex::default(),
+            live: Arc::default(),
             stopped: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -234,6 +236,14 @@ impl Engine {
     /// benchmarks that play two processes in one).
     pub fn owned_by(mut self, owner: impl Into<String>) -> Self {
         self.owner = owner.into();
+        self
+    }
+
+    /// Another engine of the same process (a scope's own model): the same
+    /// lease holder, and the same registry of running actors.
+    pub fn sharing_actors_with(mut self, base: &Engine) -> Self {
+        self.owner = base.owner.clone();
+        self.live = Arc::clone(&base.live);
         self
     }
 
@@ -488,15 +498,17 @@ impl Engine {
                 let reply = self.store.find_event(&state.id, &id).await?.unwrap_or(played.reply);
                 Ok(self.duplicate(state, reply))
             }
-            Err(StoreError::LeaseLost(id)) => {
+            Err(StoreError::LeaseLost(_)) => {
                 // Another process took the session over while this one was
                 // busy: nothing of this turn was written, and this state is
-                // behind. The next input finds out who holds it now.
+                // behind. The input goes to the holder, which plays it on
+                // the record; the next input here finds out who holds it.
                 if state.hold.until_ms > 0 {
                     super::telemetry::telemetry().leases.dec();
                 }
                 state.hold = lease::Hold { until_ms: 0, stale: true };
-                Err(StoreError::LeaseLost(id).into())
+                tracing::info!(session = %state.id, "the lease ran out mid-turn; the input goes to the session's holder");
+                self.hand_off(&state.id, inbound).await
             }
             Err(e) => Err(e.into()),
         }

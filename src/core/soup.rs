@@ -255,6 +255,7 @@ impl super::game::Game for SoupGame {
 
 pub mod selfplay;
 mod table;
+pub mod transcript;
 pub use table::{AI_DELAY_MS, MAX_AI_PLAYERS, SoupTable, ai_player};
 
 #[cfg(test)]

@@ -318,6 +318,11 @@ pub trait Store: Send + Sync {
     /// The game a session plays (`soup`, ...); `Ok(None)` when there is no such session.
     async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError>;
 
+    /// The newest session of game `kind` that is over (solved, given up,
+    /// revealed or expired) and was played in `place`: a channel key, or
+    /// any key under it (`slack:C1` holds `slack:C1:<thread ts>`).
+    async fn last_finished(&self, place: &str, kind: &str) -> Result<Option<String>, StoreError>;
+
     /// Whether the database answers (`/healthz`).
     async fn ping(&self) -> Result<(), StoreError>;
 

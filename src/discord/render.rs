@@ -129,39 +129,10 @@ pub fn summary(puzzle: &Puzzle, game: &SoupGame, lang: Language) -> String {
     out
 }
 
-/// The whole game as Markdown, for the attachment posted at the end.
+/// The whole game as Markdown, for the attachment posted at the end and
+/// `/soup transcript`; mentions neutralised.
 pub fn transcript(puzzle: &Puzzle, session: &LoadedSession, game: &SoupGame) -> String {
-    let mut out = format!("# {} · transcript\n\n", puzzle.title);
-    out.push_str(&format!(
-        "- puzzle: `{}` ({}, {})\n- session: `{}`\n- result: {} · {} questions · {} hints · {} guesses\n\n",
-        puzzle.id,
-        puzzle.language.code(),
-        puzzle.difficulty,
-        session.id,
-        game.phase.as_str(),
-        game.questions,
-        game.hints_used,
-        game.guesses
-    ));
-    out.push_str(&format!("## Surface\n\n{}\n\n## Turns\n\n", puzzle.surface.trim()));
-    for turn in session.turns.iter().filter(|t| t.kind != "start") {
-        let said = if turn.input.is_empty() { format!("/{}", turn.kind) } else { one_line(&turn.input) };
-        out.push_str(&format!("{}. **{}**: {}\n", turn.seq, turn.player.name, said));
-        for line in turn.reply.text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(&format!("   > {line}\n"));
-        }
-    }
-    out.push_str(&format!("\n## The story\n\n{}\n\n## Key facts\n\n", puzzle.bottom.trim()));
-    for fact in &puzzle.facts {
-        let mark = if game.found.contains_key(&fact.id) { "x" } else { " " };
-        let who = game.found.get(&fact.id).and_then(|id| game.players.get(id)).map(|t| format!(" ({})", t.name));
-        out.push_str(&format!("- [{mark}] {}{}\n", fact.text, who.unwrap_or_default()));
-    }
-    neutralise(&out)
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    neutralise(&crate::core::soup::transcript::markdown(puzzle, session, game))
 }
 
 #[cfg(test)]

@@ -75,7 +75,8 @@ impl From<LanguageChoice> for Language {
         "stats",
         "puzzles",
         "help",
-        "forget_me"
+        "forget_me",
+        "transcript"
     ),
     subcommand_required
 )]
@@ -350,6 +351,29 @@ pub async fn stats(
     let scope = ctx.guild_id().map(super::games::scope_of);
     let text = data.soup_stats_text(&who.id, &safe_name(&who.name), scope.as_deref(), lang, Markup::Discord).await?;
     send_text(ctx, ReplyKind::Status, text, lang, false).await
+}
+
+/// The last game that ended in this thread, as a Markdown file.
+#[poise::command(slash_command, guild_only)]
+pub async fn transcript(ctx: Context<'_>) -> Result<(), Error> {
+    let data = ctx.data();
+    let lang = data.guild_language(ctx.guild_id()).await;
+    let guild = ctx.guild_id().context("guild only")?;
+    let here = ctx.channel_id();
+    if data.game_in(&ctx.serenity_context().http, here).await?.is_some() {
+        return refuse(ctx, lang, Word::NoTranscriptYet(true)).await;
+    }
+    let Some(found) = data.soup_transcript(&super::games::thread_key(here), &scope_of(guild)).await? else {
+        return refuse(ctx, lang, Word::NoTranscriptYet(false)).await;
+    };
+    defer(ctx).await?;
+    let file = serenity::CreateAttachment::bytes(neutralise(&found.markdown).into_bytes(), found.name);
+    let reply = poise::CreateReply::default()
+        .content(say(lang, &Word::TranscriptOf(&safe_name(&found.puzzle.title))))
+        .attachment(file)
+        .allowed_mentions(super::send::no_pings());
+    ctx.send(reply).await?;
+    Ok(())
 }
 
 /// Show the top scores.

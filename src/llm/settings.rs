@@ -103,7 +103,9 @@ pub struct LocalSettings {
     /// The model hub tried first by `echoes models fetch`.
     pub hub_url: String,
     /// The large chat model on the hub: a repository and a GGUF file in it
-    /// (llama architecture, ChatML template, byte-level BPE tokenizer).
+    /// (architecture llama, qwen2, qwen3 or gemma3; a ChatML or Gemma
+    /// template; a byte-level BPE tokenizer). Qwen2.5-1.5B-Instruct by
+    /// default: it plays in Chinese as well as English.
     pub large_repo: String,
     pub large_file: String,
     /// The sentence embedder's repository on the hub.
@@ -123,8 +125,8 @@ impl Default for LocalSettings {
             chat_model: "auto".to_owned(),
             models_dir: String::new(),
             hub_url: "https://huggingface.co".to_owned(),
-            large_repo: "bartowski/SmolLM2-1.7B-Instruct-GGUF".to_owned(),
-            large_file: "SmolLM2-1.7B-Instruct-Q4_K_M.gguf".to_owned(),
+            large_repo: "Qwen/Qwen2.5-1.5B-Instruct-GGUF".to_owned(),
+            large_file: "qwen2.5-1.5b-instruct-q4_k_m.gguf".to_owned(),
             embed_repo: "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
             hub_connect_timeout_secs: 3,
             python: "python3".to_owned(),

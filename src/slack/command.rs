@@ -25,6 +25,8 @@ pub enum SoupCommand {
     Stats(Option<String>),
     /// Asks the caller to confirm erasing their memory and stats.
     ForgetMe,
+    /// The last finished game here, as a file.
+    Transcript,
     Puzzles(Option<Language>),
     Help,
     Admin(AdminCommand),
@@ -98,6 +100,7 @@ pub fn parse(text: &str, catalogue: &Catalogue) -> SoupCommand {
         },
         "stats" => SoupCommand::Stats(mentioned(rest)),
         "forget-me" => SoupCommand::ForgetMe,
+        "transcript" => SoupCommand::Transcript,
         "puzzles" => SoupCommand::Puzzles(Language::parse(rest.trim())),
         "help" => SoupCommand::Help,
         other => SoupCommand::Unknown(other.to_string()),

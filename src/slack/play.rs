@@ -172,6 +172,18 @@ impl SlackBot {
                 let content = SlackMessageContent::new().with_text(text).with_blocks(blocks);
                 self.tell_content(&c.channel, &c.user, None, content).await
             }
+            SoupCommand::Transcript => {
+                if self.channel_game(&c.channel).await?.is_some() {
+                    return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NoTranscriptYet(true))).await;
+                }
+                let Some(found) = self.soup_transcript(&format!("slack:{}", c.channel), &scope).await? else {
+                    return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NoTranscriptYet(false))).await;
+                };
+                let comment = say(lang, &Word::TranscriptOf(&neutralise(&found.puzzle.title)));
+                // A shared file is not read as mrkdwn and pings nobody: its text stays as written.
+                let bytes = found.markdown.into_bytes();
+                self.upload(&c.channel, None, &found.name, bytes, &comment).await
+            }
             SoupCommand::Stats(user) => {
                 let who = self.player(user.as_deref().unwrap_or(&c.user)).await;
                 let name = safe_name(&who.name);

@@ -1,5 +1,5 @@
 //! The Web API calls the bot makes: post (in a thread or not), update a
-//! message in place, answer one user privately. Text reaching here is
+//! message in place, answer one user privately, share a file. Text reaching here is
 //! already neutralised (`render.rs`); links and names are never expanded.
 
 use anyhow::Context as _;
@@ -68,6 +68,33 @@ impl SlackBot {
             request = request.with_thread_ts(ts.into());
         }
         self.session().chat_post_ephemeral(&request).await.map_err(|e| failed("chat.postEphemeral", e))?;
+        Ok(())
+    }
+
+    /// Shares a file in a channel or thread, with a comment: Slack's
+    /// three steps (announce, upload the bytes, complete).
+    pub async fn upload(
+        &self,
+        channel: &str,
+        thread_ts: Option<&str>,
+        name: &str,
+        bytes: Vec<u8>,
+        comment: &str,
+    ) -> anyhow::Result<()> {
+        let session = self.session();
+        let announce = SlackApiFilesGetUploadUrlExternalRequest::new(name.to_string(), bytes.len());
+        let target =
+            session.get_upload_url_external(&announce).await.map_err(|e| failed("files.getUploadURLExternal", e))?;
+        let upload = SlackApiFilesUploadViaUrlRequest::new(target.upload_url, bytes, "text/markdown".into());
+        session.files_upload_via_url(&upload).await.map_err(|e| failed("the file upload", e))?;
+        let file = SlackApiFilesComplete::new(target.file_id).with_title(name.to_string());
+        let mut complete = SlackApiFilesCompleteUploadExternalRequest::new(vec![file])
+            .with_channel_id(channel.into())
+            .with_initial_comment(comment.to_string());
+        if let Some(ts) = thread_ts {
+            complete = complete.with_thread_ts(ts.into());
+        }
+        session.files_complete_upload_external(&complete).await.map_err(|e| failed("files.completeUploadExternal", e))?;
         Ok(())
     }
 

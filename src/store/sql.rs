@@ -820,6 +820,24 @@ impl Store for SqlStore {
             .map_err(db)?;
         row.map(|r| r.try_get("game_kind").map_err(db)).transpose()
     }
+
+    async fn last_finished(&self, place: &str, kind: &str) -> Result<Option<String>, StoreError> {
+        let under = format!("{place}:");
+        let row = sqlx::query(
+            "SELECT id FROM sessions
+             WHERE (channel = $1 OR substr(channel, 1, CAST($2 AS INTEGER)) = $3) AND game_kind = $4
+               AND phase IN ('solved', 'gave_up', 'revealed', 'expired')
+             ORDER BY last_activity_ms DESC, created_ms DESC LIMIT 1",
+        )
+        .bind(place)
+        .bind(under.chars().count() as i64)
+        .bind(&under)
+        .bind(kind)
+        .fetch_optional(&self.reader)
+        .await
+        .map_err(db)?;
+        row.map(|r| r.try_get("id").map_err(db)).transpose()
+    }
 }
 
 async fn insert_outbox(

@@ -51,6 +51,20 @@ async fn a_scripted_game_plays_to_the_end() {
     let board = sandbox.run(None, &["leaderboard"]).await;
     assert!(board.ok, "{}", board.stderr);
     assert!(board.stdout.contains("Ana") && board.stdout.contains("1 solved"), "{}", board.stdout);
+
+    // The transcript was written when the game ended; `echoes transcript`
+    // writes the last finished game again, any time after.
+    let written = run.stderr.lines().find_map(|l| l.strip_prefix("· transcript: ")).expect(&run.stderr);
+    let text = std::fs::read_to_string(sandbox.path().join(written.trim())).unwrap();
+    for expected in ["**Ana**: Did Ana know the man before that day?", "/hint", "## The story", "- [x]"] {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    let out = sandbox.path().join("again.md");
+    let again = sandbox.run(None, &["transcript", "--out", out.to_str().unwrap()]).await;
+    assert!(again.ok, "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let unknown = sandbox.run(None, &["transcript", "no-such-session"]).await;
+    assert!(!unknown.ok && unknown.stderr.contains("There is no session"), "{}", unknown.stderr);
 }
 
 #[tokio::test]

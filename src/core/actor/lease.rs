@@ -2,7 +2,9 @@
 //! An actor holds its session's lease (`Store::claim_lease`): taken when it
 //! starts, renewed on a timer and by every commit, given up when it stops.
 //! A commit carries the lease, so a process that stalled past its expiry
-//! while another took over writes nothing. An input that reaches an actor
+//! while another took over writes nothing; the input it was playing goes to
+//! the new holder. The engines of one process (one per scope's model) share
+//! one registry of running actors, so one poller serves them all. An input that reaches an actor
 //! whose session another process holds is handed to that process through
 //! the store (`Store::hand_off`); each process polls for the inputs handed
 //! to its sessions (`Engine::poll_handoffs`) and plays them like its own,

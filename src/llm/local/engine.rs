@@ -1,5 +1,6 @@
-//! The in-process model: a GGUF file loaded into candle's quantized llama,
-//! its tokenizer and chat template, and the blocking generation loop.
+//! The in-process model: a GGUF file loaded into one of candle's quantized
+//! models (`super::arch`), its tokenizer and chat template, and the blocking
+//! generation loop.
 //!
 //! Everything here blocks the calling thread; `super::LocalClient` runs it
 //! on tokio's blocking pool. Errors are plain strings for the caller to
@@ -8,13 +9,14 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use candle_core::quantized::gguf_file::{self, Content, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
-use candle_transformers::models::quantized_llama::{MAX_SEQ_LEN, ModelWeights};
 
+use super::arch::{self, MAX_CONTEXT, Weights};
 use super::sampler::Sampler;
 use super::structured::{self, Shape};
 use super::template::ChatTemplate;
@@ -26,6 +28,8 @@ use crate::core::llm::ChatRequest;
 pub struct ModelInfo {
     /// The GGUF's `general.name`, or the file stem.
     pub name: String,
+    /// Its `general.architecture`: `llama`, `qwen2`, `qwen3` or `gemma3`.
+    pub architecture: String,
     pub path: PathBuf,
     pub file_bytes: u64,
     /// Tokens of context this engine accepts (prompt plus reply).
@@ -33,11 +37,10 @@ pub struct ModelInfo {
     pub load_time: Duration,
 }
 
-/// A loaded chat model. Cheap to share: generation clones the weights'
-/// handles (the tensors themselves are reference-counted), so each call
-/// gets its own KV cache.
+/// A loaded chat model. One generation runs at a time (the caller's gate
+/// sees to that; the lock makes it so): each starts from an empty KV cache.
 pub struct Engine {
-    weights: ModelWeights,
+    weights: Mutex<Weights>,
     tokenizer: ChatTokenizer,
     template: ChatTemplate,
     stops: Vec<u32>,
@@ -77,28 +80,40 @@ impl Engine {
         let content = Content::read(&mut file).map_err(|e| format!("it is not a valid GGUF file ({e})"))?;
         check_complete(&content, file_bytes)?;
         let arch = meta_string(&content, "general.architecture").unwrap_or_default();
-        if arch != "llama" {
-            return Err(format!("its architecture is `{arch}`; only `llama` GGUF models are supported"));
+        if !arch::SUPPORTED.contains(&arch.as_str()) {
+            return Err(format!(
+                "its architecture is `{arch}`; supported are {}",
+                arch::SUPPORTED.map(|a| format!("`{a}`")).join(", ")
+            ));
         }
         let tokenizer = ChatTokenizer::from_gguf(&content)?;
-        let template = ChatTemplate::from_gguf(meta_string(&content, "tokenizer.chat_template").as_deref())?;
+        let template = match meta_string(&content, "tokenizer.chat_template") {
+            // A Gemma file without a template (a base model) still knows Gemma's turns.
+            None if arch == "gemma3" => ChatTemplate::Gemma,
+            template => ChatTemplate::from_gguf(template.as_deref())?,
+        };
         let stops = template.stop_ids(&tokenizer);
         let name = meta_string(&content, "general.name")
             .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
-        let trained = content.metadata.get("llama.context_length").and_then(|v| v.to_u32().ok());
-        let context_tokens = trained.map_or(MAX_SEQ_LEN, |n| (n as usize).min(MAX_SEQ_LEN));
+        let context_tokens = arch::trained_context(&content, &arch).map_or(MAX_CONTEXT, |n| n.min(MAX_CONTEXT));
         let device = Device::Cpu;
         let weights = match with_fast_types(&content, &mut file, &device) {
             Ok(Some(mut converted)) => {
                 let content = Content::read(&mut converted).map_err(|e| format!("converting it failed ({e})"))?;
-                ModelWeights::from_gguf(content, &mut converted, &device)
+                Weights::load(&arch, content, &mut converted, &device)
             }
-            Ok(None) => ModelWeights::from_gguf(content, &mut file, &device),
-            Err(e) => Err(e),
-        }
-        .map_err(|e| format!("its tensors could not be loaded ({e})"))?;
-        let info = ModelInfo { name, path: path.to_owned(), file_bytes, context_tokens, load_time: started.elapsed() };
-        Ok(Self { weights, tokenizer, template, stops, device, info })
+            Ok(None) => Weights::load(&arch, content, &mut file, &device),
+            Err(e) => Err(format!("its tensors could not be loaded ({e})")),
+        }?;
+        let info = ModelInfo {
+            name,
+            architecture: arch,
+            path: path.to_owned(),
+            file_bytes,
+            context_tokens,
+            load_time: started.elapsed(),
+        };
+        Ok(Self { weights: Mutex::new(weights), tokenizer, template, stops, device, info })
     }
 
     /// Tokens in `text` by this model's tokenizer.
@@ -133,9 +148,12 @@ impl Engine {
         })
     }
 
-    /// A fresh decoding state over the shared weights.
-    fn session(&self) -> Lm {
-        Lm { weights: self.weights.clone(), pos: 0, device: self.device.clone() }
+    /// The decoding state, emptied. Holds the model until dropped.
+    fn session(&self) -> Lm<'_> {
+        // A generation that panicked left only a stale cache, which is reset here.
+        let mut weights = self.weights.lock().unwrap_or_else(PoisonError::into_inner);
+        weights.reset();
+        Lm { weights, pos: 0, device: self.device.clone() }
     }
 
     pub fn tokenizer(&self) -> &ChatTokenizer {
@@ -168,15 +186,14 @@ impl Engine {
     }
 }
 
-/// A decoding state: the weights with their own KV cache, and the position.
-#[derive(Clone)]
-pub struct Lm {
-    weights: ModelWeights,
+/// A decoding state: the model with its KV cache, and the position.
+pub struct Lm<'a> {
+    weights: MutexGuard<'a, Weights>,
     pos: usize,
     device: Device,
 }
 
-impl Lm {
+impl Lm<'_> {
     /// Feeds tokens after those already seen; returns the logits that follow.
     pub fn feed(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
         let input = Tensor::new(ids, &self.device).and_then(|t| t.unsqueeze(0)).map_err(|e| e.to_string())?;
@@ -188,7 +205,7 @@ impl Lm {
 
 /// One generation in progress: the state, the next logits and the budget.
 pub struct Run<'a> {
-    pub lm: Lm,
+    pub lm: Lm<'a>,
     pub logits: Vec<f32>,
     pub sampler: &'a mut Sampler,
     cancel: &'a AtomicBool,

@@ -2,9 +2,10 @@
 //! candle, so the game needs no model service at all.
 //!
 //! # Layout
+//! - `arch`: the architectures (llama, qwen2, qwen3, gemma3) behind one type.
 //! - `engine`: loading a GGUF file and the blocking generation loop.
 //! - `tokenizer`, `template`: the tokenizer rebuilt from GGUF metadata and
-//!   the ChatML prompt format.
+//!   the prompt formats (ChatML, Qwen3's, Gemma's).
 //! - `sampler`: greedy or seeded top-k/top-p sampling.
 //! - `structured`: schema-guided replies (the local `format`).
 //!
@@ -17,10 +18,13 @@
 //! - Unusable model files are `LlmError::Config` with a message saying what
 //!   to do; nothing here panics on a bad file.
 
+mod arch;
 mod engine;
 mod sampler;
 mod structured;
 mod template;
+#[cfg(test)]
+pub(crate) mod tiny;
 mod tokenizer;
 
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! Structured output for the local model, the counterpart of Ollama's
 //! `format` and OpenAI's `response_format`: when a request carries a JSON
 //! schema of a flat object, the reply is built field by field so it always
-//! parses. Fixed text (braces, keys, quotes) is forced; an enum value is the
-//! one the model finds most likely; free strings and string lists are
+//! parses. Fixed text (braces, keys, quotes) is forced; an enum value is
+//! decoded greedily among the values' tokens; free strings and string lists are
 //! sampled and then written out escaped.
 //!
 //! Schemas of any other shape return `None` from `Shape::of` and the
@@ -119,35 +119,43 @@ fn force(run: &mut Run<'_>, tokenizer: &ChatTokenizer, text: &str) -> Result<(),
     run.push(&ids)
 }
 
-/// The enum value (with its closing quote) the model scores highest, fed
-/// into the state. Scoring forks the state once per value.
+/// The enum value (with its closing quote) the model prefers, fed into the
+/// state: token by token, only tokens that go on to some value are allowed
+/// and the likeliest is taken; once one value is left, its rest is forced.
+/// (`YES` and `YES_AND_NO` part where the model weighs `"` against `_`.)
 fn choose<'v>(run: &mut Run<'_>, tokenizer: &ChatTokenizer, values: &'v [String]) -> Result<&'v str, GenerateError> {
-    let mut best: Option<(f32, usize, Vec<u32>)> = None;
-    for (i, value) in values.iter().enumerate() {
+    let encoded: Vec<Vec<u32>> = values
+        .iter()
+        .map(|value| tokenizer.encode(&format!("{value}\"")))
+        .collect::<Result<_, _>>()
+        .map_err(GenerateError::Failed)?;
+    let mut alive: Vec<usize> = (0..values.len()).filter(|&i| !encoded[i].is_empty()).collect();
+    let mut step = 0;
+    loop {
         if run.cancelled() {
             return Err(GenerateError::Cancelled);
         }
-        let ids = tokenizer.encode(&format!("{value}\"")).map_err(GenerateError::Failed)?;
-        let score = score(run, &ids)?;
-        if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
-            best = Some((score, i, ids));
+        // A value whose tokens are all in is the choice (it ends in `"`, so
+        // no other value can go on past it).
+        let finished = alive.iter().copied().find(|&i| encoded[i].len() == step);
+        match (alive.as_slice(), finished) {
+            ([], _) => return Err(GenerateError::Failed("an enum has no values".to_owned())),
+            (_, Some(i)) => return Ok(&values[i]),
+            ([only], None) => {
+                run.push(&encoded[*only][step..])?;
+                return Ok(&values[*only]);
+            }
+            _ => {}
         }
+        let best = alive
+            .iter()
+            .map(|&i| encoded[i][step])
+            .max_by(|a, b| log_prob(&run.logits, *a).total_cmp(&log_prob(&run.logits, *b)))
+            .unwrap_or_default();
+        alive.retain(|&i| encoded[i][step] == best);
+        run.push(&[best])?;
+        step += 1;
     }
-    let (_, i, ids) = best.ok_or_else(|| GenerateError::Failed("an enum has no values".to_owned()))?;
-    run.push(&ids)?;
-    Ok(&values[i])
-}
-
-/// Log-likelihood of `ids` following the current state, on a fork.
-fn score(run: &Run<'_>, ids: &[u32]) -> Result<f32, GenerateError> {
-    let Some(&first) = ids.first() else { return Ok(f32::NEG_INFINITY) };
-    let mut total = log_prob(&run.logits, first);
-    let mut fork = run.lm.clone();
-    for pair in ids.windows(2) {
-        let logits = fork.feed(&pair[..1]).map_err(GenerateError::Failed)?;
-        total += log_prob(&logits, pair[1]);
-    }
-    Ok(total)
 }
 
 /// Byte index of the first unescaped `"`.

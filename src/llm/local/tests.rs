@@ -210,3 +210,68 @@ fn lists_keep_quoted_allowed_items_once() {
     assert_eq!(structured::list(r#""f1", "f3", "f1", "f2"] junk"#, Some(&allowed)), r#"["f1", "f2"]"#);
     assert_eq!(structured::list("]", None), "[]");
 }
+
+/// Each architecture beside llama, from a tiny file in its real layout:
+/// it loads, names itself, generates within budget, starts every
+/// generation afresh, and still gives JSON of the schema's shape.
+#[test]
+fn each_architecture_loads_and_generates_from_a_tiny_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for arch in ["qwen2", "qwen3", "gemma3"] {
+        let path = dir.path().join(format!("tiny-{arch}.gguf"));
+        tiny::write(arch, &path);
+        assert_eq!(verify_gguf(&path).unwrap(), format!("tiny-{arch}"));
+        let engine = Engine::load(&path).unwrap_or_else(|why| panic!("{arch}: {why}"));
+        assert_eq!(engine.info.architecture, arch);
+        assert_eq!(engine.info.context_tokens, 4096, "{arch}: capped below the trained {}", tiny::TRAINED_CONTEXT);
+
+        let mut free = request("你好, is it raining? 42");
+        free.max_tokens = 6;
+        let first = engine.generate(&free, &never()).unwrap_or_else(|e| panic!("{arch}: {e:?}"));
+        assert!(first.completion_tokens <= 6 && first.prompt_tokens > 20, "{arch}: {first:?}");
+        let again = engine.generate(&free, &never()).unwrap();
+        assert_eq!(first.text, again.text, "{arch}: the second generation saw the first one's tokens");
+
+        let mut judged = request("Is water wet?");
+        judged.max_tokens = 48;
+        judged.json_schema = Some(crate::core::verdict::judgement_schema(None));
+        let reply = engine.generate(&judged, &never()).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&reply.text).unwrap_or_else(|e| panic!("{arch}: {e}: {}", reply.text));
+        assert!(crate::core::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(), "{arch}: {value}");
+
+        let tokenizer = engine.tokenizer();
+        for special in tiny::specials(arch) {
+            assert_eq!(tokenizer.encode(special).unwrap().len(), 1, "{arch}: {special}");
+        }
+        for text in ["YES, it's 12 o'clock.\n\n  Done", "汤底: 她认出了自己的名字。"] {
+            assert_eq!(tokenizer.decode(&tokenizer.encode(text).unwrap()).unwrap(), text, "{arch}");
+        }
+        assert_eq!(tokenizer.encode("YES").unwrap().len(), 1, "{arch}: the merges apply");
+    }
+}
+
+#[test]
+fn an_unsupported_architecture_is_named() {
+    use candle_core::quantized::QTensor;
+    use candle_core::quantized::gguf_file::{self, Content, Value};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.gguf");
+    tiny::write("qwen2", &path);
+    let mut file = std::fs::File::open(&path).unwrap();
+    let content = Content::read(&mut file).unwrap();
+    let mut metadata = content.metadata.clone();
+    metadata.insert("general.architecture".into(), Value::String("mamba".into()));
+    let tensors: Vec<(String, QTensor)> = content
+        .tensor_infos
+        .keys()
+        .map(|name| (name.clone(), content.tensor(&mut file, name, &candle_core::Device::Cpu).unwrap()))
+        .collect();
+    let metadata: Vec<(&str, &Value)> = metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let tensors: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let other = dir.path().join("mamba.gguf");
+    gguf_file::write(&mut std::fs::File::create(&other).unwrap(), &metadata, &tensors).unwrap();
+    let why = Engine::load(&other).err().expect("refused");
+    assert!(why.contains("`mamba`") && why.contains("`qwen2`"), "{why}");
+}

@@ -1,7 +1,8 @@
 //! A local fake of Slack for tests and benchmarks. The Web API (`/api/<method>`:
 //! `auth.test`, `chat.postMessage`, `chat.update`, `chat.postEphemeral`,
-//! `usergroups.users.list`, `apps.connections.open`) records every call and
-//! answers like Slack; Socket Mode is a WebSocket (`apps.connections.open`
+//! `usergroups.users.list`, `users.info`, `apps.connections.open`, and file
+//! uploads: `files.getUploadURLExternal`, the upload URL it hands out,
+//! `files.completeUploadExternal`) records every call and answers like Slack; Socket Mode is a WebSocket (`apps.connections.open`
 //! returns its `ws://` address) that says hello, sends `events_api`,
 //! `slash_commands` and `interactive` envelopes, records each ack, and can
 //! send `disconnect` and accept the reconnection. The bot reaches it through
@@ -68,6 +69,22 @@ pub(crate) struct Inner {
     pub groups: Mutex<HashMap<String, Vec<String>>>,
     /// Display names by user id, for `users.info`.
     pub users: Mutex<HashMap<String, String>>,
+    /// The Web API's own address, for upload URLs.
+    pub web_url: String,
+    /// Files by id: announced by `files.getUploadURLExternal`, their bytes
+    /// once uploaded, shared once completed.
+    pub files: Mutex<HashMap<String, Upload>>,
+}
+
+/// A file the bot uploads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Upload {
+    pub name: String,
+    /// The length announced before the upload.
+    pub length: usize,
+    pub bytes: Option<Vec<u8>>,
+    /// Where `files.completeUploadExternal` shared it: channel and thread.
+    pub shared: Option<(String, Option<String>)>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -113,6 +130,8 @@ impl FakeSlack {
             envelopes: Mutex::default(),
             groups: Mutex::default(),
             users: Mutex::default(),
+            web_url: format!("http://{}", web.local_addr()?),
+            files: Mutex::default(),
         });
         let api_url = format!("http://{}/api", web.local_addr()?);
         tokio::spawn(web::serve(web, inner.clone()));
@@ -132,6 +151,15 @@ impl FakeSlack {
 
     pub fn set_group(&self, group: &str, members: &[&str]) {
         lock(&self.inner.groups).insert(group.into(), members.iter().map(|m| m.to_string()).collect());
+    }
+
+    /// Files uploaded and shared, by id.
+    pub fn shared_files(&self) -> Vec<(String, Upload)> {
+        let files = lock(&self.inner.files);
+        let mut shared: Vec<(String, Upload)> =
+            files.iter().filter(|(_, f)| f.shared.is_some()).map(|(id, f)| (id.clone(), f.clone())).collect();
+        shared.sort_by(|a, b| a.0.cmp(&b.0));
+        shared
     }
 
     pub fn calls(&self) -> Vec<Call> {

@@ -5,13 +5,17 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Json;
 use serde_json::{Value, json};
 
-use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, lock};
+use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, Upload, lock};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
-    let app = axum::Router::new().route("/api/{method}", axum::routing::any(handle)).with_state(inner);
+    let app = axum::Router::new()
+        .route("/api/{method}", axum::routing::any(handle))
+        .route("/upload/{file}", axum::routing::post(upload))
+        .with_state(inner);
     if let Err(e) = axum::serve(crate::bot::net::no_delay(listener), app).await {
         tracing::warn!(error = %e, "fake Slack Web API stopped");
     }
@@ -66,8 +70,57 @@ async fn handle(
             }
         }
         "apps.connections.open" => (json!({"ok": true, "url": inner.ws_url}), None),
+        "files.getUploadURLExternal" => (announce(&inner, &body), None),
+        "files.completeUploadExternal" => (complete(&inner, &body), None),
         _ => (json!({"ok": false, "error": "unknown_method"}), None),
     };
     inner.record(Call { at: std::time::Instant::now(), method, body, ts });
     Json(reply)
+}
+
+/// `files.getUploadURLExternal`: a file id and the URL to POST its bytes to.
+fn announce(inner: &Inner, body: &Value) -> Value {
+    let name = body.get("filename").and_then(Value::as_str).unwrap_or_default().to_string();
+    let length = body.get("length").and_then(Value::as_str).and_then(|l| l.parse::<usize>().ok());
+    let Some(length) = length.filter(|l| *l > 0 && !name.is_empty()) else {
+        return json!({"ok": false, "error": "invalid_arguments"});
+    };
+    let id = format!("F0{}", inner.next_ts().replace('.', ""));
+    lock(&inner.files).insert(id.clone(), Upload { name, length, ..Upload::default() });
+    json!({"ok": true, "file_id": id, "upload_url": format!("{}/upload/{id}", inner.web_url)})
+}
+
+/// The upload URL: Slack answers in plain text, not JSON.
+async fn upload(State(inner): State<Arc<Inner>>, Path(file): Path<String>, body: Bytes) -> (StatusCode, String) {
+    let mut files = lock(&inner.files);
+    match files.get_mut(&file) {
+        Some(upload) if upload.length == body.len() => {
+            upload.bytes = Some(body.to_vec());
+            (StatusCode::OK, format!("OK - {}", body.len()))
+        }
+        Some(_) => (StatusCode::BAD_REQUEST, "length mismatch".into()),
+        None => (StatusCode::NOT_FOUND, "no such upload".into()),
+    }
+}
+
+/// `files.completeUploadExternal`: shares uploaded files in a channel or thread.
+fn complete(inner: &Inner, body: &Value) -> Value {
+    let ids: Vec<String> = body
+        .get("files")
+        .and_then(Value::as_array)
+        .map(|files| files.iter().filter_map(|f| f.get("id").and_then(Value::as_str).map(str::to_owned)).collect())
+        .unwrap_or_default();
+    let channel = body.get("channel_id").and_then(Value::as_str).map(str::to_owned);
+    let thread = body.get("thread_ts").and_then(Value::as_str).map(str::to_owned);
+    let mut files = lock(&inner.files);
+    if ids.is_empty() || ids.iter().any(|id| files.get(id).is_none_or(|f| f.bytes.is_none())) {
+        return json!({"ok": false, "error": "file_not_found"});
+    }
+    let mut shared = Vec::new();
+    for id in &ids {
+        let file = files.get_mut(id).expect("checked above");
+        file.shared = channel.clone().map(|c| (c, thread.clone()));
+        shared.push(json!({"id": id, "name": file.name, "title": file.name}));
+    }
+    json!({"ok": true, "files": shared})
 }

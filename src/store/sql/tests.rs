@@ -255,6 +255,7 @@ async fn messages_keep_their_audience_and_deadlines_are_listed(backend: Backend)
 
 async fn finished_games_feed_stats_memory_and_erasure(backend: Backend) {
     let (store, game) = with_session(backend).await;
+    assert_eq!(store.last_finished("test", "soup").await.unwrap(), None, "not over yet");
     let mut solved = game.clone();
     solved.phase = Phase::Solved;
     solved.questions = 4;
@@ -268,6 +269,10 @@ async fn finished_games_feed_stats_memory_and_erasure(backend: Backend) {
     c.points = &points;
     store.commit_turn(&c).await.unwrap();
     store.set_summary("s1", "Alice solved it in four questions.").await.unwrap();
+    assert_eq!(store.last_finished("test", "soup").await.unwrap().as_deref(), Some("s1"));
+    assert_eq!(store.last_finished("elsewhere", "soup").await.unwrap(), None);
+    assert_eq!(store.last_finished("tes", "soup").await.unwrap(), None, "a prefix is not a place");
+    assert_eq!(store.last_finished("test", "undercover").await.unwrap(), None);
 
     let finished = store.finished_sessions().await.unwrap();
     assert_eq!(finished.len(), 1);

@@ -89,6 +89,18 @@ async fn a_whole_game_with_three_players_in_one_thread() {
     assert!(is_private(&refused) && refused.text().contains("no game in this thread"), "{}", refused.text());
     assert!(rig.posts_in(thread, from).is_empty());
 
+    // The transcript, any time after the game: asked in its thread, a file.
+    let asked = rig.fake.slash(thread, &carol, "soup", &["transcript"], &[]).unwrap();
+    let reply = rig.reply_to(asked).await;
+    assert!(reply.text().contains("The transcript of **Seven Minutes Late**"), "{}", reply.text());
+    let (name, bytes) = reply.files.first().expect("the transcript file");
+    assert!(name.starts_with("transcript-en-noon-gun-") && name.ends_with(".md"), "{name}");
+    assert_eq!(String::from_utf8(bytes.clone()).unwrap(), transcript, "the same file as at the end");
+    // Where no game has ended, it says so, privately.
+    let none = rig.fake.slash(CHANNEL, &carol, "soup", &["transcript"], &[]).unwrap();
+    let none = rig.reply_to(none).await;
+    assert!(is_private(&none) && none.text().contains("No game has ended in this thread yet"), "{}", none.text());
+
     // This server's board, everyone's, and a player's record here.
     let board = rig.fake.slash(CHANNEL, &bob, "soup", &["leaderboard"], &[]).unwrap();
     let board = rig.reply_to(board).await.text();

@@ -83,3 +83,30 @@ async fn a_session_is_played_by_its_lease_holder_and_taken_over_when_it_dies() {
     assert!(metrics.contains("echoes_handoffs_total") && metrics.contains("echoes_leases_held"), "{metrics}");
     drop(on_a);
 }
+
+/// A holder that stalled past its lease while another process took the
+/// session over writes nothing of the turn it was playing: the input goes
+/// to the new holder, which plays it on the record, once.
+#[tokio::test]
+async fn an_input_whose_lease_ran_out_mid_turn_goes_to_the_new_holder() {
+    let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::starting_at(1_000);
+    let a = process(&server, &clock, "process-a").await;
+    let b = process(&server, &clock, "process-b").await;
+    let on_a = game::open_lobby(&a.engine, &who("alice")).await.unwrap();
+    assert_eq!(send(&on_a, &who("bob"), TurnInput::Join, "j1").await.reply.kind, ReplyKind::Lobby);
+
+    // As far as the database knows a's lease ran out, and b took the
+    // session; a (stalled, its clock behind) still believes it holds it.
+    let now = 1_000 + LEASE_MS + 1;
+    let taken = b.engine.store.claim_lease(&on_a.id, "process-b", now, now + LEASE_MS).await.unwrap();
+    assert_eq!(taken, echoes::core::store::Lease::Held);
+    let lost = send(&on_a, &who("carol"), TurnInput::Join, "j2").await;
+    assert!(lost.handed_off && lost.is_silent(), "a's turn is not committed: {}", lost.reply.text);
+    let shown = b.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
+    assert!(shown.reply.text.contains("3 seats taken"), "b played it: {}", shown.reply.text);
+    let turns = b.engine.store.load_session(&on_a.id).await.unwrap().unwrap().turns;
+    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
+    assert_eq!(events, [Some("j1"), Some("j2")], "committed once, by b");
+    assert!(a.inbox.got.lock().unwrap().is_empty(), "a shows nothing");
+}

@@ -1,5 +1,6 @@
 //! Whole games through both connection modes: start, three users asking
-//! in one thread, a button, a guess, the reveal and the transcript snippet.
+//! in one thread, a button, a guess, the reveal, the transcript snippet and
+//! `/soup transcript`'s file.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,7 +9,7 @@ use echoes::slack::SlackSettings;
 use echoes::slack::fake::Call;
 use echoes::slack::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS};
 
-use super::{WAIT, game};
+use super::{CHANNEL, WAIT, game};
 
 async fn whole_game(socket: bool) {
     let g = game(socket).await;
@@ -26,6 +27,9 @@ async fn whole_game(socket: bool) {
     assert_eq!(g.thinking_posts(), 3, "each turn posts one thinking message, updated in place");
     g.press("trig-hint", "UBOB", BUTTON_HINT).await;
     g.answers(4).await;
+    // No transcript while the game is on (it holds the story).
+    g.command("trig-transcript-early", "UBOB", "transcript").await;
+    g.told("UBOB", "is still on: its transcript is here once it ends").await;
     g.command("trig-guess", "UCAROL", "guess FULL the whole story").await;
     let over = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Game over");
     let calls = g.rig.fake.wait_for_count("the reveal", 1, WAIT, over).await.unwrap();
@@ -49,6 +53,20 @@ async fn whole_game(socket: bool) {
     g.command("trig-board", "UBOB", "leaderboard global").await;
     let board = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Leaderboard · everywhere");
     g.rig.fake.wait_for_count("the board", 1, WAIT, board).await.unwrap();
+    // The whole game as a Markdown file, shared in the channel.
+    g.command("trig-transcript", "UBOB", "transcript").await;
+    let shared = |c: &Call| c.method == "files.completeUploadExternal";
+    let calls = g.rig.fake.wait_for_count("the transcript", 1, WAIT, shared).await.unwrap();
+    let comment = calls.iter().find(|c| shared(c)).unwrap().body["initial_comment"].to_string();
+    assert!(comment.contains("The transcript of *Seven Minutes Late*"), "{comment}");
+    let files = g.rig.fake.shared_files();
+    let [(_, file)] = files.as_slice() else { panic!("one file shared: {files:?}") };
+    assert!(file.name.starts_with("transcript-en-noon-gun-") && file.name.ends_with(".md"), "{}", file.name);
+    assert_eq!(file.shared, Some((CHANNEL.to_string(), None)));
+    let text = String::from_utf8(file.bytes.clone().unwrap()).unwrap();
+    for expected in ["# Seven Minutes Late", "## Surface", "Was he alone?", "/hint", "## The story", "- [x]"] {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
     // Carol has the bot forget her, confirming with the button.
     g.command("trig-forget", "UCAROL", "forget-me").await;
     let asked = |c: &Call| c.method == "chat.postEphemeral" && c.text().contains("Press the button to confirm");
