@@ -6,17 +6,23 @@
 //! commit under it (one row INSERTed and COMMITted on the same pool, the
 //! same durability: SQLite WAL with synchronous FULL, PostgreSQL's default
 //! synchronous commit), measured in the same run; and memory per idle
-//! session. One process (two processes on one database: not measured yet).
+//! session. Then two processes on one PostgreSQL database (two engines
+//! with their own connection pools and lease-holder names), every input
+//! sent to one of them at random: the one not holding the session hands it
+//! over through the database and the holder's poller plays it, the turn
+//! lasting until the holder's courier shows the reply.
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use tokio::sync::mpsc;
 
 use crate::bot::instant::InstantModel;
-use crate::core::actor::{Engine, Inbound};
+use crate::core::actor::{Courier, Delivery, Engine, Inbound};
 use crate::core::game::TurnInput;
 use crate::core::llm::RoleModels;
 use crate::core::pipeline::{Pipeline, PipelineSettings};
@@ -35,17 +41,25 @@ pub struct LoadOptions {
     /// Idle sessions opened to measure memory per session.
     pub idle: usize,
     pub backends: Vec<Backend>,
+    /// Also play PostgreSQL on two processes.
+    pub two_processes: bool,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { sessions: 50, turns: 20, idle: 1000, backends: vec![Backend::Sqlite, Backend::Postgres] }
+        LoadOptions {
+            sessions: 50,
+            turns: 20,
+            idle: 1000,
+            backends: vec![Backend::Sqlite, Backend::Postgres],
+            two_processes: true,
+        }
     }
 }
 
 pub async fn run(opts: &LoadOptions) -> anyhow::Result<String> {
     let mut out = format!(
-        "bench load: {} sessions x {} turns at once, instant model, one process\n\
+        "bench load: {} sessions x {} turns at once, instant model\n\
          {:<10} {:>9} {:>10} {:>10} {:>12} {:>12} {:>14}\n",
         opts.sessions,
         opts.turns,
@@ -77,15 +91,21 @@ pub async fn run(opts: &LoadOptions) -> anyhow::Result<String> {
         };
         out.push_str(&row);
     }
+    if opts.two_processes && opts.backends.contains(&Backend::Postgres) {
+        let scratch = ScratchDb::create().await?;
+        out.push_str(&measure_two(&scratch, opts).await?);
+    }
     out.push_str(
         "turn: the engine's whole turn as a front end waits for it (model instant);\n\
-         commit: the bare INSERT + COMMIT of one row on the same pool, the floor under a turn.",
+         commit: the bare INSERT + COMMIT of one row on the same pool, the floor under a turn;\n\
+         postgres x2: two processes, each input to one at random (half of them handed over,\n\
+         polled every 20 ms by the holder).",
     );
     Ok(out)
 }
 
 async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Result<String> {
-    let engine = engine(store.clone())?;
+    let engine = engine(store.clone(), None)?;
     let (library, _) = PuzzleLibrary::load(None);
     let puzzle = library.get("en-arrivals-sign").context("the bundled puzzle en-arrivals-sign")?;
     let mut handles = Vec::with_capacity(opts.sessions);
@@ -128,12 +148,111 @@ async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Res
     ))
 }
 
-fn engine(store: SqlStore) -> anyhow::Result<Arc<Engine>> {
+fn engine(store: SqlStore, owner: Option<&str>) -> anyhow::Result<Arc<Engine>> {
     let model: Arc<InstantModel> = Arc::new(InstantModel::default());
     let models = RoleModels { judge: model.clone(), narrator: model };
     let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
     let store: Arc<dyn Store> = Arc::new(store);
-    Ok(Arc::new(Engine::new(pipeline, store, Arc::new(SystemClock), 0)))
+    let engine = Engine::new(pipeline, store, Arc::new(SystemClock), 0);
+    Ok(Arc::new(match owner {
+        Some(owner) => engine.owned_by(owner),
+        None => engine,
+    }))
+}
+
+/// The holder's courier: tells the session's waiting task its handed-over
+/// input was played and shown.
+#[derive(Default)]
+struct Shown(std::sync::Mutex<HashMap<String, mpsc::UnboundedSender<()>>>);
+
+impl Courier for Shown {
+    fn deliver(&self, session_id: &str, _delivery: Delivery) {
+        if let Some(tx) = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(session_id) {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// PostgreSQL on two processes: sessions start on `a`, which holds them;
+/// each input goes to `a` or `b` at random (a fixed seed).
+async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<String> {
+    let (a_store, b_store) =
+        (SqlStore::connect(&scratch.database()).await?, SqlStore::connect(&scratch.database()).await?);
+    let a = engine(a_store.clone(), Some("bench-a"))?;
+    let b = engine(b_store.clone(), Some("bench-b"))?;
+    let shown = Arc::new(Shown::default());
+    a.set_courier(shown.clone());
+    let poll = Duration::from_millis(20);
+    let pollers = [a.poll_handoffs(poll), b.poll_handoffs(poll)];
+    let (library, _) = PuzzleLibrary::load(None);
+    let puzzle = library.get("en-arrivals-sign").context("the bundled puzzle en-arrivals-sign")?;
+    let mut sessions = Vec::with_capacity(opts.sessions);
+    for n in 0..opts.sessions {
+        let player = Player { id: format!("load:{n}"), name: format!("Player {n}") };
+        let (on_a, _) = a.start_session(puzzle.clone(), "bench", 3, player.clone()).await?;
+        let found = puzzle.clone();
+        let (on_b, _) = b.resume_session(&on_a.id, move |_| Some(found)).await?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        shown.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(on_a.id.clone(), tx);
+        sessions.push((on_a, on_b, rx, player));
+    }
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (s, (on_a, on_b, mut rx, player)) in sessions.into_iter().enumerate() {
+        let turns = opts.turns;
+        tasks.spawn(async move {
+            let mut took = Vec::with_capacity(turns);
+            let mut handed = 0usize;
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ (s as u64 + 1);
+            for t in 0..turns {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let inbound = Inbound::new(player.clone(), TurnInput::Ask(format!("Question {t}: was it raining?")))
+                    .with_event(format!("load2:{s}:{t}"));
+                let turn = Instant::now();
+                let to = if seed % 2 == 0 { &on_a } else { &on_b };
+                if to.send(inbound).await?.handed_off {
+                    handed += 1;
+                    tokio::time::timeout(Duration::from_secs(30), rx.recv())
+                        .await
+                        .context("a handed-over input was not played within 30 s")?;
+                }
+                took.push(turn.elapsed());
+            }
+            anyhow::Ok((took, handed))
+        });
+    }
+    let (mut turns, mut handed): (Vec<Duration>, usize) = (Vec::new(), 0);
+    while let Some(done) = tasks.join_next().await {
+        let (took, n) = done??;
+        turns.extend(took);
+        handed += n;
+    }
+    let wall = started.elapsed();
+    for poller in pollers {
+        poller.abort();
+    }
+    let counts = crate::store::count_rows(&a_store).await?;
+    let played = counts.iter().find(|(table, _)| table == "turns").map_or(0, |(_, n)| *n as usize);
+    anyhow::ensure!(
+        played == opts.sessions * (opts.turns + 1),
+        "{played} turns committed for {} inputs (and a start per session)",
+        opts.sessions * opts.turns
+    );
+    let mut commits = a_store.time_bare_commits(200, 600).await?;
+    a_store.close().await;
+    b_store.close().await;
+    Ok(format!(
+        "{:<10} {:>9.0} {:>10} {:>10} {:>12} {:>12} {:>14}\n",
+        "postgres x2",
+        turns.len() as f64 / wall.as_secs_f64(),
+        ms(percentile(&mut turns, 0.50)),
+        ms(percentile(&mut turns, 0.99)),
+        ms(percentile(&mut commits, 0.50)),
+        ms(percentile(&mut commits, 0.99)),
+        format!("{}% handed", 100 * handed / turns.len().max(1)),
+    ))
 }
 
 /// Resident memory added per session by opening `n` sessions that wait

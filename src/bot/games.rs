@@ -12,7 +12,7 @@ use anyhow::Context as _;
 use crate::core::actor::{Delivery, SessionHandle};
 use crate::core::guild::{GuildConfig, ThreadBinding};
 use crate::core::puzzle::Puzzle;
-use crate::core::soup::{Player, SoupGame, transcript};
+use crate::core::soup::{Player, transcript};
 use crate::core::store::{OutboxItem, StoreError};
 
 use super::Bot;
@@ -242,12 +242,8 @@ impl Bot {
             .find_puzzle(scope, &loaded.puzzle_id)
             .await?
             .with_context(|| format!("the puzzle {} is no longer available", loaded.puzzle_id))?;
-        let game: SoupGame = loaded.game()?;
-        Ok(Some(Transcript {
-            name: transcript::file_name(&puzzle, &loaded),
-            markdown: transcript::markdown(&puzzle, &loaded, &game),
-            puzzle,
-        }))
+        let (name, markdown) = transcript::file(&puzzle, &loaded)?;
+        Ok(Some(Transcript { name, markdown, puzzle }))
     }
 
     /// Forgets a thread's game and ends its binding.

@@ -21,8 +21,20 @@ pub enum ConsoleCommand {
 
 /// Every verb the terminal offers, with its parser. A test checks this
 /// list against the command catalogue's terminal verbs.
-pub const VERBS: &[&str] =
-    &["ask", "guess", "hint", "status", "history", "giveup", "leaderboard", "puzzles", "help", "quit", "reveal", "transcript"];
+pub const VERBS: &[&str] = &[
+    "ask",
+    "guess",
+    "hint",
+    "status",
+    "history",
+    "giveup",
+    "leaderboard",
+    "puzzles",
+    "help",
+    "quit",
+    "reveal",
+    "transcript",
+];
 
 pub fn parse_line(line: &str) -> ConsoleCommand {
     let line = line.trim();

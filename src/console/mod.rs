@@ -244,7 +244,9 @@ async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyh
         ConsoleCommand::Leaderboard => leaderboard_text(app, lang).await?,
         ConsoleCommand::Puzzles => puzzle_list(app, Some(lang)),
         ConsoleCommand::Transcript => match lang {
-            Language::En => "The transcript is written to a file when the game ends (any later time: `echoes transcript`).".into(),
+            Language::En => {
+                "The transcript is written to a file when the game ends (any later time: `echoes transcript`).".into()
+            }
             Language::Zh => "游戏结束时会把完整记录写入文件（之后也可用 `echoes transcript`）。".into(),
         },
         ConsoleCommand::Usage(usage) => format!("Usage: {usage}"),

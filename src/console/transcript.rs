@@ -35,10 +35,7 @@ pub async fn write(app: &App, session: Option<&str>, out: Option<&Path>) -> anyh
     anyhow::ensure!(kind == "soup", "Session {id} is a game of {kind}; transcripts are written for Turtle Soup.");
     let loaded = app.store.load_session(&id).await?.with_context(|| format!("There is no session {id:?}."))?;
     let game: SoupGame = loaded.game()?;
-    anyhow::ensure!(
-        game.phase.is_over(),
-        "Session {id} is still on; finish it first (`echoes play --resume {id}`)."
-    );
+    anyhow::ensure!(game.phase.is_over(), "Session {id} is still on; finish it first (`echoes play --resume {id}`).");
     let puzzle = app
         .library
         .get(&loaded.puzzle_id)

@@ -197,6 +197,11 @@ pub struct RunningBot {
 }
 
 impl RunningBot {
+    /// Turtle Soup games this process runs now (threads it has seen).
+    pub fn live_games(&self) -> usize {
+        self.bot.games.len()
+    }
+
     /// Disconnects and waits for the client to stop.
     pub async fn stop(self) {
         if let Some(endpoint) = &self.endpoint_task {

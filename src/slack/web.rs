@@ -94,7 +94,10 @@ impl SlackBot {
         if let Some(ts) = thread_ts {
             complete = complete.with_thread_ts(ts.into());
         }
-        session.files_complete_upload_external(&complete).await.map_err(|e| failed("files.completeUploadExternal", e))?;
+        session
+            .files_complete_upload_external(&complete)
+            .await
+            .map_err(|e| failed("files.completeUploadExternal", e))?;
         Ok(())
     }
 

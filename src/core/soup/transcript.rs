@@ -4,6 +4,7 @@
 //! delivers it its own way (an attachment, a file upload, a file path).
 
 use super::SoupGame;
+use crate::core::game::SnapshotError;
 use crate::core::puzzle::Puzzle;
 use crate::core::store::LoadedSession;
 
@@ -14,6 +15,13 @@ pub fn file_name(puzzle: &Puzzle, session: &LoadedSession) -> String {
     let safe: String =
         puzzle.id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
     format!("transcript-{safe}-{short}.md")
+}
+
+/// A stored session's file: its name and its Markdown; an error when the
+/// record is not a readable Turtle Soup game.
+pub fn file(puzzle: &Puzzle, session: &LoadedSession) -> Result<(String, String), SnapshotError> {
+    let game: SoupGame = session.game()?;
+    Ok((file_name(puzzle, session), markdown(puzzle, session, &game)))
 }
 
 /// The whole game as Markdown.

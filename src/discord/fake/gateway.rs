@@ -1,6 +1,8 @@
-//! The fake's WebSocket gateway: op 10 Hello, op 2 Identify → READY and
-//! GUILD_CREATE, op 1 heartbeats answered with op 11, op 6 Resume refused
-//! with op 9 (the bot identifies again), then every dispatched event.
+//! The fake's WebSocket gateway: op 10 Hello, op 2 Identify (with its
+//! `shard: [id, total]`) → READY and a GUILD_CREATE per server on that
+//! shard, op 1 heartbeats answered with op 11, op 6 Resume refused with op 9
+//! (the bot identifies again), then every dispatched event of the
+//! connection's servers (a server is on shard `(id >> 22) % total`).
 
 use std::sync::Arc;
 
@@ -10,7 +12,7 @@ use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::payloads::{self, Who};
-use super::{APP, CHANNEL, Dispatch, GUILD, Inner, lock};
+use super::{APP, CHANNEL, Dispatch, Inner, lock};
 
 const HEARTBEAT_MS: u64 = 41_250;
 /// Most frames written per flush.
@@ -35,6 +37,7 @@ async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Re
     let mut events = inner.events.subscribe();
     tx.send(text(json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))).await?;
     let mut identified = false;
+    let mut shard: Option<(u64, u64)> = None;
     let mut seq = 0u64;
     loop {
         tokio::select! {
@@ -45,7 +48,10 @@ async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Re
                 match frame["op"].as_u64() {
                     Some(1) => tx.send(text(json!({"op": 11}))).await?,
                     Some(2) => {
-                        for (t, d) in hello_events(&inner)? {
+                        let asked = &frame["d"]["shard"];
+                        shard = asked[0].as_u64().zip(asked[1].as_u64());
+                        lock(&inner.identified).push(shard.unwrap_or((0, 1)));
+                        for (t, d) in hello_events(&inner, shard)? {
                             seq += 1;
                             tx.send(dispatch(seq, &t, &d.to_string())).await?;
                         }
@@ -57,7 +63,7 @@ async fn session(stream: tokio::net::TcpStream, inner: Arc<Inner>) -> anyhow::Re
                 }
             }
             event = events.recv(), if identified => match event {
-                Ok(first) => write_batch(&mut tx, &inner, &mut events, first, &mut seq).await?,
+                Ok(first) => write_batch(&mut tx, &inner, &mut events, first, &mut seq, shard).await?,
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
                     tracing::warn!(missed = n, "fake gateway dropped events for a slow bot");
                 }
@@ -76,6 +82,7 @@ async fn write_batch<S>(
     events: &mut broadcast::Receiver<Arc<Dispatch>>,
     first: Arc<Dispatch>,
     seq: &mut u64,
+    shard: Option<(u64, u64)>,
 ) -> anyhow::Result<()>
 where
     S: futures::Sink<Message, Error = tokio_tungstenite::tungstenite::Error> + Unpin,
@@ -90,6 +97,8 @@ where
             Err(_) => break,
         }
     }
+    let ours = inner.guilds_on(shard);
+    batch.retain(|e| e.guild.is_none_or(|g| ours.contains(&g)));
     for event in &batch {
         *seq += 1;
         tx.feed(dispatch(*seq, &event.event, &event.d)).await?;
@@ -112,14 +121,21 @@ fn dispatch(seq: u64, event: &str, d: &str) -> Message {
     Message::Text(format!(r#"{{"op":0,"s":{seq},"t":{},"d":{d}}}"#, Value::String(event.to_string())))
 }
 
-/// READY, then GUILD_CREATE with the guild's channels and members.
-fn hello_events(inner: &Inner) -> anyhow::Result<Vec<(String, Value)>> {
-    let ready = payloads::ready(&inner.bot, APP, GUILD, &inner.gateway)?;
-    let channels: Vec<Value> =
-        lock(&inner.channels).values().filter(|c| c["type"].as_u64() == Some(0)).cloned().collect();
+/// READY, then a GUILD_CREATE with each server's channels and members,
+/// for the servers on `shard`.
+fn hello_events(inner: &Inner, shard: Option<(u64, u64)>) -> anyhow::Result<Vec<(String, Value)>> {
+    let guilds = inner.guilds_on(shard);
+    let ready = payloads::ready(&inner.bot, APP, &guilds, shard.unwrap_or((0, 1)), &inner.gateway)?;
     let members = lock(&inner.members).clone();
     let mut all: Vec<&Who> = members.iter().collect();
     all.push(&inner.bot);
-    let guild = payloads::guild(GUILD, all.first().map_or(CHANNEL, |m| m.id), &channels, &all)?;
-    Ok(vec![("READY".into(), ready), ("GUILD_CREATE".into(), guild)])
+    let mut events = vec![("READY".to_string(), ready)];
+    for id in guilds {
+        let id_text = id.to_string();
+        let in_guild = |c: &&Value| c["type"].as_u64() == Some(0) && c["guild_id"].as_str() == Some(id_text.as_str());
+        let channels: Vec<Value> = lock(&inner.channels).values().filter(in_guild).cloned().collect();
+        let guild = payloads::guild(id, all.first().map_or(CHANNEL, |m| m.id), &channels, &all)?;
+        events.push(("GUILD_CREATE".into(), guild));
+    }
+    Ok(events)
 }

@@ -1,6 +1,7 @@
 //! A local fake of Discord for tests and benchmarks: the REST API (every
 //! call the bot makes is recorded and answered like Discord would) and the
-//! WebSocket gateway (Hello, Identify, READY, heartbeats, GUILD_CREATE,
+//! WebSocket gateway (Hello, Identify with its shard, READY, heartbeats,
+//! GUILD_CREATE per server on the shard, events routed by server's shard,
 //! then whatever events a test dispatches). The bot reaches it through
 //! serenity's own client: `HttpBuilder::proxy` with the rate limiter off
 //! routes every REST call here, and the gateway URL comes from
@@ -31,6 +32,10 @@ use super::Endpoint;
 
 pub const GUILD: u64 = 10;
 pub const CHANNEL: u64 = 20;
+/// A second server, on shard 1 of 2 (`(id >> 22) % 2`; `GUILD` is on
+/// shard 0), with its own games channel.
+pub const GUILD_B: u64 = 1 << 22;
+pub const CHANNEL_B: u64 = 30;
 pub const APP: u64 = 2;
 pub const BOT: u64 = 1;
 const TOKEN: &str = "fake-token";
@@ -90,6 +95,10 @@ pub(crate) struct Inner {
     pub events: broadcast::Sender<Arc<Dispatch>>,
     /// How many times a bot has identified (READY sent).
     pub ready: watch::Sender<u64>,
+    /// The shard count `GET /gateway/bot` recommends.
+    pub shards: AtomicU64,
+    /// The shards bots identified as, in order: `[id, total]`.
+    pub identified: Mutex<Vec<(u64, u64)>>,
     /// Channels and threads by id (Discord's JSON).
     pub channels: Mutex<HashMap<u64, Value>>,
     /// Interaction token → channel, for follow-ups.
@@ -115,6 +124,9 @@ pub(crate) struct Inner {
 
 /// One gateway dispatch (op 0) queued for the connected bots.
 pub(crate) struct Dispatch {
+    /// The server it happens in: only the connection running that
+    /// server's shard gets it.
+    pub guild: Option<u64>,
     pub event: String,
     /// The event's `d`, already JSON.
     pub d: String,
@@ -185,7 +197,21 @@ impl Inner {
     /// Sends a dispatch (op 0) to every connected bot; each connection
     /// numbers its own events.
     pub fn dispatch(&self, event: &str, d: Value) {
-        let _ = self.events.send(Arc::new(Dispatch { event: event.to_string(), d: d.to_string(), interaction: None }));
+        let guild = d["guild_id"].as_str().and_then(|g| g.parse().ok());
+        let event = Dispatch { guild, event: event.to_string(), d: d.to_string(), interaction: None };
+        let _ = self.events.send(Arc::new(event));
+    }
+
+    /// The server a channel or thread is in.
+    pub fn guild_of(&self, channel: u64) -> u64 {
+        let guild = self.channel(channel).and_then(|c| c["guild_id"].as_str().and_then(|g| g.parse().ok()));
+        guild.unwrap_or(GUILD)
+    }
+
+    /// The servers on shard `id` of `total`, as Discord assigns them.
+    pub fn guilds_on(&self, shard: Option<(u64, u64)>) -> Vec<u64> {
+        let all = if self.channel(CHANNEL_B).is_some() { vec![GUILD, GUILD_B] } else { vec![GUILD] };
+        all.into_iter().filter(|g| shard.is_none_or(|(id, total)| (g >> 22) % total.max(1) == id)).collect()
     }
 }
 
@@ -253,6 +279,8 @@ impl FakeDiscord {
             ids: AtomicU64::new(1_000_000),
             events: broadcast::channel(65_536).0,
             ready: watch::channel(0).0,
+            shards: AtomicU64::new(1),
+            identified: Mutex::default(),
             channels: Mutex::new(channels),
             tokens: Mutex::default(),
             files: Mutex::default(),
@@ -326,6 +354,22 @@ impl FakeDiscord {
     }
 
     /// Adds a member to the guild sent in GUILD_CREATE.
+    /// The shard count `GET /gateway/bot` recommends (1 unless set).
+    pub fn set_shards(&self, total: u64) {
+        self.inner.shards.store(total.max(1), Ordering::Relaxed);
+    }
+
+    /// Adds the second server, `GUILD_B` (shard 1 of 2) with its games
+    /// channel `CHANNEL_B`; bots that identify afterwards see it.
+    pub fn add_second_guild(&self) {
+        self.inner.set_channel(CHANNEL_B, payloads::channel(CHANNEL_B, GUILD_B, 0, "games", None, false));
+    }
+
+    /// The shards bots identified as so far, `(id, total)`, in order.
+    pub fn identified(&self) -> Vec<(u64, u64)> {
+        lock(&self.inner.identified).clone()
+    }
+
     pub fn add_member(&self, who: &Who) {
         lock(&self.inner.members).push(who.clone());
     }
@@ -387,7 +431,8 @@ impl FakeDiscord {
     /// A user posts a message; returns its id.
     pub fn say(&self, channel: u64, who: &Who, content: &str) -> anyhow::Result<u64> {
         let id = self.inner.next_id();
-        self.inner.dispatch("MESSAGE_CREATE", payloads::message(id, channel, GUILD, who, content)?);
+        self.inner
+            .dispatch("MESSAGE_CREATE", payloads::message(id, channel, self.inner.guild_of(channel), who, content)?);
         Ok(id)
     }
 
@@ -409,7 +454,7 @@ impl FakeDiscord {
     ) -> anyhow::Result<Prepared> {
         let id = self.inner.next_id();
         let channel_json = self.place(channel)?;
-        let place = payloads::Place { guild: GUILD, channel: &channel_json };
+        let place = payloads::Place { guild: self.inner.guild_of(channel), channel: &channel_json };
         let payload = payloads::command(id, APP, &place, who, (name, path), options)?.to_string();
         let signed = lock(&self.inner.interactions).is_some().then(|| self.inner.signed(&payload));
         Ok(Prepared { id, channel, payload, signed })
@@ -418,6 +463,7 @@ impl FakeDiscord {
     /// Dispatches a prepared interaction; returns its id.
     pub fn send_prepared(&self, prepared: Prepared) -> u64 {
         let Prepared { id, channel, payload, signed } = prepared;
+        let guild = Some(self.inner.guild_of(channel));
         lock(&self.inner.tokens).insert(payloads::token(id), channel);
         lock(&self.inner.dispatched).insert(id, Instant::now());
         if let Some(url) = lock(&self.inner.interactions).clone() {
@@ -425,7 +471,7 @@ impl FakeDiscord {
             tokio::spawn(post_interaction(self.inner.clone(), url, id, payload, signed));
             return id;
         }
-        let event = Dispatch { event: "INTERACTION_CREATE".into(), d: payload, interaction: Some(id) };
+        let event = Dispatch { guild, event: "INTERACTION_CREATE".into(), d: payload, interaction: Some(id) };
         let _ = self.inner.events.send(Arc::new(event));
         id
     }
@@ -434,8 +480,9 @@ impl FakeDiscord {
     pub fn press(&self, channel: u64, who: &Who, custom_id: &str) -> anyhow::Result<u64> {
         let id = self.inner.next_id();
         let channel_json = self.place(channel)?;
-        let place = payloads::Place { guild: GUILD, channel: &channel_json };
-        let message = payloads::message(self.inner.next_id(), channel, GUILD, &self.inner.bot, "")?;
+        let guild = self.inner.guild_of(channel);
+        let place = payloads::Place { guild, channel: &channel_json };
+        let message = payloads::message(self.inner.next_id(), channel, guild, &self.inner.bot, "")?;
         let payload = payloads::button(id, APP, &place, who, custom_id, message)?;
         self.send_interaction(id, channel, payload);
         Ok(id)
@@ -447,7 +494,8 @@ impl FakeDiscord {
 
     /// Re-sends an event exactly (Discord redelivering it).
     pub fn redeliver_message(&self, id: u64, channel: u64, who: &Who, content: &str) -> anyhow::Result<()> {
-        self.inner.dispatch("MESSAGE_CREATE", payloads::message(id, channel, GUILD, who, content)?);
+        self.inner
+            .dispatch("MESSAGE_CREATE", payloads::message(id, channel, self.inner.guild_of(channel), who, content)?);
         Ok(())
     }
 

@@ -77,15 +77,16 @@ impl Who {
     }
 }
 
-pub fn ready(bot: &Who, app_id: u64, guild_id: u64, gateway_url: &str) -> anyhow::Result<Value> {
+pub fn ready(bot: &Who, app_id: u64, guilds: &[u64], shard: (u64, u64), gateway_url: &str) -> anyhow::Result<Value> {
+    let guilds: Vec<Value> = guilds.iter().map(|g| json!({"id": g.to_string(), "unavailable": true})).collect();
     typed::<serenity::Ready>(json!({
         "v": 10,
         "user": {"id": bot.id.to_string(), "username": bot.name, "discriminator": "0", "avatar": null,
                  "bot": true, "verified": true, "mfa_enabled": false, "flags": 0},
-        "guilds": [{"id": guild_id.to_string(), "unavailable": true}],
+        "guilds": guilds,
         "session_id": "fake-session",
         "resume_gateway_url": gateway_url,
-        "shard": [0, 1],
+        "shard": [shard.0, shard.1],
         "application": {"id": app_id.to_string(), "flags": 0},
     }))
 }
@@ -301,7 +302,7 @@ mod tests {
     fn every_payload_is_one_serenity_reads() {
         let bot = Who { bot: true, ..Who::player(1, "Echoes") };
         let alice = Who::player(100, "Alice");
-        ready(&bot, 2, 10, "ws://127.0.0.1:1").unwrap();
+        ready(&bot, 2, &[10], (0, 1), "ws://127.0.0.1:1").unwrap();
         guild(10, 100, &[text_channel()], &[&alice, &bot]).unwrap();
         let msg = message(5, 20, 10, &alice, "Was he alone?").unwrap();
         let place = Place { guild: 10, channel: &text_channel() };

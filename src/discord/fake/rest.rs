@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::payloads::{self, sent_message};
-use super::{APP, Call, GUILD, Inner};
+use super::{APP, Call, Inner};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new().fallback(handle).with_state(inner);
@@ -81,8 +81,10 @@ fn answer(inner: &Inner, method: &Method, path: &str, call: &mut Call) -> Respon
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway"]) => json_ok(json!({"url": inner.gateway})),
-        ("GET", ["gateway", "bot"]) => json_ok(json!({"url": inner.gateway, "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})),
+        ("GET", ["gateway", "bot"]) => {
+            json_ok(json!({"url": inner.gateway, "shards": inner.shards.load(std::sync::atomic::Ordering::Relaxed),
+            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}))
+        }
         ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
             json_ok(registered(inner, &call.body))
         }
@@ -112,7 +114,7 @@ fn answer(inner: &Inner, method: &Method, path: &str, call: &mut Call) -> Respon
             let Ok(parent) = parent.parse() else { return not_found() };
             let id = inner.next_id();
             let name = call.body.get("name").and_then(Value::as_str).unwrap_or("thread").to_string();
-            let thread = payloads::channel(id, GUILD, 11, &name, Some(parent), false);
+            let thread = payloads::channel(id, inner.guild_of(parent), 11, &name, Some(parent), false);
             inner.set_channel(id, thread.clone());
             call.created = Some(id);
             json_ok(thread)

@@ -28,7 +28,10 @@ pub enum Weights {
     Qwen3(quantized_qwen3::ModelWeights),
     /// Gemma 3's cache cannot be cleared, so a fresh copy (its tensors are
     /// shared, only the empty cache is new) replaces the used one.
-    Gemma3 { live: quantized_gemma3::ModelWeights, fresh: quantized_gemma3::ModelWeights },
+    Gemma3 {
+        live: Box<quantized_gemma3::ModelWeights>,
+        fresh: Box<quantized_gemma3::ModelWeights>,
+    },
 }
 
 impl Weights {
@@ -39,7 +42,7 @@ impl Weights {
             "qwen2" => quantized_qwen2::ModelWeights::from_gguf(content, reader, device).map(Self::Qwen2),
             "qwen3" => quantized_qwen3::ModelWeights::from_gguf(content, reader, device).map(Self::Qwen3),
             "gemma3" => quantized_gemma3::ModelWeights::from_gguf(content, reader, device)
-                .map(|w| Self::Gemma3 { live: w.clone(), fresh: w }),
+                .map(|w| Self::Gemma3 { live: Box::new(w.clone()), fresh: Box::new(w) }),
             other => {
                 return Err(format!(
                     "its architecture is `{other}`; supported are {}",

@@ -112,7 +112,9 @@ mod tests {
         assert_eq!(ChatTemplate::from_gguf(Some("{{ bos_token }}<start_of_turn>user")), Ok(ChatTemplate::Gemma));
         assert!(ChatTemplate::from_gguf(Some("[INST] {{ content }} [/INST]")).unwrap_err().contains("neither ChatML"));
 
-        assert!(ChatTemplate::ChatMlNoThinking.render(&chat()).ends_with("<|im_start|>assistant\n<think>\n\n</think>\n\n"));
+        assert!(
+            ChatTemplate::ChatMlNoThinking.render(&chat()).ends_with("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+        );
         assert_eq!(
             ChatTemplate::Gemma.render(&chat()),
             "<bos><start_of_turn>user\nBe brief.\n\nIs it raining?<end_of_turn>\n<start_of_turn>model\n"

@@ -177,9 +177,15 @@ fn id(tokens: &[String], token: &str) -> u32 {
 /// Enough of each family's own template for the engine to recognise it.
 fn template(arch: &str) -> &'static str {
     match arch {
-        "qwen3" => "{%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{%- endfor %}{%- if enable_thinking is false %}<think>\n\n</think>\n\n{%- endif %}",
-        "gemma3" => "{{ bos_token }}{%- for m in messages %}<start_of_turn>{{ m.role }}\n{{ m.content }}<end_of_turn>\n{%- endfor %}<start_of_turn>model\n",
-        _ => "{%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{%- endfor %}<|im_start|>assistant\n",
+        "qwen3" => {
+            "{%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{%- endfor %}{%- if enable_thinking is false %}<think>\n\n</think>\n\n{%- endif %}"
+        }
+        "gemma3" => {
+            "{{ bos_token }}{%- for m in messages %}<start_of_turn>{{ m.role }}\n{{ m.content }}<end_of_turn>\n{%- endfor %}<start_of_turn>model\n"
+        }
+        _ => {
+            "{%- for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{%- endfor %}<|im_start|>assistant\n"
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod lore;
 mod moderators;
 mod restart;
 mod safety;
+mod shards;
 mod tables;
 pub mod undercover;
 
