@@ -211,7 +211,7 @@ async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<
                 let inbound = Inbound::new(player.clone(), TurnInput::Ask(format!("Question {t}: was it raining?")))
                     .with_event(format!("load2:{s}:{t}"));
                 let turn = Instant::now();
-                let to = if seed % 2 == 0 { &on_a } else { &on_b };
+                let to = if seed.is_multiple_of(2) { &on_a } else { &on_b };
                 if to.send(inbound).await?.handed_off {
                     handed += 1;
                     tokio::time::timeout(Duration::from_secs(30), rx.recv())

@@ -63,6 +63,11 @@ impl Weights {
         }
     }
 
+    /// Whether several tokens can be fed at once after earlier ones.
+    pub fn takes_runs(&self) -> bool {
+        matches!(self, Self::Llama(_))
+    }
+
     /// Forgets every token fed so far.
     pub fn reset(&mut self) {
         match self {

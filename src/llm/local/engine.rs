@@ -196,6 +196,16 @@ pub struct Lm<'a> {
 impl Lm<'_> {
     /// Feeds tokens after those already seen; returns the logits that follow.
     pub fn feed(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
+        // candle's qwen and gemma models take several tokens at once only
+        // into an empty cache (their masks assume it): after the prompt,
+        // forced text goes in one token at a time.
+        if self.pos > 0 && ids.len() > 1 && !self.weights.takes_runs() {
+            let mut logits = Vec::new();
+            for id in ids {
+                logits = self.feed(std::slice::from_ref(id))?;
+            }
+            return Ok(logits);
+        }
         let input = Tensor::new(ids, &self.device).and_then(|t| t.unsqueeze(0)).map_err(|e| e.to_string())?;
         let logits = self.weights.forward(&input, self.pos).map_err(|e| format!("inference failed: {e}"))?;
         self.pos += ids.len();
