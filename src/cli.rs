@@ -295,6 +295,38 @@ pub enum BenchCommand {
         #[arg(long)]
         sqlite_only: bool,
     },
+    /// Two processes on one PostgreSQL database: every input delivered
+    /// 1–4 times to random processes, 50 players × 20 messages into one
+    /// session, and a model failing at random: turns and replies per
+    /// input, order, half-written turns.
+    Processes {
+        #[arg(long, default_value_t = 20)]
+        sessions: usize,
+        #[arg(long, default_value_t = 20)]
+        turns: usize,
+        #[arg(long, default_value_t = 50)]
+        players: usize,
+        #[arg(long, default_value_t = 20)]
+        messages: usize,
+    },
+    /// Bot processes on one PostgreSQL database killed with SIGKILL at
+    /// random points (`--runs` times): inputs without a turn or with two,
+    /// replies never shown or shown twice.
+    Crash {
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+    },
+    /// One process of `bench crash` (started by it): an engine behind a
+    /// line protocol on stdin and stdout.
+    #[command(hide = true)]
+    Worker {
+        #[arg(long)]
+        database: String,
+        #[arg(long)]
+        owner: String,
+        #[arg(long, default_value_t = 500)]
+        lease_ms: i64,
+    },
     /// A scripted long Lore RPG session: prompt tokens per role at turns
     /// 1, 50, 100 and 300, model calls per turn, and a recall probe.
     Context {
@@ -473,6 +505,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             }
             println!("{}", run(&opts).await?);
             Ok(())
+        }
+        Command::Bench(BenchCommand::Processes { sessions, turns, players, messages }) => {
+            use crate::bench::processes::{ProcessOptions, run};
+            let opts = ProcessOptions { sessions, turns, players, messages, ..ProcessOptions::default() };
+            println!("{}", run(&opts).await?);
+            Ok(())
+        }
+        Command::Bench(BenchCommand::Crash { runs }) => {
+            use crate::bench::crash::{CrashOptions, run};
+            println!("{}", run(&CrashOptions { runs, ..CrashOptions::default() }).await?);
+            Ok(())
+        }
+        Command::Bench(BenchCommand::Worker { database, owner, lease_ms }) => {
+            crate::bench::crash::worker(&database, &owner, lease_ms).await
         }
         Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
         Command::Arena(ArenaCommand::Check { paths }) => check_arena(paths),

@@ -9,7 +9,7 @@
 //! session. Then two processes on one PostgreSQL database (two engines
 //! with their own connection pools and lease-holder names), every input
 //! sent to one of them at random: the one not holding the session hands it
-//! over through the database and the holder's poller plays it, the turn
+//! over through the database and the holder, told of it by LISTEN/NOTIFY, plays it, the turn
 //! lasting until the holder's courier shows the reply.
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
@@ -99,13 +99,13 @@ pub async fn run(opts: &LoadOptions) -> anyhow::Result<String> {
         "turn: the engine's whole turn as a front end waits for it (model instant);\n\
          commit: the bare INSERT + COMMIT of one row on the same pool, the floor under a turn;\n\
          postgres x2: two processes, each input to one at random (half of them handed over,\n\
-         polled every 20 ms by the holder).",
+         the holder told at once by LISTEN/NOTIFY).",
     );
     Ok(out)
 }
 
 async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Result<String> {
-    let engine = engine(store.clone(), None)?;
+    let engine = engine(store.clone(), None, instant())?;
     let (library, _) = PuzzleLibrary::load(None);
     let puzzle = library.get("en-arrivals-sign").context("the bundled puzzle en-arrivals-sign")?;
     let mut handles = Vec::with_capacity(opts.sessions);
@@ -148,9 +148,13 @@ async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Res
     ))
 }
 
-fn engine(store: SqlStore, owner: Option<&str>) -> anyhow::Result<Arc<Engine>> {
+fn instant() -> RoleModels {
     let model: Arc<InstantModel> = Arc::new(InstantModel::default());
-    let models = RoleModels { judge: model.clone(), narrator: model };
+    RoleModels { judge: model.clone(), narrator: model }
+}
+
+/// An engine on `store` with `models` (a process, named `owner`).
+pub(super) fn engine(store: SqlStore, owner: Option<&str>, models: RoleModels) -> anyhow::Result<Arc<Engine>> {
     let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
     let store: Arc<dyn Store> = Arc::new(store);
     let engine = Engine::new(pipeline, store, Arc::new(SystemClock), 0);
@@ -158,6 +162,14 @@ fn engine(store: SqlStore, owner: Option<&str>) -> anyhow::Result<Arc<Engine>> {
         Some(owner) => engine.owned_by(owner),
         None => engine,
     }))
+}
+
+/// A process of `bench crash`: the instant model, leases of `lease_ms`.
+pub(super) fn engine_with_lease(store: SqlStore, owner: &str, lease_ms: i64) -> anyhow::Result<Arc<Engine>> {
+    let models = instant();
+    let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
+    let store: Arc<dyn Store> = Arc::new(store);
+    Ok(Arc::new(Engine::new(pipeline, store, Arc::new(SystemClock), 0).owned_by(owner).with_lease_ms(lease_ms)))
 }
 
 /// The holder's courier: tells the session's waiting task its handed-over
@@ -178,11 +190,12 @@ impl Courier for Shown {
 async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<String> {
     let (a_store, b_store) =
         (SqlStore::connect(&scratch.database()).await?, SqlStore::connect(&scratch.database()).await?);
-    let a = engine(a_store.clone(), Some("bench-a"))?;
-    let b = engine(b_store.clone(), Some("bench-b"))?;
+    let a = engine(a_store.clone(), Some("bench-a"), instant())?;
+    let b = engine(b_store.clone(), Some("bench-b"), instant())?;
     let shown = Arc::new(Shown::default());
     a.set_courier(shown.clone());
-    let poll = Duration::from_millis(20);
+    // The interval `echoes serve` uses: hand-overs are announced (LISTEN/NOTIFY).
+    let poll = Duration::from_millis(500);
     let pollers = [a.poll_handoffs(poll), b.poll_handoffs(poll)];
     let (library, _) = PuzzleLibrary::load(None);
     let puzzle = library.get("en-arrivals-sign").context("the bundled puzzle en-arrivals-sign")?;

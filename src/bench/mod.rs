@@ -7,7 +7,9 @@
 //! the real turn pipeline (narrator off) against the real model files.
 
 pub mod context;
+pub mod crash;
 pub mod load;
+pub mod processes;
 mod script;
 pub mod secrecy;
 

@@ -170,7 +170,7 @@ impl Bot {
         let (handle, loaded) = engine.resume_session(&binding.session_id, find).await?;
         let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
         let (unsent, unsent_private): (Vec<_>, Vec<_>) =
-            self.store.unsent(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
+            engine.unsent_if_held(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: binding.scope.clone() };
         self.remember(thread, handle.clone(), game.clone());
         tracing::info!(thread, session = %handle.id, "resumed a bound thread");

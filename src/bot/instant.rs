@@ -86,12 +86,26 @@ impl LlmClient for InstantModel {
 /// The bot's parts over a SQLite file, the built-in puzzles and `model`
 /// (English, three hints, no per-scope models).
 pub async fn offline_parts(database: &Path, model: Arc<dyn LlmClient>) -> anyhow::Result<BotParts> {
-    let store = Arc::new(open_store(&crate::store::Database::Sqlite(database.to_path_buf())).await?);
+    offline_parts_on(&crate::store::Database::Sqlite(database.to_path_buf()), model, None).await
+}
+
+/// The same parts on any database, as the lease holder `owner` when
+/// given (tests that run several bot processes on one PostgreSQL).
+pub async fn offline_parts_on(
+    database: &crate::store::Database,
+    model: Arc<dyn LlmClient>,
+    owner: Option<&str>,
+) -> anyhow::Result<BotParts> {
+    let store = Arc::new(open_store(database).await?);
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
     let models = RoleModels { judge: model.clone(), narrator: model };
     let pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
     let store_port: Arc<dyn Store> = store.clone();
-    let engine = Arc::new(Engine::new(pipeline, store_port, Arc::new(SystemClock), 0));
+    let engine = Engine::new(pipeline, store_port, Arc::new(SystemClock), 0);
+    let engine = Arc::new(match owner {
+        Some(owner) => engine.owned_by(owner),
+        None => engine,
+    });
     let guilds: Arc<dyn GuildStore> = store;
     let (library, _) = PuzzleLibrary::load(None);
     Ok(BotParts {

@@ -164,27 +164,30 @@ impl Bot {
         let live = LiveTable { handle: handle.clone(), game, scope: binding.scope.clone(), language };
         self.tables.insert(thread, live.clone());
         let (unsent, unsent_private): (Vec<_>, Vec<_>) =
-            self.store.unsent(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
+            engine.unsent_if_held(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
         tracing::info!(thread, session = %handle.id, "resumed a bound table");
         Ok(FoundTable { table: live, unsent, unsent_private })
     }
 
     /// Starts a session's actor again from the record when none runs here
     /// (the engine's courier asks: an input was handed to the session).
-    /// `Ok(false)` when no active thread plays it.
-    pub async fn reopen_session(&self, session_id: &str) -> anyhow::Result<bool> {
+    /// Returns the public replies the session's last holder committed but
+    /// never showed (it died between the two), for the courier to show;
+    /// none when it runs here already or no active thread plays it.
+    pub async fn reopen_session(&self, session_id: &str) -> anyhow::Result<Vec<Delivery>> {
         let live = |h: Option<SessionHandle>| h.is_some_and(|h| !h.is_closed());
         let table = self.tables.thread_of(session_id).and_then(|t| self.tables.get(&t)).map(|t| t.handle);
         if live(self.sessions.get(session_id)) || live(table) {
-            return Ok(true);
+            return Ok(Vec::new());
         }
         let bindings = self.guilds.active_bindings().await?;
-        let Some(binding) = bindings.into_iter().find(|b| b.session_id == session_id) else { return Ok(false) };
-        Ok(match self.store.session_kind(session_id).await? {
-            Some(kind) if kind == "soup" => self.find_game(&binding.thread).await?.is_some(),
-            Some(_) => self.find_table(&binding.thread).await?.is_some(),
-            None => false,
-        })
+        let Some(binding) = bindings.into_iter().find(|b| b.session_id == session_id) else { return Ok(Vec::new()) };
+        let unsent = match self.store.session_kind(session_id).await? {
+            Some(kind) if kind == "soup" => self.find_game(&binding.thread).await?.map(|found| found.unsent),
+            Some(_) => self.find_table(&binding.thread).await?.map(|found| found.unsent),
+            None => None,
+        };
+        Ok(unsent.unwrap_or_default().into_iter().map(Delivery::unsent).collect())
     }
 
     /// Resumes every bound table whose phase has a deadline, so timers

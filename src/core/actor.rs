@@ -20,7 +20,7 @@ use super::game::table::EndedWork;
 use super::game::{Deadline, Message, Played, Reply, Table, TurnContext, TurnInput};
 use super::pipeline::{Pipeline, Progress};
 use super::soup::Player;
-use super::store::{Clock, Store, StoreError, TurnCommit};
+use super::store::{Clock, OutboxItem, Store, StoreError, TurnCommit};
 
 mod lease;
 
@@ -52,6 +52,9 @@ pub struct Engine {
     /// inputs): shared by the engines of one process (`sharing_actors_with`),
     /// so one poller reaches a session whichever model's engine plays it.
     live: Arc<std::sync::Mutex<HashMap<String, mpsc::WeakSender<Job>>>>,
+    /// Set when this process polls for handed-over inputs (it shares its
+    /// database with others), for every engine sharing `live`.
+    handing: Arc<std::sync::atomic::AtomicBool>,
     /// Set by `stop`: the engine plays nothing more.
     stopped: std::sync::atomic::AtomicBool,
 }
@@ -119,6 +122,21 @@ pub struct Delivery {
 impl Delivery {
     /// Nothing to show: no reply text and no messages (a timer for a
     /// phase that already ended). Nobody is told of it.
+    /// A reply committed earlier and never shown (a restart, a holder that
+    /// died), to be shown now and marked sent like any other.
+    pub fn unsent(item: OutboxItem) -> Delivery {
+        Delivery {
+            reply: Reply { kind: item.kind, text: item.body, verdict: None },
+            outbox_id: Some(item.id),
+            messages: Vec::new(),
+            choices: Vec::new(),
+            duplicate: false,
+            over: false,
+            deadline_ms: None,
+            handed_off: false,
+        }
+    }
+
     pub fn is_silent(&self) -> bool {
         self.reply.text.trim().is_empty() && self.messages.is_empty() && self.choices.is_empty()
     }
@@ -155,6 +173,8 @@ struct SessionState {
 
 struct Job {
     inbound: Inbound,
+    /// It came through the store from another process (`lease.rs`).
+    handed: bool,
     done: oneshot::Sender<Result<Delivery, EngineError>>,
 }
 
@@ -175,7 +195,7 @@ impl SessionHandle {
 
     /// Queues an input and waits for its committed reply.
     pub async fn send(&self, inbound: Inbound) -> Result<Delivery, EngineError> {
-        send_job(&self.tx, inbound).await
+        send_job(&self.tx, inbound, false).await
     }
 
     /// Records that a reply (and every message with it) reached its readers.
@@ -190,9 +210,9 @@ impl SessionHandle {
     }
 }
 
-async fn send_job(tx: &mpsc::Sender<Job>, inbound: Inbound) -> Result<Delivery, EngineError> {
+async fn send_job(tx: &mpsc::Sender<Job>, inbound: Inbound, handed: bool) -> Result<Delivery, EngineError> {
     let (done, rx) = oneshot::channel();
-    tx.send(Job { inbound, done }).await.map_err(|_| EngineError::Stopped)?;
+    tx.send(Job { inbound, handed, done }).await.map_err(|_| EngineError::Stopped)?;
     rx.await.map_err(|_| EngineError::Stopped)?
 }
 
@@ -217,6 +237,7 @@ impl Engine {
             owner: process_owner(),
             lease_ms: LEASE_MS,
             live: Arc::default(),
+            handing: Arc::default(),
             stopped: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -244,6 +265,7 @@ impl Engine {
     pub fn sharing_actors_with(mut self, base: &Engine) -> Self {
         self.owner = base.owner.clone();
         self.live = Arc::clone(&base.live);
+        self.handing = Arc::clone(&base.handing);
         self
     }
 
@@ -386,6 +408,10 @@ async fn run_actor(
             state.agents_pending.remove(id);
         }
         match engine.step(&mut state).await {
+            // Inputs handed to this session by other processes before this
+            // one arrived are played first: a session's inputs keep their
+            // order across processes.
+            Ok(lease::Step::Play) if !job.handed && engine.hands_over() => engine.play_waiting(&mut state, &me).await,
             Ok(lease::Step::Play) => {}
             Ok(lease::Step::HandOff) => {
                 let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
@@ -659,7 +685,7 @@ impl Engine {
             }
             // The session was dropped (its game ended and was forgotten).
             let Some(tx) = me.upgrade() else { return };
-            match send_job(&tx, inbound).await {
+            match send_job(&tx, inbound, false).await {
                 Ok(delivery) if !delivery.duplicate && !delivery.is_silent() => match engine.courier.get() {
                     Some(courier) => courier.deliver(&session_id, delivery),
                     None => tracing::debug!(session = %session_id, "no courier: the reply waits in the outbox"),

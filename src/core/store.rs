@@ -343,8 +343,22 @@ pub trait Store: Send + Sync {
     /// lease expired before `now_ms` (their holder is gone), oldest first.
     async fn handed(&self, owner: &str, now_ms: i64, limit: u32) -> Result<Vec<Handed>, StoreError>;
 
+    /// The events waiting for one session, oldest first: its actor plays
+    /// them before an input that reached it directly.
+    async fn handed_to(&self, session_id: &str) -> Result<Vec<Handed>, StoreError>;
+
     /// Removes a handed event once its session played it (or found it played).
     async fn drop_handed(&self, session_id: &str, event_id: &str) -> Result<(), StoreError>;
+
+    /// A signal each time an input is handed to a session `owner` holds
+    /// (or one nobody holds), where the database can tell its listeners
+    /// (PostgreSQL's `LISTEN/NOTIFY`); `None` where it cannot, and the
+    /// holder polls. Signals may be merged or, across a reconnect, lost:
+    /// a listener still polls now and then.
+    async fn handoff_signals(&self, owner: &str) -> Result<Option<tokio::sync::mpsc::Receiver<()>>, StoreError> {
+        let _ = owner;
+        Ok(None)
+    }
 }
 
 /// Time, injected so tests and replays control it.

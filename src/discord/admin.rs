@@ -278,7 +278,7 @@ async fn moderator_turn(ctx: Context<'_>, reveal: bool) -> Result<(), Error> {
             text: say(game.puzzle.language, &Word::EndedByModerator),
             verdict: None,
         };
-        super::send::post(http, thread, &notice, lang, 1, None).await?;
+        super::send::post(http, thread, &notice, lang, 1, None, None).await?;
         handle.delivered(&delivery).await?;
         data.close_game(thread).await?;
     }

@@ -44,7 +44,8 @@ impl Data {
         for item in found.unsent {
             let reply = crate::core::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
             let lang = found.game.puzzle.language;
-            super::send::post(http, thread, &reply, lang, self.settings.max_reply_messages, None).await?;
+            super::send::post(http, thread, &reply, lang, self.settings.max_reply_messages, None, Some(item.id))
+                .await?;
             self.store.mark_sent(item.id).await?;
         }
         Ok(Some((found.handle, found.game)))

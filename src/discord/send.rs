@@ -48,6 +48,10 @@ pub fn message(o: &Outgoing, reply_to: Option<(serenity::ChannelId, serenity::Me
 }
 
 /// Posts a reply in a channel; the first message answers `reply_to`.
+/// A reply from the outbox (`outbox`: its row) carries a nonce per piece
+/// that Discord enforces: posted again (a process died between posting
+/// and marking it sent, and another resends it), Discord returns the
+/// first message instead of a second one.
 pub async fn post(
     http: &serenity::Http,
     channel: serenity::ChannelId,
@@ -55,12 +59,22 @@ pub async fn post(
     lang: Language,
     max_messages: usize,
     reply_to: Option<serenity::MessageId>,
+    outbox: Option<i64>,
 ) -> serenity::Result<()> {
     for (i, o) in plan(reply, lang, max_messages).iter().enumerate() {
         let reference = reply_to.filter(|_| i == 0).map(|id| (channel, id));
-        channel.send_message(http, message(o, reference)).await?;
+        let mut m = message(o, reference);
+        if let Some(row) = outbox {
+            m = m.nonce(serenity::Nonce::String(nonce(row, i))).enforce_nonce(true);
+        }
+        channel.send_message(http, m).await?;
     }
     Ok(())
+}
+
+/// Piece `piece` of outbox row `row`: at most 25 characters, as Discord allows.
+pub fn nonce(row: i64, piece: usize) -> String {
+    format!("o{row}.{piece}")
 }
 
 /// The follow-up pieces for an interaction's reply.

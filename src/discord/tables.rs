@@ -873,10 +873,19 @@ impl DiscordCourier {
 impl Courier for DiscordCourier {
     fn reopen(&self, session_id: &str) {
         let Some(data) = self.data() else { return };
-        let session_id = session_id.to_string();
+        let (http, session_id) = (self.http.clone(), session_id.to_string());
         tokio::spawn(async move {
-            if let Err(e) = data.bot.reopen_session(&session_id).await {
-                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session");
+            match data.bot.reopen_session(&session_id).await {
+                Ok(unsent) => {
+                    for delivery in unsent {
+                        if let Err(e) = data.courier_deliver(&http, &session_id, &delivery).await {
+                            tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an unsent reply");
+                        }
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session")
+                }
             }
         });
     }
@@ -900,7 +909,8 @@ impl Data {
         let Some(thread) = key.strip_prefix("discord:").and_then(|t| t.parse::<u64>().ok()) else { return Ok(()) };
         let thread = serenity::ChannelId::new(thread);
         let lang = found.game.puzzle.language;
-        super::send::post(http, thread, &delivery.reply, lang, self.settings.max_reply_messages, None).await?;
+        let (max, row) = (self.settings.max_reply_messages, delivery.outbox_id);
+        super::send::post(http, thread, &delivery.reply, lang, max, None, row).await?;
         found.handle.delivered(delivery).await?;
         if crate::core::actor::is_final(delivery.reply.kind) && !delivery.duplicate {
             self.finish(http, thread, &found.game).await?;

@@ -8,7 +8,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{Builder as _, CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
 
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
-use crate::core::pipeline::{Reply, TurnInput};
+use crate::core::pipeline::TurnInput;
 use crate::core::soup::{Player, SoupGame};
 
 use super::games::LiveGame;
@@ -64,7 +64,7 @@ impl Data {
         let already_shown = delivery.duplicate && matches!(origin, Origin::Message(_));
         if !already_shown {
             let lang = turn.game.puzzle.language;
-            self.show(http, turn.thread, &delivery.reply, lang, origin).await?;
+            self.show(http, turn.thread, &delivery, lang, origin).await?;
         }
         turn.handle.delivered(&delivery).await?;
         if is_final(delivery.reply.kind) && !delivery.duplicate {
@@ -79,14 +79,14 @@ impl Data {
         &self,
         http: &serenity::Http,
         thread: serenity::ChannelId,
-        reply: &Reply,
+        delivery: &Delivery,
         lang: crate::core::puzzle::Language,
         origin: Origin,
     ) -> Result<(), Error> {
-        let max = self.settings.max_reply_messages;
+        let (max, reply, row) = (self.settings.max_reply_messages, &delivery.reply, delivery.outbox_id);
         match origin {
-            Origin::Message(id) => post(http, thread, reply, lang, max, Some(id)).await?,
-            Origin::Thread => post(http, thread, reply, lang, max, None).await?,
+            Origin::Message(id) => post(http, thread, reply, lang, max, Some(id), row).await?,
+            Origin::Thread => post(http, thread, reply, lang, max, None, row).await?,
             Origin::Interaction(token) => {
                 for piece in plan(reply, lang, max) {
                     followup(&piece).execute(http, (None, &token)).await?;

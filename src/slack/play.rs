@@ -288,6 +288,12 @@ impl SlackBot {
         let thinking = self.post(channel, thread_ts, &say(lang, &Word::Thinking)).await?;
         let inbound = Inbound { event_id: Some(event_id), player, input, progress: None, moderator: false };
         let delivery = found.handle.send(inbound).await?;
+        if delivery.handed_off || delivery.duplicate {
+            // Another process plays it and shows the reply (handed over), or
+            // it was played and shown before (a retry reaching another
+            // process, or one after a restart): "thinking…" goes.
+            return self.delete(channel, &thinking).await;
+        }
         let mut pieces = plan(&delivery.reply, lang, self.settings.max_reply_messages).into_iter();
         self.update_text(channel, &thinking, &pieces.next().unwrap_or_default()).await?;
         for piece in pieces {

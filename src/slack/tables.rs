@@ -500,8 +500,17 @@ impl Courier for SlackCourier {
         let Some(bot) = self.0.upgrade() else { return };
         let session_id = session_id.to_string();
         tokio::spawn(async move {
-            if let Err(e) = bot.reopen_session(&session_id).await {
-                tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session");
+            match bot.reopen_session(&session_id).await {
+                Ok(unsent) => {
+                    for delivery in unsent {
+                        if let Err(e) = bot.courier_deliver(&session_id, &delivery).await {
+                            tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an unsent reply");
+                        }
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not reopen a session")
+                }
             }
         });
     }

@@ -1,5 +1,5 @@
 //! The Web API calls the bot makes: post (in a thread or not), update a
-//! message in place, answer one user privately, share a file. Text reaching here is
+//! message in place, delete one, answer one user privately, share a file. Text reaching here is
 //! already neutralised (`render.rs`); links and names are never expanded.
 
 use anyhow::Context as _;
@@ -48,6 +48,13 @@ impl SlackBot {
 
     pub async fn update_text(&self, channel: &str, ts: &str, text: &str) -> anyhow::Result<()> {
         self.update(channel, ts, content(text)).await
+    }
+
+    /// Deletes one of the bot's own messages.
+    pub async fn delete(&self, channel: &str, ts: &str) -> anyhow::Result<()> {
+        let request = SlackApiChatDeleteRequest::new(channel.into(), ts.into());
+        self.session().chat_delete(&request).await.map_err(|e| failed("chat.delete", e))?;
+        Ok(())
     }
 
     /// A message only `user` sees.

@@ -8,6 +8,7 @@
 
 mod copy;
 mod guild;
+mod listen;
 mod open;
 pub mod scratch;
 mod sql;

@@ -144,7 +144,7 @@ impl SqlStore {
         // runtime), and a connection opened later by whichever task needed
         // it first would not.
         let reader = pool(SQLITE_READERS).connect_with(options).await.map_err(db)?;
-        Ok(SqlStore { writer, reader, backend: Backend::Sqlite, migrated })
+        Ok(SqlStore { writer, reader, backend: Backend::Sqlite, migrated, listen_url: None })
     }
 
     async fn postgres(url: &str) -> Result<SqlStore, StoreError> {
@@ -157,7 +157,13 @@ impl SqlStore {
             .await
             .map_err(|e| StoreError::Database(format!("{}: {e}", Database::Postgres(url.to_string()))))?;
         let migrated = migrate(&pool, Backend::Postgres).await?;
-        Ok(SqlStore { writer: pool.clone(), reader: pool, backend: Backend::Postgres, migrated })
+        Ok(SqlStore {
+            writer: pool.clone(),
+            reader: pool,
+            backend: Backend::Postgres,
+            migrated,
+            listen_url: Some(url.to_string()),
+        })
     }
 }
 

@@ -32,6 +32,8 @@ pub struct SqlStore {
     pub(super) backend: Backend,
     /// The migrations opening this store applied (`echoes db migrate`).
     pub(super) migrated: Vec<i64>,
+    /// PostgreSQL's URL, for the connection that listens for hand-overs.
+    pub(super) listen_url: Option<String>,
 }
 
 impl SqlStore {
@@ -48,6 +50,60 @@ impl SqlStore {
     /// The versions of the migrations that opening this store applied.
     pub fn migrated_on_open(&self) -> &[i64] {
         &self.migrated
+    }
+
+    /// Every session's event ids in the order its turns were applied
+    /// (`bench processes`).
+    pub async fn event_ids(&self) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+        let rows =
+            sqlx::query("SELECT session_id, event_id FROM turns WHERE event_id IS NOT NULL ORDER BY session_id, seq")
+                .fetch_all(&self.reader)
+                .await
+                .map_err(db)?;
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for row in &rows {
+            let (session, event): (String, String) =
+                (row.try_get("session_id").map_err(db)?, row.try_get("event_id").map_err(db)?);
+            match out.last_mut() {
+                Some((last, events)) if *last == session => events.push(event),
+                _ => out.push((session, vec![event])),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The outbox rows of these sessions (`bench crash`).
+    pub async fn outbox_ids(&self, sessions: &[&str]) -> Result<Vec<i64>, StoreError> {
+        let mut ids = Vec::new();
+        for session in sessions {
+            let rows: Vec<i64> = sqlx::query_scalar("SELECT id FROM outbox WHERE session_id = $1 ORDER BY id")
+                .bind(*session)
+                .fetch_all(&self.reader)
+                .await
+                .map_err(db)?;
+            ids.extend(rows);
+        }
+        Ok(ids)
+    }
+
+    /// Turns committed without any outbox row, and outbox rows without
+    /// their turn: a turn half written (`bench processes`).
+    pub async fn unpaired_turns(&self) -> Result<(i64, i64), StoreError> {
+        let turns: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM turns t WHERE NOT EXISTS
+             (SELECT 1 FROM outbox o WHERE o.session_id = t.session_id AND o.seq = t.seq)",
+        )
+        .fetch_one(&self.reader)
+        .await
+        .map_err(db)?;
+        let replies: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM outbox o WHERE NOT EXISTS
+             (SELECT 1 FROM turns t WHERE t.session_id = o.session_id AND t.seq = o.seq)",
+        )
+        .fetch_one(&self.reader)
+        .await
+        .map_err(db)?;
+        Ok((turns, replies))
     }
 
     /// `bench load`'s floor under a turn: `rows` transactions of one
@@ -759,6 +815,25 @@ impl Store for SqlStore {
     }
 
     async fn hand_off(&self, handed: &Handed, now_ms: i64) -> Result<bool, StoreError> {
+        if self.backend == Backend::Postgres {
+            // The holder is told in the same statement: a notification is
+            // sent when the row is committed, and only if it was written.
+            let told: i64 = sqlx::query_scalar(
+                "WITH ins AS (
+                     INSERT INTO handoff (session_id, event_id, inbound, created_ms) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (session_id, event_id) DO NOTHING RETURNING session_id)
+                 SELECT count(pg_notify('echoes_handoff', COALESCE(l.owner, ''))::text) FROM ins
+                 LEFT JOIN session_leases l ON l.session_id = ins.session_id",
+            )
+            .bind(&handed.session_id)
+            .bind(&handed.event_id)
+            .bind(&handed.inbound)
+            .bind(now_ms)
+            .fetch_one(&self.writer)
+            .await
+            .map_err(db)?;
+            return Ok(told > 0);
+        }
         let done = sqlx::query(
             "INSERT INTO handoff (session_id, event_id, inbound, created_ms) VALUES ($1, $2, $3, $4)
              ON CONFLICT (session_id, event_id) DO NOTHING",
@@ -771,6 +846,17 @@ impl Store for SqlStore {
         .await
         .map_err(db)?;
         Ok(done.rows_affected() > 0)
+    }
+
+    async fn handed_to(&self, session_id: &str) -> Result<Vec<Handed>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT session_id, event_id, inbound FROM handoff WHERE session_id = $1 ORDER BY created_ms, event_id",
+        )
+        .bind(session_id)
+        .fetch_all(&self.writer)
+        .await
+        .map_err(db)?;
+        rows.iter().map(handed_row).collect()
     }
 
     async fn handed(&self, owner: &str, now_ms: i64, limit: u32) -> Result<Vec<Handed>, StoreError> {
@@ -786,15 +872,12 @@ impl Store for SqlStore {
         .fetch_all(&self.writer)
         .await
         .map_err(db)?;
-        rows.iter()
-            .map(|r| {
-                Ok(Handed {
-                    session_id: r.try_get("session_id").map_err(db)?,
-                    event_id: r.try_get("event_id").map_err(db)?,
-                    inbound: r.try_get("inbound").map_err(db)?,
-                })
-            })
-            .collect()
+        rows.iter().map(handed_row).collect()
+    }
+
+    async fn handoff_signals(&self, owner: &str) -> Result<Option<tokio::sync::mpsc::Receiver<()>>, StoreError> {
+        let Some(url) = &self.listen_url else { return Ok(None) };
+        super::listen::handoff_signals(url, owner).await.map(Some)
     }
 
     async fn drop_handed(&self, session_id: &str, event_id: &str) -> Result<(), StoreError> {
@@ -891,3 +974,11 @@ fn snapshot_from_row(row: &AnyRow) -> Result<Snapshot, StoreError> {
 
 #[cfg(test)]
 pub(super) mod tests;
+
+fn handed_row(r: &sqlx::any::AnyRow) -> Result<Handed, StoreError> {
+    Ok(Handed {
+        session_id: r.try_get("session_id").map_err(db)?,
+        event_id: r.try_get("event_id").map_err(db)?,
+        inbound: r.try_get("inbound").map_err(db)?,
+    })
+}

@@ -6,8 +6,9 @@
 //! the new holder. The engines of one process (one per scope's model) share
 //! one registry of running actors, so one poller serves them all. An input that reaches an actor
 //! whose session another process holds is handed to that process through
-//! the store (`Store::hand_off`); each process polls for the inputs handed
-//! to its sessions (`Engine::poll_handoffs`) and plays them like its own,
+//! the store (`Store::hand_off`); each process is told of the inputs handed
+//! to its sessions (PostgreSQL's `LISTEN/NOTIFY`, `Store::handoff_signals`),
+//! or polls for them (`Engine::poll_handoffs`), and plays them like its own,
 //! its courier showing the replies. An actor that lost its session and
 //! gets it back (its holder died) knows its state is behind: it hands the
 //! input to its own process and stops, and the courier reopens the session
@@ -22,12 +23,15 @@ use tokio::sync::mpsc;
 use super::{Delivery, Engine, EngineError, Inbound, Job, SessionState, send_job};
 use crate::core::game::{Reply, ReplyKind, TurnInput};
 use crate::core::soup::Player;
-use crate::core::store::{Handed, Lease, LeaseRenewal};
+use crate::core::store::{Handed, Lease, LeaseRenewal, OutboxItem};
 use crate::core::telemetry::telemetry;
 
 /// How long a lease lasts without renewal: a process that dies holds its
 /// sessions this long at most.
 pub const LEASE_MS: i64 = 30_000;
+
+/// How often a process that is told of hand-overs looks for them anyway.
+const IDLE_POLL: Duration = Duration::from_secs(1);
 
 /// This process's name as a lease holder: random, one per process.
 pub fn process_owner() -> String {
@@ -127,6 +131,17 @@ impl Engine {
         })
     }
 
+    /// The session's replies not yet shown, when this process holds (or
+    /// now takes) its lease; none while another process plays it, whose
+    /// front end shows its own. A front end reopening a session shows these.
+    pub async fn unsent_if_held(&self, session_id: &str) -> Result<Vec<OutboxItem>, EngineError> {
+        let now = self.clock.now_ms();
+        match self.store.claim_lease(session_id, &self.owner, now, now + self.lease_ms).await? {
+            Lease::Held => Ok(self.store.unsent(session_id).await?),
+            Lease::HeldBy { .. } => Ok(Vec::new()),
+        }
+    }
+
     /// Gives the lease up as the actor stops.
     pub(super) async fn release(&self, state: &SessionState) {
         if state.hold.until_ms > 0
@@ -136,53 +151,68 @@ impl Engine {
         }
     }
 
-    /// Plays the inputs other processes handed to this one's sessions,
-    /// every `every`, until the engine is dropped. A session with no actor
-    /// here is reopened through the courier first; an input is removed from
-    /// the queue once its session played it (or found it played).
+    /// Plays the inputs other processes handed to this one's sessions
+    /// until the engine is dropped: at once when the store tells of one
+    /// (PostgreSQL), and every `every` while some wait for their session to
+    /// reopen here; otherwise every `every` where the store cannot tell, and
+    /// every `IDLE_POLL` where it can (a notice lost over a reconnect, a
+    /// holder that died). A session with no actor here is reopened through
+    /// the courier first; an input is removed from the queue once its
+    /// session played it (or found it played).
     pub fn poll_handoffs(self: &std::sync::Arc<Self>, every: Duration) -> tokio::task::JoinHandle<()> {
+        self.handing.store(true, std::sync::atomic::Ordering::SeqCst);
         let engine = std::sync::Arc::downgrade(self);
+        let (store, owner) = (self.store.clone(), self.owner.clone());
         self.spawn_work(async move {
-            let mut tick = tokio::time::interval(every);
-            loop {
-                tick.tick().await;
-                let Some(engine) = engine.upgrade().filter(|e| !e.is_stopped()) else { return };
-                if let Err(e) = engine.play_handed().await {
-                    tracing::warn!(error = %e, "could not play handed-over inputs");
+            let mut signals = match store.handoff_signals(&owner).await {
+                Ok(signals) => signals,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for handed-over inputs; polling for them");
+                    None
                 }
+            };
+            let mut wait = every;
+            loop {
+                match signals.as_mut() {
+                    Some(rx) => tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        got = rx.recv() => if got.is_none() { signals = None },
+                    },
+                    None => tokio::time::sleep(wait).await,
+                }
+                let Some(engine) = engine.upgrade().filter(|e| !e.is_stopped()) else { return };
+                wait = match engine.play_handed().await {
+                    Ok(false) if signals.is_some() => every.max(IDLE_POLL),
+                    Ok(_) => every,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not play handed-over inputs");
+                        every
+                    }
+                };
             }
         })
     }
 
-    async fn play_handed(self: &std::sync::Arc<Self>) -> Result<(), EngineError> {
-        let handed = self.store.handed(&self.owner, self.clock.now_ms(), 64).await?;
+    /// Plays what waits for this process; `true` when some is left (its
+    /// session is reopening here, or the batch was full).
+    async fn play_handed(self: &std::sync::Arc<Self>) -> Result<bool, EngineError> {
+        const BATCH: u32 = 64;
+        let handed = self.store.handed(&self.owner, self.clock.now_ms(), BATCH).await?;
+        let mut left = handed.len() == BATCH as usize;
         for item in handed {
             let Some(tx) = self.live_actor(&item.session_id) else {
                 if let Some(courier) = self.courier.get() {
                     courier.reopen(&item.session_id);
                 }
+                left = true;
                 continue;
             };
-            let body: Handoff = match serde_json::from_str(&item.inbound) {
-                Ok(body) => body,
-                Err(e) => {
-                    tracing::error!(session = %item.session_id, event = %item.event_id, error = %e,
-                        "an unreadable handed-over input is dropped");
-                    self.store.drop_handed(&item.session_id, &item.event_id).await?;
-                    continue;
-                }
-            };
-            let inbound = Inbound {
-                event_id: Some(item.event_id.clone()),
-                player: body.player,
-                input: body.input,
-                progress: None,
-                moderator: body.moderator,
-            };
-            let delivery = send_job(&tx, inbound).await?;
+            let Some(inbound) = self.unpack(&item).await? else { continue };
+            let delivery = send_job(&tx, inbound, true).await?;
             if delivery.handed_off {
                 // Its actor no longer holds the session: the next poll (here
                 // or in the holder) finds the input where it was.
+                left = true;
                 continue;
             }
             if !delivery.duplicate
@@ -193,7 +223,81 @@ impl Engine {
             }
             self.store.drop_handed(&item.session_id, &item.event_id).await?;
         }
-        Ok(())
+        Ok(left)
+    }
+
+    /// Whether inputs may reach this process's sessions through the store.
+    pub(super) fn hands_over(&self) -> bool {
+        self.handing.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Plays, in the order they were handed, the inputs other processes
+    /// handed to this actor's session (before the input that reached it
+    /// directly). One that fails stays queued for the poller.
+    pub(super) async fn play_waiting(
+        self: &std::sync::Arc<Self>,
+        state: &mut SessionState,
+        me: &mpsc::WeakSender<Job>,
+    ) {
+        let waiting = match self.store.handed_to(&state.id).await {
+            Ok(waiting) => waiting,
+            Err(e) => {
+                tracing::warn!(session = %state.id, error = %e, "could not read the inputs handed to this session");
+                return;
+            }
+        };
+        for item in waiting {
+            let inbound = match self.unpack(&item).await {
+                Ok(Some(inbound)) => inbound,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(session = %state.id, error = %e, "could not drop an unreadable handed input");
+                    return;
+                }
+            };
+            let delivery = match self.handle(state, inbound).await {
+                Ok(delivery) if delivery.handed_off => return,
+                Ok(delivery) => delivery,
+                Err(e) => {
+                    tracing::warn!(session = %state.id, event = %item.event_id, error = %e, "a handed input failed; it stays queued");
+                    return;
+                }
+            };
+            let committed = delivery.outbox_id.is_some();
+            if !delivery.duplicate
+                && !delivery.is_silent()
+                && let Some(courier) = self.courier.get()
+            {
+                courier.deliver(&state.id, delivery);
+            }
+            if let Err(e) = self.store.drop_handed(&state.id, &item.event_id).await {
+                tracing::warn!(session = %state.id, error = %e, "a played handed input stays queued (its replay is a duplicate)");
+            }
+            if committed {
+                self.after_turn(state, me).await;
+            }
+        }
+    }
+
+    /// A handed input as the actor takes it; `None` (and dropped from the
+    /// queue) when it cannot be read.
+    async fn unpack(&self, item: &Handed) -> Result<Option<Inbound>, EngineError> {
+        let body: Handoff = match serde_json::from_str(&item.inbound) {
+            Ok(body) => body,
+            Err(e) => {
+                tracing::error!(session = %item.session_id, event = %item.event_id, error = %e,
+                    "an unreadable handed-over input is dropped");
+                self.store.drop_handed(&item.session_id, &item.event_id).await?;
+                return Ok(None);
+            }
+        };
+        Ok(Some(Inbound {
+            event_id: Some(item.event_id.clone()),
+            player: body.player,
+            input: body.input,
+            progress: None,
+            moderator: body.moderator,
+        }))
     }
 
     fn live_actor(&self, session_id: &str) -> Option<mpsc::Sender<Job>> {

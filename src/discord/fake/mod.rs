@@ -53,7 +53,8 @@ pub struct Call {
     pub body: Value,
     /// Attached files: name and contents.
     pub files: Vec<(String, Vec<u8>)>,
-    /// The id of the message or thread the call created.
+    /// The id of the message or thread the call created (none for a
+    /// message posted again with the nonce of one it created before).
     pub created: Option<u64>,
     /// Not a REST call: the interaction response the bot gave in its HTTP
     /// response to an interaction POSTed to its endpoint.
@@ -110,6 +111,9 @@ pub(crate) struct Inner {
     /// When each interaction's frame was first written to a bot's socket
     /// (or its POST to the bot's endpoint began).
     pub on_wire: Mutex<HashMap<u64, Instant>>,
+    /// Messages created with an enforced nonce, by channel and nonce:
+    /// the same nonce again returns the first message, creating none.
+    pub nonces: Mutex<HashMap<(u64, String), Value>>,
     /// The bot's Interactions Endpoint, once interactions go there.
     interactions: Mutex<Option<String>>,
     /// Discord's side of the endpoint's signatures.
@@ -286,6 +290,7 @@ impl FakeDiscord {
             files: Mutex::default(),
             dispatched: Mutex::default(),
             on_wire: Mutex::default(),
+            nonces: Mutex::default(),
             interactions: Mutex::default(),
             signer: ed25519_dalek::SigningKey::from_bytes(&SIGNING_SEED),
             poster: reqwest::Client::builder().http2_prior_knowledge().build()?,

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::payloads::{self, sent_message};
-use super::{APP, Call, Inner};
+use super::{APP, Call, Inner, lock};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new().fallback(handle).with_state(inner);
@@ -156,9 +156,23 @@ fn dms_closed() -> Response {
 }
 
 fn created_message(inner: &Inner, channel: u64, call: &mut Call) -> Response {
+    // Discord's `enforce_nonce`: a nonce seen in the channel before gets
+    // the message it created back.
+    let nonce = match (&call.body["nonce"], call.body["enforce_nonce"].as_bool()) {
+        (Value::String(n), Some(true)) => Some(n.clone()),
+        (Value::Number(n), Some(true)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(first) = nonce.as_ref().and_then(|n| lock(&inner.nonces).get(&(channel, n.clone())).cloned()) {
+        return json_ok(first);
+    }
     let id = inner.next_id();
     call.created = Some(id);
-    json_ok(sent_message(id, channel, &inner.bot, &call.body, &call.files))
+    let message = sent_message(id, channel, &inner.bot, &call.body, &call.files);
+    if let Some(nonce) = nonce {
+        lock(&inner.nonces).insert((channel, nonce), message.clone());
+    }
+    json_ok(message)
 }
 
 /// The registered commands, as Discord echoes them back with ids.

@@ -48,6 +48,7 @@ async fn handle(
             let ts = body.get("ts").and_then(Value::as_str).unwrap_or_default().to_string();
             (json!({"ok": true, "channel": channel, "ts": ts, "message": {"text": body.get("text")}}), Some(ts))
         }
+        "chat.delete" => (json!({"ok": true, "channel": body["channel"], "ts": body["ts"]}), None),
         "chat.postEphemeral" => (json!({"ok": true, "message_ts": inner.next_ts()}), None),
         "usergroups.users.list" => {
             let group = body.get("usergroup").and_then(Value::as_str).unwrap_or_default();

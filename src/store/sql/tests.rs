@@ -64,6 +64,7 @@ on_both_backends!(
     two_writers_racing_on_one_event_commit_it_once,
     a_lease_is_held_renewed_taken_over_after_expiry_and_fences_commits,
     handed_events_wait_for_the_lease_holder_once_each,
+    a_holder_is_told_of_inputs_handed_to_it,
 );
 
 async fn with_session(backend: Backend) -> (Fresh, SoupGame) {
@@ -354,6 +355,34 @@ async fn handed_events_wait_for_the_lease_holder_once_each(backend: Backend) {
     assert_eq!(store.handed("a", 200, 10).await.unwrap(), std::slice::from_ref(&event));
     assert!(store.handed("b", 200, 10).await.unwrap().is_empty(), "not b's while a holds the lease");
     assert_eq!(store.handed("b", 1_001, 10).await.unwrap(), std::slice::from_ref(&event), "b's once a's lease ran out");
+    assert_eq!(store.handed_to("s1").await.unwrap(), std::slice::from_ref(&event));
+    assert!(store.handed_to("s2").await.unwrap().is_empty());
     store.drop_handed("s1", "e9").await.unwrap();
     assert!(store.handed("a", 200, 10).await.unwrap().is_empty());
+}
+
+async fn a_holder_is_told_of_inputs_handed_to_it(backend: Backend) {
+    use std::time::Duration;
+
+    use crate::core::store::Handed;
+    let (store, _) = with_session(backend).await;
+    store.claim_lease("s1", "a", 100, 1_000).await.unwrap();
+    let (a, b) = (store.handoff_signals("a").await.unwrap(), store.handoff_signals("b").await.unwrap());
+    let (Some(mut a), Some(mut b)) = (a, b) else {
+        assert_eq!(backend, Backend::Sqlite, "PostgreSQL tells holders; SQLite's poll");
+        return;
+    };
+    let event = |id: &str| Handed { session_id: "s1".into(), event_id: id.into(), inbound: "{}".into() };
+    assert!(store.hand_off(&event("e1"), 110).await.unwrap());
+    tokio::time::timeout(Duration::from_secs(10), a.recv()).await.expect("the holder is told").unwrap();
+    assert!(!store.hand_off(&event("e1"), 120).await.unwrap());
+    store.release_lease("s1", "a").await.unwrap();
+    assert!(store.hand_off(&event("e2"), 130).await.unwrap());
+    tokio::time::timeout(Duration::from_secs(10), b.recv())
+        .await
+        .expect("anyone is told of a session nobody holds")
+        .unwrap();
+    assert!(b.try_recv().is_err(), "b was not told of a's session, nor twice");
+    tokio::time::timeout(Duration::from_secs(10), a.recv()).await.expect("a too").unwrap();
+    assert!(a.try_recv().is_err(), "one wake-up each");
 }

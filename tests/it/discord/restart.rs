@@ -85,3 +85,32 @@ async fn wait_unbound(store: &SqlStore, thread: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
+
+/// A process that died after posting a reply but before marking it sent
+/// leaves it in the outbox; the next process posts it again with the same
+/// enforced nonce, and Discord hands back the first message.
+#[tokio::test]
+async fn a_reply_posted_again_after_a_crash_is_not_shown_twice() {
+    let mut rig = Rig::start().await;
+    let alice = Who::player(101, "Alice");
+    let thread = rig.start_game(&alice).await;
+    let from = rig.fake.call_count();
+    rig.fake.say(thread, &alice, "Was the gunner alone?").unwrap();
+    let first = rig.wait_posts(thread, from, 1).await;
+    let nonce = first[0].body["nonce"].as_str().expect("a reply from the outbox carries a nonce").to_string();
+    assert_eq!(first[0].body["enforce_nonce"], true);
+
+    rig.restart().await;
+    // As if the process had died between posting and marking it sent.
+    let db = sqlx::SqlitePool::connect(&format!("sqlite:{}", rig.database().display())).await.unwrap();
+    sqlx::query("UPDATE outbox SET sent_ms = NULL WHERE id = (SELECT MAX(id) FROM outbox)").execute(&db).await.unwrap();
+    db.close().await;
+
+    rig.fake.say(thread, &alice, "Did the watch matter?").unwrap();
+    let posts = rig.wait_posts(thread, from, 3).await;
+    let again: Vec<_> = posts.iter().filter(|p| p.body["nonce"] == nonce.as_str()).collect();
+    assert_eq!(again.len(), 2, "the unsent reply was posted again: {posts:?}");
+    let created: Vec<_> = posts.iter().filter(|p| p.created.is_some()).collect();
+    assert_eq!(created.len(), 2, "two messages in the thread, not three");
+    assert!(created[1].text().starts_with("YES"), "then the new reply: {}", created[1].text());
+}

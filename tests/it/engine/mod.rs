@@ -4,6 +4,7 @@
 //! vote and its deadline, and a redelivered vote. Time is a manual clock:
 //! deadlines pass when the test says so, never by sleeping.
 
+mod crash;
 pub mod game;
 mod ops;
 mod processes;

@@ -36,6 +36,14 @@ async fn process(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> R
     rig
 }
 
+/// A process whose poller stopped: what is handed to it waits in the store.
+async fn process_without_poller(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> Rig {
+    let rig = process(server, clock, owner).await;
+    // Started (this process takes hand-overs), then stopped.
+    rig.engine.poll_handoffs(Duration::from_secs(3600)).abort();
+    rig
+}
+
 async fn seats(rig: &Rig, id: &str) -> Vec<String> {
     let game: BallotGame = rig.engine.store.load_session(id).await.unwrap().unwrap().game().unwrap();
     game.seats.seats.iter().map(|s| s.player.id.clone()).collect()
@@ -109,4 +117,28 @@ async fn an_input_whose_lease_ran_out_mid_turn_goes_to_the_new_holder() {
     let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
     assert_eq!(events, [Some("j1"), Some("j2")], "committed once, by b");
     assert!(a.inbox.got.lock().unwrap().is_empty(), "a shows nothing");
+}
+
+/// An input handed over through the database before another reached the
+/// holder directly is played first: a session's inputs keep their order
+/// across processes, whenever the holder's poller comes round.
+#[tokio::test]
+async fn inputs_keep_their_order_across_processes() {
+    let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::starting_at(1_000);
+    let a = process_without_poller(&server, &clock, "process-a").await;
+    let b = process(&server, &clock, "process-b").await;
+    let on_a = game::open_lobby(&a.engine, &who("alice")).await.unwrap();
+    assert_eq!(send(&on_a, &who("bob"), TurnInput::Join, "j1").await.reply.kind, ReplyKind::Lobby);
+    let on_b = game::resume(&b.engine, &on_a.id).await;
+    assert!(send(&on_b, &who("carol"), TurnInput::Join, "j2").await.handed_off);
+    let direct = send(&on_a, &who("dave"), TurnInput::Join, "j3").await;
+    assert!(direct.reply.text.contains("4 seats taken"), "carol's join came first: {}", direct.reply.text);
+    let shown = a.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
+    assert!(shown.reply.text.contains("3 seats taken"), "the handed input's reply is shown: {}", shown.reply.text);
+    assert_eq!(seats(&a, &on_a.id).await, ["t:alice", "t:bob", "t:carol", "t:dave"]);
+    let turns = a.engine.store.load_session(&on_a.id).await.unwrap().unwrap().turns;
+    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
+    assert_eq!(events, [Some("j1"), Some("j2"), Some("j3")]);
+    assert!(a.engine.store.handed_to(&on_a.id).await.unwrap().is_empty(), "nothing left queued");
 }

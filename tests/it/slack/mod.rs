@@ -6,6 +6,7 @@
 mod arena;
 mod game;
 mod lore;
+mod processes;
 mod safety;
 mod tables;
 mod undercover;

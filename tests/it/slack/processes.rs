@@ -1,0 +1,86 @@
+//! Slack's Events API behind two bot processes on one PostgreSQL database
+//! (Slack posts each event to whichever the load balancer picks): the
+//! process holding the game plays what reaches the other, which shows
+//! nothing of it, and a retry reaching either is neither played nor shown
+//! again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use echoes::bot::instant::offline_parts_on;
+use echoes::core::guild::GuildStore;
+use echoes::core::llm::LlmClient;
+use echoes::slack::SlackSettings;
+use echoes::slack::bench::Rig;
+use echoes::slack::fake::{Call, FakeSlack, payloads};
+use echoes::store::SqlStore;
+use echoes::store::scratch::ScratchDb;
+
+use super::{CHANNEL, PUZZLE, WAIT};
+
+async fn process(server: &ScratchDb, fake: &FakeSlack, owner: &str) -> Rig {
+    let model: Arc<dyn LlmClient> = Arc::new(crate::discord::rules());
+    let parts = offline_parts_on(&server.database(), model, Some(owner)).await.unwrap();
+    parts.engine.poll_handoffs(Duration::from_millis(20));
+    Rig::start_from(fake.clone(), parts, SlackSettings::default(), false).await.unwrap()
+}
+
+async fn say(rig: &Rig, thread: &str, event_id: &str, text: &str) {
+    let ts = format!("1700000600.{:06}", rig.fake.calls().len());
+    let event = payloads::message_event(CHANNEL, event_id, "UALICE", text, Some(thread), &ts);
+    rig.deliver("events_api", event_id, event).await.unwrap();
+}
+
+/// A reply in the thread: "thinking…" updated with it, or posted by the
+/// holder's courier.
+fn reply_in(thread: &str) -> impl Fn(&Call) -> bool + '_ {
+    move |c: &Call| {
+        c.thread_ts() == Some(thread)
+            && !c.text().contains("thinking")
+            && (c.method == "chat.postMessage" || (c.method == "chat.update" && c.body.get("blocks").is_none()))
+    }
+}
+
+#[tokio::test]
+async fn events_reaching_either_process_are_played_and_shown_once() {
+    let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+    let fake = FakeSlack::start().await.unwrap();
+    let a = process(&server, &fake, "slack-a").await;
+    let b = process(&server, &fake, "slack-b").await;
+    let thread = a.start_game(CHANNEL, "UHOST", PUZZLE, "trig-start").await.unwrap();
+
+    // To b, which does not hold the game: a plays it and shows the reply.
+    say(&b, &thread, "Ev1", "Was the gunner alone?").await;
+    let calls = fake.wait_for_count("a reply", 1, WAIT, reply_in(&thread)).await.unwrap();
+    let first = calls.iter().find(|c| reply_in(&thread)(c)).unwrap();
+    assert_eq!(first.method, "chat.postMessage", "posted by the holder");
+    say(&a, &thread, "Ev2", "Did the watch matter?").await;
+    fake.wait_for_count("two replies", 2, WAIT, reply_in(&thread)).await.unwrap();
+
+    // Slack's retries, each reaching the other process.
+    say(&a, &thread, "Ev1", "Was the gunner alone?").await;
+    say(&b, &thread, "Ev2", "Did the watch matter?").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let calls = fake.calls();
+    assert_eq!(calls.iter().filter(|c| reply_in(&thread)(c)).count(), 2, "each question answered once");
+    // Every "thinking…" was replaced by its reply or taken away.
+    let thinking: Vec<&str> = calls
+        .iter()
+        .filter(|c| {
+            c.method == "chat.postMessage" && c.thread_ts() == Some(thread.as_str()) && c.text().contains("thinking")
+        })
+        .filter_map(|c| c.ts.as_deref())
+        .collect();
+    assert_eq!(thinking.len(), 4, "one per delivery");
+    for ts in thinking {
+        let settled =
+            calls.iter().any(|c| (c.method == "chat.update" || c.method == "chat.delete") && c.body["ts"] == ts);
+        assert!(settled, "a thinking message was left: {ts}");
+    }
+
+    let store = SqlStore::connect(&server.database()).await.unwrap();
+    let binding = store.thread_binding(&format!("slack:{CHANNEL}:{thread}")).await.unwrap().unwrap();
+    let turns = echoes::core::store::Store::load_session(&store, &binding.session_id).await.unwrap().unwrap().turns;
+    let events: Vec<Option<&str>> = turns.iter().skip(1).map(|t| t.event_id.as_deref()).collect();
+    assert_eq!(events, [Some("Ev1"), Some("Ev2")], "each played once, in order");
+}
