@@ -35,9 +35,9 @@ async fn say(rig: &Rig, thread: &str, event_id: &str, text: &str) {
 /// holder's courier.
 fn reply_in(thread: &str) -> impl Fn(&Call) -> bool + '_ {
     move |c: &Call| {
-        c.thread_ts() == Some(thread)
-            && !c.text().contains("thinking")
-            && (c.method == "chat.postMessage" || (c.method == "chat.update" && c.body.get("blocks").is_none()))
+        let posted = c.method == "chat.postMessage" && c.thread_ts() == Some(thread);
+        let updated = c.method == "chat.update" && c.body.get("blocks").is_none();
+        (posted || updated) && !c.text().contains("thinking")
     }
 }
 
