@@ -103,8 +103,10 @@ impl Relay {
             if response.status() == StatusCode::TOO_MANY_REQUESTS
                 && response.headers().contains_key("x-ratelimit-global")
             {
+                let wait = retry_after(response.headers());
+                tracing::debug!(?wait, "global rate limit: every call waits");
                 let _held = self.global.lock().await;
-                tokio::time::sleep(retry_after(response.headers())).await;
+                tokio::time::sleep(wait).await;
                 if !last {
                     continue;
                 }

@@ -7,9 +7,10 @@
 
 use std::time::Duration;
 
-use echoes::discord::fake::{Call, Limit, RateLimits, Who};
+use echoes::discord::fake::{Call, FakeDiscord, Limit, RateLimits, Who};
+use serde_json::json;
 
-use super::Rig;
+use super::{CHANNEL, Rig};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -69,4 +70,54 @@ async fn a_global_429_holds_every_call_until_its_retry_after() {
     // No header announces the global limit: the bot meets it as a 429.
     assert!(tally.refused > 0, "the global limit never refused a call: {tally:?}");
     assert_eq!(tally.violations, 0, "a call came before a global Retry-After ended: {tally:?}");
+}
+
+/// The fake's side, with a client that ignores every wait: the numbers
+/// Discord sends, its 429s, and the tally that catches such a client.
+#[tokio::test]
+async fn a_client_that_ignores_the_limits_gets_discords_429s_and_is_caught() {
+    let limits = RateLimits { per_route: Some(Limit::new(1, Duration::from_secs(5))), global: None };
+    let fake = FakeDiscord::start_limited(limits).await.unwrap();
+    let http = reqwest::Client::new();
+    let post = |channel: u64| {
+        let url = format!("{}/api/v10/channels/{channel}/messages", fake.base_url());
+        http.post(url).json(&json!({"content": "hello"})).send()
+    };
+    let first = post(CHANNEL).await.unwrap();
+    let header = |r: &reqwest::Response, name: &str| r.headers()[name].to_str().unwrap().to_string();
+    assert_eq!(
+        (header(&first, "x-ratelimit-limit"), header(&first, "x-ratelimit-remaining")),
+        ("1".into(), "0".into())
+    );
+    let reset_after: f64 = header(&first, "x-ratelimit-reset-after").parse().unwrap();
+    assert!(reset_after > 0.0 && reset_after <= 5.0, "{reset_after}");
+    assert!(!header(&first, "x-ratelimit-bucket").is_empty());
+    // Told nothing is left, it sends again at once (in flight: refused,
+    // not counted), then again later (a violation).
+    for _ in 0..2 {
+        let refused = post(CHANNEL).await.unwrap();
+        assert_eq!(refused.status(), 429);
+        assert_eq!(header(&refused, "x-ratelimit-scope"), "user");
+        let retry_after: u64 = header(&refused, "retry-after").parse().unwrap();
+        assert!((1..=5).contains(&retry_after), "{retry_after}");
+        let body: serde_json::Value = refused.json().await.unwrap();
+        assert_eq!(
+            (body["global"].as_bool(), body["message"].as_str()),
+            (Some(false), Some("You are being rate limited."))
+        );
+        tokio::time::sleep(echoes::bot::quota::IN_FLIGHT * 2).await;
+    }
+    assert_eq!(post(CHANNEL + 1).await.unwrap().status(), 200, "another channel is another bucket");
+    let tally = fake.rate_limits();
+    assert_eq!((tally.refused, tally.violations), (2, 1), "{tally:?}");
+    assert_eq!(fake.calls().len(), 2, "refused calls are not recorded");
+
+    let limits = RateLimits { per_route: None, global: Some(Limit::new(1, Duration::from_secs(5))) };
+    let fake = FakeDiscord::start_limited(limits).await.unwrap();
+    let url = format!("{}/api/v10/channels/{CHANNEL}/messages", fake.base_url());
+    assert_eq!(http.post(&url).json(&json!({})).send().await.unwrap().status(), 200);
+    let refused = http.post(&url).json(&json!({})).send().await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert_eq!(header(&refused, "x-ratelimit-global"), "true");
+    assert_eq!(refused.json::<serde_json::Value>().await.unwrap()["global"], true);
 }

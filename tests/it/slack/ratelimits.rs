@@ -83,3 +83,30 @@ async fn a_workspace_limit_on_updates_is_waited_out_over_the_events_api() {
     assert!(tally.refused > 0, "the limit never refused an update: {tally:?}");
     assert_eq!(tally.violations, 0, "an update came before a Retry-After ended: {tally:?}");
 }
+
+/// The fake's side, with a client that ignores every wait: Slack's 429,
+/// and the tally that catches such a client.
+#[tokio::test]
+async fn a_client_that_ignores_retry_after_gets_slacks_429s_and_is_caught() {
+    let fake =
+        FakeSlack::start_limited(RateLimits::per_channel("chat.postMessage", Limit::new(1, 5 * SECOND))).await.unwrap();
+    let http = reqwest::Client::new();
+    let url = format!("{}/chat.postMessage", fake.api_url);
+    let post = |channel: &str| http.post(&url).json(&serde_json::json!({"channel": channel, "text": "hi"})).send();
+    assert_eq!(post(CHANNEL).await.unwrap().status(), 200);
+    // Slack's successes say nothing of the limit: the first 429 tells,
+    // a call right after it was in flight, the one after that ignored it.
+    for _ in 0..3 {
+        let refused = post(CHANNEL).await.unwrap();
+        assert_eq!(refused.status(), 429);
+        let retry_after: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!((1..=5).contains(&retry_after), "{retry_after}");
+        let body: serde_json::Value = refused.json().await.unwrap();
+        assert_eq!((body["ok"].as_bool(), body["error"].as_str()), (Some(false), Some("ratelimited")));
+        tokio::time::sleep(echoes::bot::quota::IN_FLIGHT * 2).await;
+    }
+    assert_eq!(post("C0OTHER").await.unwrap().status(), 200, "another channel has its own limit");
+    let tally = fake.rate_limits();
+    assert_eq!((tally.refused, tally.violations), (3, 2), "{tally:?}");
+    assert_eq!(fake.calls_to("chat.postMessage").len(), 2, "refused calls are not recorded");
+}
