@@ -15,13 +15,15 @@
 //!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
 //!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
 //!   TCP_NODELAY for the servers around the bots; `words.rs`: every fixed
-//!   sentence the bots say, once per language, in each platform's markup.
+//!   sentence the bots say, once per language, in each platform's markup;
+//!   `quota.rs`: platform rate limits as the local fakes enforce them.
 
 pub mod games;
 pub mod instant;
 pub mod limits;
 pub mod net;
 pub mod puzzles;
+pub mod quota;
 pub mod runtime;
 pub mod tables;
 pub mod text;

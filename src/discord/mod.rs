@@ -19,6 +19,8 @@
 //!   live games, the puzzle choice and the rate limiter);
 //!   `turns.rs`: one turn in, its reply out, the end-of-game wrap-up.
 //! - `render.rs`, `send.rs`, `words.rs`: text and its delivery.
+//! - `limiter.rs`: Discord's rate limits kept in front of a proxy URL,
+//!   where serenity's own limiter cannot run.
 //! - `fake/`: a local fake of Discord's REST API and gateway for tests and
 //!   `bench.rs`.
 
@@ -30,6 +32,7 @@ mod errors;
 mod events;
 pub mod fake;
 pub mod games;
+mod limiter;
 pub mod render;
 mod send;
 pub mod soup;
@@ -162,7 +165,8 @@ pub fn framework(data: Data) -> poise::Framework<Data, Error> {
 pub struct Endpoint {
     pub token: String,
     /// `None`: discord.com. `Some("http://127.0.0.1:PORT")`: every REST
-    /// call (and so the gateway URL) goes there, with the rate limiter off.
+    /// call (and so the gateway URL) goes there, with serenity's rate
+    /// limiter off (it would send to discord.com).
     pub proxy: Option<String>,
     /// Speak HTTP/2 to the proxy over plain TCP (prior knowledge). The bot
     /// reaches discord.com over HTTP/2 (negotiated in TLS), one connection
@@ -171,6 +175,10 @@ pub struct Endpoint {
     /// Serve Discord's Interactions Endpoint URL too (interactions then
     /// arrive as signed POSTs instead of on the gateway).
     pub interactions: Option<InteractionsEndpoint>,
+    /// Keep Discord's rate limits in front of `proxy` (`limiter.rs`): for
+    /// a proxy that enforces them, like the fake when a test sets limits.
+    /// Against discord.com serenity keeps them whatever this says.
+    pub keep_limits: bool,
 }
 
 /// Where the Interactions Endpoint listens, and the key requests are
@@ -192,6 +200,8 @@ pub struct RunningBot {
     pub interactions_url: Option<String>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     endpoint_task: Option<tokio::task::JoinHandle<()>>,
+    /// The rate-limit relay in front of a proxy, when kept.
+    limiter_task: Option<tokio::task::JoinHandle<()>>,
     /// The bot's live games, let go when it stops.
     bot: Arc<crate::bot::Bot>,
 }
@@ -209,6 +219,9 @@ impl RunningBot {
         }
         self.shard_manager.shutdown_all().await;
         let _ = self.task.await;
+        if let Some(limiter) = &self.limiter_task {
+            limiter.abort();
+        }
         // This process no longer plays its sessions: their actors and
         // timers stop, also where a handle is still held.
         self.bot.shut_down();
@@ -222,6 +235,8 @@ impl RunningBot {
 
 /// Builds the client and starts it in the background.
 pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<RunningBot> {
+    let (endpoint, limiter_task) = limiter::in_front(endpoint).await?;
+    let endpoint = &endpoint;
     // Acks get a client (and so an HTTP/2 connection) of their own: a
     // 3-second deadline must not wait for stream slots behind follow-ups.
     data.acks = Some(Arc::new(rest_client(endpoint)?.build()));
@@ -261,11 +276,11 @@ pub async fn spawn(mut data: Data, endpoint: &Endpoint) -> anyhow::Result<Runnin
         }
     });
     let bot = courier_data.bot.clone();
-    Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task, bot })
+    Ok(RunningBot { shard_manager, http, interactions_url, task, endpoint_task, limiter_task, bot })
 }
 
-/// A REST client for `endpoint`: discord.com, or a local proxy with the
-/// rate limiter off (HTTP/2 by prior knowledge when asked).
+/// A REST client for `endpoint`: discord.com, or a local proxy with
+/// serenity's rate limiter off (HTTP/2 by prior knowledge when asked).
 fn rest_client(endpoint: &Endpoint) -> anyhow::Result<serenity::HttpBuilder> {
     let mut http = serenity::HttpBuilder::new(&endpoint.token);
     if let Some(proxy) = &endpoint.proxy {

@@ -74,6 +74,8 @@ pub struct SlackBot {
     channels: Mutex<HashMap<String, String>>,
     /// Display names by user id, with when they were looked up.
     names: Mutex<HashMap<String, (String, i64)>>,
+    /// Web API methods a 429 holds, until when (`web.rs`).
+    held: Mutex<HashMap<String, tokio::time::Instant>>,
 }
 
 impl std::ops::Deref for SlackBot {
@@ -114,6 +116,7 @@ impl SlackBot {
             seen: Mutex::default(),
             channels: Mutex::default(),
             names: Mutex::default(),
+            held: Mutex::default(),
         });
         let me = bot.session().auth_test().await.map_err(|e| anyhow::anyhow!("Slack auth.test failed: {e}"))?;
         let _ = bot.me.set(me.user_id.to_string());

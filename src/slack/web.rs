@@ -1,11 +1,28 @@
 //! The Web API calls the bot makes: post (in a thread or not), update a
 //! message in place, delete one, answer one user privately, share a file. Text reaching here is
 //! already neutralised (`render.rs`); links and names are never expanded.
+//!
+//! Slack's rate limits: a call answered 429 (`ratelimited`) waits the
+//! `Retry-After` Slack gives and goes again (`paced`), and until that wait
+//! ends every other call to the same method waits too, so none is sent
+//! before it is over. Slack's limits are per method (per channel for
+//! `chat.postMessage`): holding the whole method is the safe reading of a
+//! 429 that does not say which.
+
+use std::future::Future;
+use std::time::Duration;
 
 use anyhow::Context as _;
+use slack_morphism::errors::SlackClientError;
 use slack_morphism::prelude::*;
+use tokio::time::Instant;
 
 use super::SlackBot;
+
+/// Most times one call goes again after a 429.
+const RETRIES: usize = 8;
+/// The wait when a 429 says none.
+const DEFAULT_WAIT: Duration = Duration::from_secs(1);
 
 fn content(text: &str) -> SlackMessageContent {
     SlackMessageContent::new().with_text(text.to_string())
@@ -16,6 +33,43 @@ fn failed(what: &str, e: impl std::fmt::Display) -> anyhow::Error {
 }
 
 impl SlackBot {
+    /// Sends one call to `method`, waiting out Slack's 429s (see above).
+    async fn paced<T, F>(&self, method: &str, call: impl Fn() -> F) -> ClientResult<T>
+    where
+        F: Future<Output = ClientResult<T>>,
+    {
+        let mut retries = 0;
+        loop {
+            self.wait_for(method).await;
+            match call().await {
+                Err(SlackClientError::RateLimitError(e)) if retries < RETRIES => {
+                    retries += 1;
+                    let wait = e.retry_after.unwrap_or(DEFAULT_WAIT);
+                    tracing::debug!(method, ?wait, retries, "Slack rate limit: waiting before sending again");
+                    self.hold(method, Instant::now() + wait);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Waits until no 429's wait holds `method`.
+    async fn wait_for(&self, method: &str) {
+        loop {
+            let until = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(method).copied();
+            match until {
+                Some(until) if until > Instant::now() => tokio::time::sleep_until(until).await,
+                _ => return,
+            }
+        }
+    }
+
+    fn hold(&self, method: &str, until: Instant) {
+        let mut held = self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = held.entry(method.to_string()).or_insert(until);
+        *entry = (*entry).max(until);
+    }
+
     /// Posts text in a channel, or in a thread under `thread_ts`; the new
     /// message's ts.
     pub async fn post(&self, channel: &str, thread_ts: Option<&str>, text: &str) -> anyhow::Result<String> {
@@ -35,14 +89,19 @@ impl SlackBot {
         if let Some(ts) = thread_ts {
             request = request.with_thread_ts(ts.into());
         }
-        let posted = self.session().chat_post_message(&request).await.map_err(|e| failed("chat.postMessage", e))?;
+        let (session, request) = (&self.session(), &request);
+        let posted = self
+            .paced("chat.postMessage", move || session.chat_post_message(request))
+            .await
+            .map_err(|e| failed("chat.postMessage", e))?;
         Ok(posted.ts.to_string())
     }
 
     /// Replaces a message's text (and blocks) in place.
     pub async fn update(&self, channel: &str, ts: &str, content: SlackMessageContent) -> anyhow::Result<()> {
         let request = SlackApiChatUpdateRequest::new(channel.into(), content, ts.into()).with_link_names(false);
-        self.session().chat_update(&request).await.map_err(|e| failed("chat.update", e))?;
+        let (session, request) = (&self.session(), &request);
+        self.paced("chat.update", move || session.chat_update(request)).await.map_err(|e| failed("chat.update", e))?;
         Ok(())
     }
 
@@ -53,7 +112,8 @@ impl SlackBot {
     /// Deletes one of the bot's own messages.
     pub async fn delete(&self, channel: &str, ts: &str) -> anyhow::Result<()> {
         let request = SlackApiChatDeleteRequest::new(channel.into(), ts.into());
-        self.session().chat_delete(&request).await.map_err(|e| failed("chat.delete", e))?;
+        let (session, request) = (&self.session(), &request);
+        self.paced("chat.delete", move || session.chat_delete(request)).await.map_err(|e| failed("chat.delete", e))?;
         Ok(())
     }
 
@@ -74,7 +134,10 @@ impl SlackBot {
         if let Some(ts) = thread_ts {
             request = request.with_thread_ts(ts.into());
         }
-        self.session().chat_post_ephemeral(&request).await.map_err(|e| failed("chat.postEphemeral", e))?;
+        let (session, request) = (&self.session(), &request);
+        self.paced("chat.postEphemeral", move || session.chat_post_ephemeral(request))
+            .await
+            .map_err(|e| failed("chat.postEphemeral", e))?;
         Ok(())
     }
 
@@ -88,10 +151,12 @@ impl SlackBot {
         bytes: Vec<u8>,
         comment: &str,
     ) -> anyhow::Result<()> {
-        let session = self.session();
-        let announce = SlackApiFilesGetUploadUrlExternalRequest::new(name.to_string(), bytes.len());
-        let target =
-            session.get_upload_url_external(&announce).await.map_err(|e| failed("files.getUploadURLExternal", e))?;
+        let session = &self.session();
+        let announce = &SlackApiFilesGetUploadUrlExternalRequest::new(name.to_string(), bytes.len());
+        let target = self
+            .paced("files.getUploadURLExternal", move || session.get_upload_url_external(announce))
+            .await
+            .map_err(|e| failed("files.getUploadURLExternal", e))?;
         let upload = SlackApiFilesUploadViaUrlRequest::new(target.upload_url, bytes, "text/markdown".into());
         session.files_upload_via_url(&upload).await.map_err(|e| failed("the file upload", e))?;
         let file = SlackApiFilesComplete::new(target.file_id).with_title(name.to_string());
@@ -101,8 +166,8 @@ impl SlackBot {
         if let Some(ts) = thread_ts {
             complete = complete.with_thread_ts(ts.into());
         }
-        session
-            .files_complete_upload_external(&complete)
+        let complete = &complete;
+        self.paced("files.completeUploadExternal", move || session.files_complete_upload_external(complete))
             .await
             .map_err(|e| failed("files.completeUploadExternal", e))?;
         Ok(())
@@ -111,8 +176,12 @@ impl SlackBot {
     /// A user's display name (`users.info`): the profile's display name,
     /// else the real name, else the account name.
     pub async fn display_name(&self, user: &str) -> anyhow::Result<String> {
-        let request = SlackApiUsersInfoRequest::new(user.into());
-        let info = self.session().users_info(&request).await.map_err(|e| failed("users.info", e))?.user;
+        let (session, request) = (&self.session(), &SlackApiUsersInfoRequest::new(user.into()));
+        let info = self
+            .paced("users.info", move || session.users_info(request))
+            .await
+            .map_err(|e| failed("users.info", e))?
+            .user;
         let profile = info.profile.as_ref();
         let names = [
             profile.and_then(|p| p.display_name.clone()),
@@ -125,9 +194,11 @@ impl SlackBot {
 
     /// Members of a user group (`usergroups.users.list`).
     pub async fn group_members(&self, group: &str) -> anyhow::Result<Vec<String>> {
-        let request = SlackApiUserGroupsUsersListRequest::new(group.into());
-        let members =
-            self.session().usergroups_users_list(&request).await.map_err(|e| failed("usergroups.users.list", e))?;
+        let (session, request) = (&self.session(), &SlackApiUserGroupsUsersListRequest::new(group.into()));
+        let members = self
+            .paced("usergroups.users.list", move || session.usergroups_users_list(request))
+            .await
+            .map_err(|e| failed("usergroups.users.list", e))?;
         Ok(members.users.into_iter().map(|u| u.to_string()).collect())
     }
 }

@@ -9,12 +9,19 @@
 //! connection for every call, as with discord.com) and HTTP/1.1; the
 //! gateway notes when each interaction's frame went out (`Since::OnWire`).
 //!
+//! Started with `start_limited`, it enforces Discord's rate limits
+//! (`limits.rs`: per route with `X-RateLimit-*` headers, and global; 429
+//! with `Retry-After`) and tallies 429s and calls that came before an
+//! announced wait ended (`rate_limits`); its `endpoint()` then asks the
+//! bot to keep the limits itself (`discord/limiter.rs`).
+//!
 //! Pointed at a bot's Interactions Endpoint (`post_interactions_to`), the
 //! fake POSTs interactions there instead, signed with its Ed25519 key like
 //! Discord; an interaction response in the HTTP response is recorded as
 //! the callback it stands for (`Call::inline`).
 
 mod gateway;
+pub mod limits;
 pub mod payloads;
 mod rest;
 
@@ -26,7 +33,11 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::{Notify, broadcast, watch};
 
+pub use limits::RateLimits;
 pub use payloads::{Opt, Who};
+
+use crate::bot::quota::Quotas;
+pub use crate::bot::quota::{Limit, Tally};
 
 use super::Endpoint;
 
@@ -124,6 +135,9 @@ pub(crate) struct Inner {
     pub dms: Mutex<HashMap<u64, u64>>,
     /// Users who do not accept DMs from the bot (Discord answers 50007).
     pub closed_dms: Mutex<std::collections::HashSet<u64>>,
+    /// The rate limits enforced (none by default) and their windows.
+    pub limits: RateLimits,
+    pub quotas: Quotas,
 }
 
 /// One gateway dispatch (op 0) queued for the connected bots.
@@ -265,6 +279,11 @@ impl Drop for FakeDiscord {
 impl FakeDiscord {
     /// Binds the REST API and the gateway on 127.0.0.1 (random ports).
     pub async fn start() -> anyhow::Result<FakeDiscord> {
+        FakeDiscord::start_limited(RateLimits::default()).await
+    }
+
+    /// A fake that enforces `limits` like Discord (429 with Retry-After).
+    pub async fn start_limited(limits: RateLimits) -> anyhow::Result<FakeDiscord> {
         let rest = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let ws = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base = format!("http://{}", rest.local_addr()?);
@@ -296,15 +315,31 @@ impl FakeDiscord {
             poster: reqwest::Client::builder().http2_prior_knowledge().build()?,
             dms: Mutex::default(),
             closed_dms: Mutex::default(),
+            limits,
+            quotas: Quotas::default(),
         });
         let tasks =
             vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
         Ok(FakeDiscord { inner, tasks })
     }
 
-    /// How a bot reaches this fake.
+    /// How a bot reaches this fake; it keeps rate limits when the fake
+    /// enforces them.
     pub fn endpoint(&self) -> Endpoint {
-        Endpoint { token: TOKEN.into(), proxy: Some(self.inner.base.clone()), http2: true, interactions: None }
+        let base = Some(self.inner.base.clone());
+        Endpoint {
+            token: TOKEN.into(),
+            proxy: base,
+            http2: true,
+            interactions: None,
+            keep_limits: self.inner.limits.is_on(),
+        }
+    }
+
+    /// The rate limits' tally: 429s sent, limits reached, and calls that
+    /// came before an announced wait ended (`bot::quota`).
+    pub fn rate_limits(&self) -> Tally {
+        self.inner.quotas.tally()
     }
 
     /// How a bot reaches this fake and serves an Interactions Endpoint it

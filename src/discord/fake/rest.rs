@@ -1,6 +1,7 @@
 //! The fake's REST API: records every call, answers the routes the bot
 //! uses the way Discord does (status codes serenity checks, JSON it can
-//! read), and 404s the rest with Discord's error shape.
+//! read), and 404s the rest with Discord's error shape. With rate limits
+//! set (`limits.rs`), a call past them is answered 429 and not recorded.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,8 +12,10 @@ use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::limits::{add_headers, too_many};
 use super::payloads::{self, sent_message};
 use super::{APP, Call, Inner, lock};
+use crate::bot::quota::Admission;
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new().fallback(handle).with_state(inner);
@@ -32,11 +35,21 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         };
     }
     let path = full.strip_prefix("/api/v10").unwrap_or(&full).to_string();
+    // A refused call is counted, not recorded: it did nothing.
+    let left = match inner.quotas.admit(&inner.limits.buckets(method.as_str(), &path), at) {
+        Admission::Refused { bucket, retry_after, global } => return too_many(&bucket, retry_after, global),
+        Admission::Admitted(left) => left,
+    };
     let (body, files) = read_body(req).await;
     let mut call =
         Call { at, method: method.to_string(), path: path.clone(), body, files, created: None, inline: false };
-    let response = answer(&inner, &method, &path, &mut call);
+    let mut response = answer(&inner, &method, &path, &mut call);
     inner.record(call);
+    for bucket in &left {
+        if bucket.key != "global" {
+            add_headers(response.headers_mut(), bucket);
+        }
+    }
     response
 }
 

@@ -7,8 +7,12 @@
 //! `slash_commands` and `interactive` envelopes, records each ack, and can
 //! send `disconnect` and accept the reconnection. The bot reaches it through
 //! slack-morphism's own client (`with_slack_api_url`). For the Events API,
-//! `signed` builds requests signed like Slack's (v0 HMAC-SHA256).
+//! `signed` builds requests signed like Slack's (v0 HMAC-SHA256). Started
+//! with `start_limited`, it enforces Slack's rate limits (`limits.rs`: 429,
+//! `Retry-After`, `ratelimited`) and tallies 429s and calls that came
+//! before a wait ended (`rate_limits`).
 
+pub mod limits;
 pub mod payloads;
 mod socket;
 mod web;
@@ -21,7 +25,11 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::{Notify, mpsc};
 
+pub use limits::RateLimits;
 pub use payloads::signed;
+
+use crate::bot::quota::Quotas;
+pub use crate::bot::quota::{Limit, Tally};
 
 pub const TEAM: &str = "T0FAKE";
 pub const CHANNEL: &str = "C0GAMES";
@@ -74,6 +82,9 @@ pub(crate) struct Inner {
     /// Files by id: announced by `files.getUploadURLExternal`, their bytes
     /// once uploaded, shared once completed.
     pub files: Mutex<HashMap<String, Upload>>,
+    /// The rate limits enforced (none by default) and their windows.
+    pub limits: RateLimits,
+    pub quotas: Quotas,
 }
 
 /// A file the bot uploads.
@@ -118,6 +129,11 @@ pub struct FakeSlack {
 
 impl FakeSlack {
     pub async fn start() -> anyhow::Result<FakeSlack> {
+        FakeSlack::start_limited(RateLimits::default()).await
+    }
+
+    /// A fake that enforces `limits` like Slack (429 with Retry-After).
+    pub async fn start_limited(limits: RateLimits) -> anyhow::Result<FakeSlack> {
         let web = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let ws = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let inner = Arc::new(Inner {
@@ -132,6 +148,8 @@ impl FakeSlack {
             users: Mutex::default(),
             web_url: format!("http://{}", web.local_addr()?),
             files: Mutex::default(),
+            limits,
+            quotas: Quotas::default(),
         });
         let api_url = format!("http://{}/api", web.local_addr()?);
         tokio::spawn(web::serve(web, inner.clone()));
@@ -151,6 +169,12 @@ impl FakeSlack {
 
     pub fn set_group(&self, group: &str, members: &[&str]) {
         lock(&self.inner.groups).insert(group.into(), members.iter().map(|m| m.to_string()).collect());
+    }
+
+    /// The rate limits' tally: 429s sent, limits reached, and calls that
+    /// came before an announced wait ended (`bot::quota`).
+    pub fn rate_limits(&self) -> Tally {
+        self.inner.quotas.tally()
     }
 
     /// Files uploaded and shared, by id.

@@ -1,15 +1,18 @@
 //! The fake's Web API: `/api/<method>`, JSON or query bodies, answered
-//! with the fields slack-morphism reads; every call recorded.
+//! with the fields slack-morphism reads; every call recorded. With rate
+//! limits set (`limits.rs`), a call past them is answered 429 and not
+//! recorded.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
-use axum::response::Json;
+use axum::response::{IntoResponse, Json, Response};
 use serde_json::{Value, json};
 
 use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, Upload, lock};
+use crate::bot::quota::Admission;
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
     let app = axum::Router::new()
@@ -26,13 +29,19 @@ async fn handle(
     Path(method): Path<String>,
     RawQuery(query): RawQuery,
     body: Bytes,
-) -> Json<Value> {
+) -> Response {
+    let at = std::time::Instant::now();
     let body: Value = serde_json::from_slice(&body).unwrap_or_else(|_| {
         let pairs: Vec<(String, String)> =
             serde_urlencoded::from_str(query.as_deref().unwrap_or_default()).unwrap_or_default();
         Value::Object(pairs.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
     });
-    let channel = body.get("channel").cloned().unwrap_or(Value::Null);
+    let channel = body.get("channel").or_else(|| body.get("channel_id")).cloned().unwrap_or(Value::Null);
+    if let Admission::Refused { retry_after, .. } =
+        inner.quotas.admit(&inner.limits.buckets(&method, channel.as_str()), at)
+    {
+        return super::limits::too_many(retry_after);
+    }
     let (reply, ts) = match method.as_str() {
         "auth.test" => (
             json!({"ok": true, "user_id": BOT_USER, "team_id": TEAM, "team": "Fake", "bot_id": BOT_ID,
@@ -75,8 +84,8 @@ async fn handle(
         "files.completeUploadExternal" => (complete(&inner, &body), None),
         _ => (json!({"ok": false, "error": "unknown_method"}), None),
     };
-    inner.record(Call { at: std::time::Instant::now(), method, body, ts });
-    Json(reply)
+    inner.record(Call { at, method, body, ts });
+    Json(reply).into_response()
 }
 
 /// `files.getUploadURLExternal`: a file id and the URL to POST its bytes to.

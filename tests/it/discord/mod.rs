@@ -1,6 +1,7 @@
 //! The Discord front end through the real serenity/poise client against a
 //! local fake of Discord (REST + gateway): whole games, moderators, safety
-//! (mentions, bots, rate limits, errors) and restarts.
+//! (mentions, bots, rate limits, errors), Discord's own rate limits
+//! (`ratelimits.rs`) and restarts.
 
 pub mod arena;
 mod bench;
@@ -8,6 +9,7 @@ mod endpoint;
 mod game;
 mod lore;
 mod moderators;
+mod ratelimits;
 mod restart;
 mod safety;
 mod shards;
@@ -19,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use echoes::discord::bench::{InstantModel, offline_data};
-use echoes::discord::fake::{APP, Call, FakeDiscord, Opt, Who};
+use echoes::discord::fake::{APP, Call, FakeDiscord, Opt, RateLimits, Who};
 use echoes::discord::{DiscordSettings, RunningBot};
 use serde_json::Value;
 
@@ -59,6 +61,15 @@ impl Rig {
     }
 
     pub async fn with(model: InstantModel, settings: DiscordSettings) -> Rig {
+        Rig::on(FakeDiscord::start().await.unwrap(), model, settings).await
+    }
+
+    /// A rig whose fake enforces `limits` (and whose bot keeps them).
+    pub async fn limited(limits: RateLimits) -> Rig {
+        Rig::on(FakeDiscord::start_limited(limits).await.unwrap(), rules(), DiscordSettings::default()).await
+    }
+
+    async fn on(fake: FakeDiscord, model: InstantModel, settings: DiscordSettings) -> Rig {
         // `RUST_LOG=echoes=debug,serenity=debug cargo test discord` shows the bot's side.
         let _ = tracing_subscriber::fmt()
             .with_test_writer()
@@ -66,7 +77,6 @@ impl Rig {
             .try_init();
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("echoes.db");
-        let fake = FakeDiscord::start().await.unwrap();
         let mut rig = Rig { fake, bot: None, _dir: dir, db, model, settings, starts: 0, endpoint: false, tables: None };
         rig.connect().await;
         rig

@@ -1,12 +1,14 @@
 //! The Slack front end through slack-morphism against a local fake of
 //! Slack (Web API + Socket Mode), and the Events API endpoint with signed
 //! and forged requests: whole games in both modes, retries, signatures,
-//! reconnection, bots, mentions and admins.
+//! reconnection, bots, mentions, admins and Slack's rate limits
+//! (`ratelimits.rs`).
 
 mod arena;
 mod game;
 mod lore;
 mod processes;
+mod ratelimits;
 mod safety;
 mod tables;
 mod undercover;
@@ -17,7 +19,7 @@ use std::time::Duration;
 use echoes::core::llm::LlmClient;
 use echoes::slack::SlackSettings;
 use echoes::slack::bench::Rig;
-use echoes::slack::fake::{Call, payloads};
+use echoes::slack::fake::{Call, FakeSlack, payloads};
 
 pub use echoes::slack::fake::CHANNEL;
 
@@ -31,12 +33,22 @@ pub struct Game {
 }
 
 pub async fn rig(model: Arc<dyn LlmClient>, settings: SlackSettings, socket: bool) -> (Rig, tempfile::TempDir) {
+    rig_on(FakeSlack::start().await.unwrap(), model, settings, socket).await
+}
+
+/// A bot on a fake of the test's own (rate limits, say).
+pub async fn rig_on(
+    fake: FakeSlack,
+    model: Arc<dyn LlmClient>,
+    settings: SlackSettings,
+    socket: bool,
+) -> (Rig, tempfile::TempDir) {
     let _ = tracing_subscriber::fmt()
         .with_test_writer()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .try_init();
     let dir = tempfile::tempdir().unwrap();
-    let rig = Rig::start(&dir.path().join("echoes.db"), model, settings, socket).await.unwrap();
+    let rig = Rig::start_with(fake, &dir.path().join("echoes.db"), model, settings, socket).await.unwrap();
     (rig, dir)
 }
 
@@ -46,7 +58,11 @@ pub async fn game(socket: bool) -> Game {
 }
 
 pub async fn game_with(model: Arc<dyn LlmClient>, settings: SlackSettings, socket: bool) -> Game {
-    let (rig, dir) = rig(model, settings, socket).await;
+    game_on(FakeSlack::start().await.unwrap(), model, settings, socket).await
+}
+
+pub async fn game_on(fake: FakeSlack, model: Arc<dyn LlmClient>, settings: SlackSettings, socket: bool) -> Game {
+    let (rig, dir) = rig_on(fake, model, settings, socket).await;
     let thread = rig.start_game(CHANNEL, "UHOST", PUZZLE, "trig-start").await.unwrap();
     Game { rig, thread, _dir: dir }
 }
