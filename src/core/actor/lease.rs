@@ -194,36 +194,56 @@ impl Engine {
     }
 
     /// Plays what waits for this process; `true` when some is left (its
-    /// session is reopening here, or the batch was full).
+    /// session is reopening here, or the batch was full). Sessions are
+    /// played at once, each one's inputs in the order they were handed.
     async fn play_handed(self: &std::sync::Arc<Self>) -> Result<bool, EngineError> {
         const BATCH: u32 = 64;
         let handed = self.store.handed(&self.owner, self.clock.now_ms(), BATCH).await?;
-        let mut left = handed.len() == BATCH as usize;
+        let full = handed.len() == BATCH as usize;
+        let mut sessions: Vec<(String, Vec<Handed>)> = Vec::new();
         for item in handed {
-            let Some(tx) = self.live_actor(&item.session_id) else {
-                if let Some(courier) = self.courier.get() {
-                    courier.reopen(&item.session_id);
-                }
-                left = true;
-                continue;
-            };
+            match sessions.iter_mut().find(|(id, _)| *id == item.session_id) {
+                Some((_, items)) => items.push(item),
+                None => sessions.push((item.session_id.clone(), vec![item])),
+            }
+        }
+        let played = futures::future::join_all(sessions.into_iter().map(|(id, items)| self.play_handed_to(id, items)));
+        let mut left = full;
+        for result in played.await {
+            left |= result?;
+        }
+        Ok(left)
+    }
+
+    /// One session's handed inputs, in order; `true` when some is left.
+    async fn play_handed_to(
+        self: &std::sync::Arc<Self>,
+        session_id: String,
+        items: Vec<Handed>,
+    ) -> Result<bool, EngineError> {
+        let Some(tx) = self.live_actor(&session_id) else {
+            if let Some(courier) = self.courier.get() {
+                courier.reopen(&session_id);
+            }
+            return Ok(true);
+        };
+        for item in items {
             let Some(inbound) = self.unpack(&item).await? else { continue };
             let delivery = send_job(&tx, inbound, true).await?;
             if delivery.handed_off {
                 // Its actor no longer holds the session: the next poll (here
                 // or in the holder) finds the input where it was.
-                left = true;
-                continue;
+                return Ok(true);
             }
             if !delivery.duplicate
                 && !delivery.is_silent()
                 && let Some(courier) = self.courier.get()
             {
-                courier.deliver(&item.session_id, delivery);
+                courier.deliver(&session_id, delivery);
             }
-            self.store.drop_handed(&item.session_id, &item.event_id).await?;
+            self.store.drop_handed(&session_id, &item.event_id).await?;
         }
-        Ok(left)
+        Ok(false)
     }
 
     /// Whether inputs may reach this process's sessions through the store.
