@@ -155,9 +155,7 @@ fn instant() -> RoleModels {
 
 /// An engine on `store` with `models` (a process, named `owner`).
 pub(super) fn engine(store: SqlStore, owner: Option<&str>, models: RoleModels) -> anyhow::Result<Arc<Engine>> {
-    let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
-    let store: Arc<dyn Store> = Arc::new(store);
-    let engine = Engine::new(pipeline, store, Arc::new(SystemClock), 0);
+    let engine = bare_engine(store, models)?;
     Ok(Arc::new(match owner {
         Some(owner) => engine.owned_by(owner),
         None => engine,
@@ -166,10 +164,13 @@ pub(super) fn engine(store: SqlStore, owner: Option<&str>, models: RoleModels) -
 
 /// A process of `bench crash`: the instant model, leases of `lease_ms`.
 pub(super) fn engine_with_lease(store: SqlStore, owner: &str, lease_ms: i64) -> anyhow::Result<Arc<Engine>> {
-    let models = instant();
+    Ok(Arc::new(bare_engine(store, instant())?.owned_by(owner).with_lease_ms(lease_ms)))
+}
+
+fn bare_engine(store: SqlStore, models: RoleModels) -> anyhow::Result<Engine> {
     let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None)?), PipelineSettings::default());
     let store: Arc<dyn Store> = Arc::new(store);
-    Ok(Arc::new(Engine::new(pipeline, store, Arc::new(SystemClock), 0).owned_by(owner).with_lease_ms(lease_ms)))
+    Ok(Engine::new(pipeline, store, Arc::new(SystemClock), 0))
 }
 
 /// The holder's courier: tells the session's waiting task its handed-over

@@ -120,8 +120,6 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// Nothing to show: no reply text and no messages (a timer for a
-    /// phase that already ended). Nobody is told of it.
     /// A reply committed earlier and never shown (a restart, a holder that
     /// died), to be shown now and marked sent like any other.
     pub fn unsent(item: OutboxItem) -> Delivery {
@@ -137,6 +135,8 @@ impl Delivery {
         }
     }
 
+    /// Nothing to show: no reply text and no messages (a timer for a
+    /// phase that already ended). Nobody is told of it.
     pub fn is_silent(&self) -> bool {
         self.reply.text.trim().is_empty() && self.messages.is_empty() && self.choices.is_empty()
     }
