@@ -173,15 +173,15 @@ fn bare_engine(store: SqlStore, models: RoleModels) -> anyhow::Result<Engine> {
     Ok(Engine::new(pipeline, store, Arc::new(SystemClock), 0))
 }
 
-/// The holder's courier: tells the session's waiting task its handed-over
-/// input was played and shown.
+/// The holder's courier: hands each reply it shows to the session's
+/// waiting task (its handed-over input was played and shown).
 #[derive(Default)]
-struct Shown(std::sync::Mutex<HashMap<String, mpsc::UnboundedSender<()>>>);
+pub(super) struct Shown(pub(super) std::sync::Mutex<HashMap<String, mpsc::UnboundedSender<Delivery>>>);
 
 impl Courier for Shown {
-    fn deliver(&self, session_id: &str, _delivery: Delivery) {
+    fn deliver(&self, session_id: &str, delivery: Delivery) {
         if let Some(tx) = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(session_id) {
-            let _ = tx.send(());
+            let _ = tx.send(delivery);
         }
     }
 }

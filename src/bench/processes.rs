@@ -29,8 +29,9 @@ use anyhow::Context;
 use async_trait::async_trait;
 use tokio::sync::mpsc;
 
+use super::load::Shown;
 use crate::bot::instant::InstantModel;
-use crate::core::actor::{Courier, Delivery, Engine, Inbound, SessionHandle};
+use crate::core::actor::{Delivery, Engine, Inbound, SessionHandle};
 use crate::core::game::TurnInput;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
 use crate::core::soup::Player;
@@ -78,18 +79,6 @@ impl Dice {
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0 % n.max(1)
-    }
-}
-
-/// Replies the couriers showed, per session.
-#[derive(Default)]
-struct Shown(Mutex<HashMap<String, mpsc::UnboundedSender<Delivery>>>);
-
-impl Courier for Shown {
-    fn deliver(&self, session_id: &str, delivery: Delivery) {
-        if let Some(tx) = self.0.lock().unwrap_or_else(PoisonError::into_inner).get(session_id) {
-            let _ = tx.send(delivery);
-        }
     }
 }
 

@@ -44,6 +44,13 @@ async fn process_without_poller(server: &ScratchDb, clock: &Arc<ManualClock>, ow
     rig
 }
 
+/// The event ids of a session's turns, in the order they were committed
+/// (`-` for a turn without one).
+async fn events(rig: &Rig, id: &str) -> Vec<String> {
+    let turns = rig.engine.store.load_session(id).await.unwrap().unwrap().turns;
+    turns.into_iter().map(|t| t.event_id.unwrap_or_else(|| "-".into())).collect()
+}
+
 async fn seats(rig: &Rig, id: &str) -> Vec<String> {
     let game: BallotGame = rig.engine.store.load_session(id).await.unwrap().unwrap().game().unwrap();
     game.seats.seats.iter().map(|s| s.player.id.clone()).collect()
@@ -84,9 +91,7 @@ async fn a_session_is_played_by_its_lease_holder_and_taken_over_when_it_dies() {
     let took_over = b.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
     assert!(took_over.reply.text.contains("4 seats taken"), "b played on from a's turns: {}", took_over.reply.text);
     assert_eq!(seats(&b, &on_b.id).await, ["t:alice", "t:bob", "t:carol", "t:dave"]);
-    let turns = b.engine.store.load_session(&on_b.id).await.unwrap().unwrap().turns;
-    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
-    assert_eq!(events, [Some("j1"), Some("j2"), Some("j3")], "each committed once");
+    assert_eq!(events(&b, &on_b.id).await, ["j1", "j2", "j3"], "each committed once");
     let metrics = echoes::core::telemetry::telemetry().encode();
     assert!(metrics.contains("echoes_handoffs_total") && metrics.contains("echoes_leases_held"), "{metrics}");
     drop(on_a);
@@ -113,9 +118,7 @@ async fn an_input_whose_lease_ran_out_mid_turn_goes_to_the_new_holder() {
     assert!(lost.handed_off && lost.is_silent(), "a's turn is not committed: {}", lost.reply.text);
     let shown = b.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
     assert!(shown.reply.text.contains("3 seats taken"), "b played it: {}", shown.reply.text);
-    let turns = b.engine.store.load_session(&on_a.id).await.unwrap().unwrap().turns;
-    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
-    assert_eq!(events, [Some("j1"), Some("j2")], "committed once, by b");
+    assert_eq!(events(&b, &on_a.id).await, ["j1", "j2"], "committed once, by b");
     assert!(a.inbox.got.lock().unwrap().is_empty(), "a shows nothing");
 }
 
@@ -137,8 +140,6 @@ async fn inputs_keep_their_order_across_processes() {
     let shown = a.inbox.wait_for(|d| d.reply.kind == ReplyKind::Lobby).await;
     assert!(shown.reply.text.contains("3 seats taken"), "the handed input's reply is shown: {}", shown.reply.text);
     assert_eq!(seats(&a, &on_a.id).await, ["t:alice", "t:bob", "t:carol", "t:dave"]);
-    let turns = a.engine.store.load_session(&on_a.id).await.unwrap().unwrap().turns;
-    let events: Vec<Option<&str>> = turns.iter().map(|t| t.event_id.as_deref()).collect();
-    assert_eq!(events, [Some("j1"), Some("j2"), Some("j3")]);
+    assert_eq!(events(&a, &on_a.id).await, ["j1", "j2", "j3"]);
     assert!(a.engine.store.handed_to(&on_a.id).await.unwrap().is_empty(), "nothing left queued");
 }
