@@ -4,7 +4,7 @@
 //! binary in a warm build cache).
 
 fn main() {
-    for dir in ["data/puzzles", "data/undercover", "data/arena", "prompts", "commands", "config", "migrations"] {
+    for dir in ["data", "prompts", "config", "migrations"] {
         println!("cargo:rerun-if-changed={dir}");
     }
 }

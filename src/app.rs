@@ -12,8 +12,8 @@ use crate::core::catalogue::Catalogue;
 use crate::core::embed::Embedder;
 use crate::core::knowledge::{Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
-use crate::core::pipeline::Pipeline;
-use crate::core::puzzle::Puzzle;
+use crate::core::soup::pipeline::Pipeline;
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::{Store, SystemClock};
 use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
@@ -100,7 +100,7 @@ impl App {
             }
         };
         let refs: Vec<&Puzzle> = puzzles.iter().map(|p| p.as_ref()).collect();
-        let mut docs = crate::core::knowledge::all_puzzle_docs(&refs);
+        let mut docs = crate::core::soup::puzzle::all_puzzle_docs(&refs);
         for world in &crate::assets::worlds().worlds {
             docs.extend(world.docs());
         }
@@ -146,7 +146,7 @@ async fn open_vectors(
     let label = embedder.describe();
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(label.as_str()) {
         memory.clear().await?;
-        crate::core::remember::rebuild_memory(store, memory.as_ref()).await?;
+        crate::core::soup::remember::rebuild_memory(store, memory.as_ref()).await?;
         std::fs::write(&marker, &label).with_context(|| format!("writing {}", marker.display()))?;
     }
     Ok(Vectors { knowledge, memory, embedder, semantic })

@@ -7,19 +7,18 @@ use std::path::Path;
 use anyhow::Context;
 use include_dir::{Dir, include_dir};
 
-use crate::core::arena::{ArenaHost, Roster};
+use crate::core::arena::Roster;
 use crate::core::catalogue::Catalogue;
-use crate::core::game::HostedGame;
-use crate::core::lore::{LoreHost, Worlds};
+use crate::core::game::{Bundled, HostedGame};
+use crate::core::lore::Worlds;
 use crate::core::prompts::Prompts;
-use crate::core::undercover::{UndercoverHost, WordLibrary};
+use crate::core::undercover::WordLibrary;
 
 static PROMPTS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/prompts");
-pub static PUZZLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/puzzles");
-static WORDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/undercover");
-static ARENA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/arena");
-static WORLDS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/worlds");
-pub const CATALOGUE: &str = include_str!("../commands/catalogue.toml");
+/// Every game's bundled data, one folder a game (`data/puzzles`,
+/// `data/undercover`, …).
+static DATA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data");
+static EMPTY: Dir<'static> = Dir::new("", &[]);
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
 /// Loads prompt templates: every `*.j2` file, named by its stem
@@ -58,12 +57,12 @@ fn template_name(path: &Path) -> Option<String> {
 /// Undercover's word files as (path under the word directory, text):
 /// from `dir` (files `en/*.toml`, `zh/*.toml`) or the embedded set.
 pub fn word_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    language_files(&WORDS, dir)
+    language_files(folder("undercover"), dir)
 }
 
 /// The Arena's personas, narrators and topics, the same way.
 pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    language_files(&ARENA, dir)
+    language_files(folder("arena"), dir)
 }
 
 /// The Lore RPG's worlds as (`<id>/<file>.toml`, text): every world
@@ -71,13 +70,7 @@ pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>
 pub fn world_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     let Some(dir) = dir else {
-        for world in WORLDS.dirs() {
-            for file in world.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
-                let text = file.contents_utf8().unwrap_or_default().to_string();
-                out.push((file.path().to_string_lossy().replace('\\', "/"), text));
-            }
-        }
-        return Ok(out);
+        return Ok(embedded_files(folder("worlds")));
     };
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let sub = entry?.path();
@@ -115,16 +108,7 @@ pub fn worlds() -> std::sync::Arc<Worlds> {
 /// `en/*.toml` and `zh/*.toml` as (`en/name.toml`, text), from `dir` or
 /// the embedded copy.
 fn language_files(embedded: &Dir<'static>, dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    let Some(dir) = dir else {
-        let mut out = Vec::new();
-        for lang in embedded.dirs() {
-            for file in lang.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
-                let text = file.contents_utf8().unwrap_or_default().to_string();
-                out.push((file.path().to_string_lossy().replace('\\', "/"), text));
-            }
-        }
-        return Ok(out);
-    };
+    let Some(dir) = dir else { return Ok(embedded_files(embedded)) };
     let mut out = Vec::new();
     for lang in ["en", "zh"] {
         let sub = dir.join(lang);
@@ -164,19 +148,47 @@ pub fn roster() -> Roster {
     roster
 }
 
-/// The seated games the bots host beside Turtle Soup.
-pub fn hosted_games() -> Vec<std::sync::Arc<dyn HostedGame>> {
-    vec![
-        std::sync::Arc::new(UndercoverHost::new(std::sync::Arc::new(words()))),
-        std::sync::Arc::new(ArenaHost::new(std::sync::Arc::new(roster()))),
-        std::sync::Arc::new(LoreHost::new(worlds())),
-    ]
+/// One game's bundled folder (`data/<name>`); empty when it has none.
+pub fn folder(name: &str) -> &'static Dir<'static> {
+    DATA.get_dir(name).unwrap_or(&EMPTY)
 }
 
+/// Every `*.toml` file one folder down or deeper in an embedded folder, as
+/// (path below that folder, text).
+fn embedded_files(dir: &Dir<'static>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for sub in dir.dirs() {
+        for file in sub.files().filter(|f| f.path().extension().is_some_and(|e| e == "toml")) {
+            let path = file.path().strip_prefix(dir.path()).unwrap_or(file.path());
+            let text = file.contents_utf8().unwrap_or_default().to_string();
+            out.push((path.to_string_lossy().replace('\\', "/"), text));
+        }
+    }
+    out
+}
+
+/// The bundled data, as a game's `hosted` reads it.
+struct Embedded;
+
+impl Bundled for Embedded {
+    fn sources(&self, name: &str) -> Vec<(String, String)> {
+        embedded_files(folder(name))
+    }
+}
+
+/// The seated games the bots host beside Turtle Soup, as registered in
+/// `core` (`games!`), over the bundled data.
+pub fn hosted_games() -> Vec<std::sync::Arc<dyn HostedGame>> {
+    crate::core::hosted_games(&Embedded)
+}
+
+/// Every game's verbs: Turtle Soup's and each hosted game's declaration.
 pub fn catalogue() -> Catalogue {
-    // The embedded catalogue is checked by a unit test, so this cannot fail
-    // in a built binary.
-    Catalogue::parse(CATALOGUE).unwrap_or_else(|e| panic!("embedded command catalogue is invalid: {e}"))
+    let hosted = hosted_games();
+    let sources = std::iter::once(crate::core::soup::verbs::DECLARATION).chain(hosted.iter().map(|g| g.verbs()));
+    // The declarations are checked by a unit test, so this cannot fail in
+    // a built binary.
+    Catalogue::collect(sources).unwrap_or_else(|e| panic!("a game's verb declaration is invalid: {e}"))
 }
 
 #[cfg(test)]
@@ -186,7 +198,7 @@ mod tests {
         let sources = super::word_sources(None).unwrap();
         let (library, problems) = crate::core::undercover::WordLibrary::from_sources(&sources);
         assert!(problems.is_empty(), "{problems:#?}");
-        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+        for lang in [crate::core::vocab::Language::En, crate::core::vocab::Language::Zh] {
             assert!(library.choices(lang, None).len() >= 60, "{} pairs in {lang:?}", library.choices(lang, None).len());
         }
     }
@@ -196,7 +208,7 @@ mod tests {
         let (worlds, problems) = crate::core::lore::Worlds::from_sources(&super::world_sources(None).unwrap());
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(worlds.worlds.len(), 2);
-        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+        for lang in [crate::core::vocab::Language::En, crate::core::vocab::Language::Zh] {
             let w = worlds.first(lang).unwrap();
             assert!(w.passages.len() >= 40 && w.npcs.len() >= 6 && w.secrets().count() >= 3, "{}", w.id);
         }
@@ -206,7 +218,7 @@ mod tests {
     fn the_bundled_arena_cast_is_valid() {
         let (roster, problems) = crate::core::arena::Roster::from_sources(&super::arena_sources(None).unwrap());
         assert!(problems.is_empty(), "{problems:#?}");
-        for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+        for lang in [crate::core::vocab::Language::En, crate::core::vocab::Language::Zh] {
             let cast = roster.cast(lang).unwrap_or_else(|| panic!("a cast in {lang:?}"));
             assert!(cast.personas.len() >= 12 && cast.topics.len() >= 20, "{lang:?}");
         }

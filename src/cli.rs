@@ -10,8 +10,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::app::App;
 use crate::config::Settings;
 use crate::console::{self, PlayOptions};
+use crate::core::catalogue::Frontend;
 use crate::core::llm::RoleModels;
-use crate::core::puzzle::{Difficulty, Language};
+use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Language;
 use crate::llm::ProviderKind;
 use crate::models::ModelDir;
 use crate::models::fetch::Fetcher;
@@ -459,121 +461,179 @@ fn parse_difficulty(s: &str) -> Result<Difficulty, String> {
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let settings = Settings::load(cli.config.as_deref())?;
     match cli.command {
-        Command::Puzzles(PuzzlesCommand::Check { paths }) => check_puzzles(&settings, paths),
-        Command::Puzzles(PuzzlesCommand::List { language }) => {
-            let app = open_offline(settings).await?;
-            println!("{}", console::puzzle_list(&app, language));
-            Ok(())
-        }
-        Command::Puzzles(PuzzlesCommand::Show { id, spoilers }) => {
-            show_puzzle(&open_offline(settings).await?, &id, spoilers).await
-        }
-        Command::Sessions { limit } => list_sessions(&open_offline(settings).await?, limit).await,
-        Command::Leaderboard => {
-            let app = open_offline(settings).await?;
-            println!("{}", console::leaderboard_text(&app, app.settings.language()).await?);
-            Ok(())
-        }
-        Command::Transcript { session, out } => {
-            let app = open_offline(settings).await?;
-            let path = console::transcript::write(&app, session.as_deref(), out.as_deref()).await?;
-            println!("{}", path.display());
-            Ok(())
-        }
         Command::Play(args) => play(settings, args).await,
-        Command::Models(command) => models(&settings, command).await,
+        Command::Puzzles(command) => puzzles(settings, command).await,
+        Command::Sessions { limit } => list_sessions(&open_offline(settings).await?, limit).await,
+        Command::Leaderboard => leaderboard(settings).await,
+        Command::Transcript { session, out } => write_transcript(settings, session, out).await,
         Command::Knowledge(KnowledgeCommand::Rebuild) => {
             println!("{}", crate::ops::knowledge_rebuild(&open_offline(settings).await?).await?);
             Ok(())
         }
-        Command::Memory(MemoryCommand::Show { player }) => {
-            println!("{}", crate::ops::memory_show(&open_offline(settings).await?, &player).await?);
-            Ok(())
-        }
-        Command::Memory(MemoryCommand::Forget { player }) => {
-            println!("{}", crate::ops::memory_forget(&open_offline(settings).await?, &player).await?);
-            Ok(())
-        }
+        Command::Memory(command) => memory(settings, command).await,
         Command::Serve(args) => serve(settings, args).await,
-        Command::Bench(BenchCommand::Retrieval { sizes, queries }) => bench_retrieval(&sizes, queries).await,
-        Command::Bench(BenchCommand::Ledger) => bench_ledger(&settings).await,
-        Command::Bench(BenchCommand::Load { sessions, turns, sqlite_only }) => {
-            use crate::bench::load::{LoadOptions, run};
-            let mut opts = LoadOptions { sessions, turns, ..LoadOptions::default() };
-            if sqlite_only {
-                opts.backends = vec![crate::store::Backend::Sqlite];
-            }
-            println!("{}", run(&opts).await?);
+        Command::Models(command) => models(&settings, command).await,
+        Command::Bench(command) => bench(settings, command).await,
+        Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
+        Command::Arena(command) => arena(settings, command).await,
+        Command::Rpg(RpgCommand::Check { paths }) => check_worlds(paths),
+        Command::Selfplay(command) => selfplay(settings, command).await,
+        Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
+        Command::Db(command) => db(&settings, command).await,
+    }
+}
+
+/// `echoes puzzles list|show|check`.
+async fn puzzles(settings: Settings, command: PuzzlesCommand) -> anyhow::Result<()> {
+    match command {
+        PuzzlesCommand::Check { paths } => check_puzzles(&settings, paths),
+        PuzzlesCommand::List { language } => {
+            let app = open_offline(settings).await?;
+            println!("{}", console::puzzle_list(&app, language));
             Ok(())
         }
-        Command::Bench(BenchCommand::Processes { sessions, turns, players, messages }) => {
+        PuzzlesCommand::Show { id, spoilers } => show_puzzle(&open_offline(settings).await?, &id, spoilers).await,
+    }
+}
+
+/// `echoes leaderboard`: the top scores, in the configured language.
+async fn leaderboard(settings: Settings) -> anyhow::Result<()> {
+    let app = open_offline(settings).await?;
+    println!("{}", console::leaderboard_text(&app, app.settings.language()).await?);
+    Ok(())
+}
+
+/// `echoes transcript`: writes a finished game as Markdown and prints the file's path.
+async fn write_transcript(settings: Settings, session: Option<String>, out: Option<PathBuf>) -> anyhow::Result<()> {
+    let app = open_offline(settings).await?;
+    let path = console::transcript::write(&app, session.as_deref(), out.as_deref()).await?;
+    println!("{}", path.display());
+    Ok(())
+}
+
+/// `echoes memory show|forget`.
+async fn memory(settings: Settings, command: MemoryCommand) -> anyhow::Result<()> {
+    match command {
+        MemoryCommand::Show { player } => {
+            println!("{}", crate::ops::memory_show(&open_offline(settings).await?, &player).await?);
+        }
+        MemoryCommand::Forget { player } => {
+            println!("{}", crate::ops::memory_forget(&open_offline(settings).await?, &player).await?);
+        }
+    }
+    Ok(())
+}
+
+/// `echoes bench …`: each benchmark prints its figures.
+async fn bench(settings: Settings, command: BenchCommand) -> anyhow::Result<()> {
+    match command {
+        BenchCommand::Retrieval { sizes, queries } => bench_retrieval(&sizes, queries).await,
+        BenchCommand::Ledger => bench_ledger(&settings).await,
+        BenchCommand::Load { sessions, turns, sqlite_only } => bench_load(sessions, turns, sqlite_only).await,
+        BenchCommand::Processes { sessions, turns, players, messages } => {
             use crate::bench::processes::{ProcessOptions, run};
             let opts = ProcessOptions { sessions, turns, players, messages, ..ProcessOptions::default() };
             println!("{}", run(&opts).await?);
             Ok(())
         }
-        Command::Bench(BenchCommand::Crash { runs }) => {
+        BenchCommand::Crash { runs } => {
             use crate::bench::crash::{CrashOptions, run};
             println!("{}", run(&CrashOptions { runs, ..CrashOptions::default() }).await?);
             Ok(())
         }
-        Command::Bench(BenchCommand::Worker { database, owner, lease_ms }) => {
+        BenchCommand::Worker { database, owner, lease_ms } => {
             crate::bench::crash::worker(&database, &owner, lease_ms).await
         }
-        Command::Undercover(UndercoverCommand::Check { paths }) => check_words(paths),
-        Command::Arena(ArenaCommand::Check { paths }) => check_arena(paths),
-        Command::Rpg(RpgCommand::Check { paths }) => check_worlds(paths),
-        Command::Db(DbCommand::Migrate { database }) => {
-            let database = database.map(|d| crate::store::Database::parse(&d)).unwrap_or(settings.storage.database());
-            println!("{}", crate::ops::db::migrate(&database).await?);
-            Ok(())
-        }
-        Command::Db(DbCommand::Copy { from, to }) => {
-            let (from, to) = (crate::store::Database::parse(&from), crate::store::Database::parse(&to));
-            println!("{}", crate::ops::db::copy(&from, &to).await?);
-            Ok(())
-        }
-        Command::Bench(BenchCommand::Context { turns }) => crate::bench::context::run(turns).await,
-        Command::Arena(ArenaCommand::Replay { session }) => arena_replay(settings, &session).await,
-        Command::Selfplay(SelfplayCommand::Arena { characters, games, max_turns, language, seed }) => {
-            selfplay_arena(settings, characters, games, max_turns, language, seed).await
-        }
-        Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
-        Command::Selfplay(SelfplayCommand::Soup { puzzles, games, ai_players, max_turns, language }) => {
-            selfplay_soup(settings, puzzles, games, ai_players, max_turns, language).await
-        }
-        Command::Selfplay(SelfplayCommand::Undercover { seats, games, blank, language, seed }) => {
-            selfplay_undercover(settings, seats, games, blank, language, seed).await
-        }
-        Command::Bench(BenchCommand::Secrecy { models, puzzles, limit }) => {
-            bench_secrecy(settings, models, puzzles, limit).await
-        }
-        Command::Bench(BenchCommand::Slack) => {
+        BenchCommand::Context { turns } => crate::bench::context::run(turns).await,
+        BenchCommand::Secrecy { models, puzzles, limit } => bench_secrecy(settings, models, puzzles, limit).await,
+        BenchCommand::Slack => {
             println!("{}", crate::slack::bench::run(&crate::slack::bench::SlackBenchOptions::default()).await?);
             Ok(())
         }
-        Command::Bench(BenchCommand::Discord { delivery }) => {
-            use crate::discord::bench::{Delivery, DiscordBenchOptions, run};
-            let ways = match delivery.as_str() {
-                "gateway" => vec![Delivery::Gateway],
-                "endpoint" => vec![Delivery::Endpoint],
-                _ => vec![Delivery::Gateway, Delivery::Endpoint],
-            };
-            for delivery in ways {
-                println!("{}\n", run(&DiscordBenchOptions { delivery, ..DiscordBenchOptions::default() }).await?);
-            }
-            Ok(())
-        }
-        Command::Bench(BenchCommand::LocalModel { model, questions, runs }) => {
-            let options = crate::bench::BenchOptions {
-                model,
-                questions: questions.min(crate::bench::QUESTIONS.len()),
-                runs,
-                ..crate::bench::BenchOptions::default()
-            };
-            crate::bench::local_model(&settings, &options).await
+        BenchCommand::Discord { delivery } => bench_discord(&delivery).await,
+        BenchCommand::LocalModel { model, questions, runs } => {
+            bench_local_model(&settings, model, questions, runs).await
         }
     }
+}
+
+/// `echoes bench load`: on SQLite and PostgreSQL, or SQLite only.
+async fn bench_load(sessions: usize, turns: usize, sqlite_only: bool) -> anyhow::Result<()> {
+    use crate::bench::load::{LoadOptions, run};
+    let mut opts = LoadOptions { sessions, turns, ..LoadOptions::default() };
+    if sqlite_only {
+        opts.backends = vec![crate::store::Backend::Sqlite];
+    }
+    println!("{}", run(&opts).await?);
+    Ok(())
+}
+
+/// `echoes bench discord`: one report per way interactions reach the bot.
+async fn bench_discord(delivery: &str) -> anyhow::Result<()> {
+    use crate::discord::bench::{Delivery, DiscordBenchOptions, run};
+    let ways = match delivery {
+        "gateway" => vec![Delivery::Gateway],
+        "endpoint" => vec![Delivery::Endpoint],
+        _ => vec![Delivery::Gateway, Delivery::Endpoint],
+    };
+    for delivery in ways {
+        println!("{}\n", run(&DiscordBenchOptions { delivery, ..DiscordBenchOptions::default() }).await?);
+    }
+    Ok(())
+}
+
+/// `echoes bench local-model`: at most as many questions as the script holds.
+async fn bench_local_model(
+    settings: &Settings,
+    model: Option<PathBuf>,
+    questions: usize,
+    runs: usize,
+) -> anyhow::Result<()> {
+    let options = crate::bench::BenchOptions {
+        model,
+        questions: questions.min(crate::bench::QUESTIONS.len()),
+        runs,
+        ..crate::bench::BenchOptions::default()
+    };
+    crate::bench::local_model(settings, &options).await
+}
+
+/// `echoes arena check|replay`.
+async fn arena(settings: Settings, command: ArenaCommand) -> anyhow::Result<()> {
+    match command {
+        ArenaCommand::Check { paths } => check_arena(paths),
+        ArenaCommand::Replay { session } => arena_replay(settings, &session).await,
+    }
+}
+
+/// `echoes selfplay soup|undercover|arena`: AI-only games.
+async fn selfplay(settings: Settings, command: SelfplayCommand) -> anyhow::Result<()> {
+    match command {
+        SelfplayCommand::Soup { puzzles, games, ai_players, max_turns, language } => {
+            selfplay_soup(settings, puzzles, games, ai_players, max_turns, language).await
+        }
+        SelfplayCommand::Undercover { seats, games, blank, language, seed } => {
+            selfplay_undercover(settings, seats, games, blank, language, seed).await
+        }
+        SelfplayCommand::Arena { characters, games, max_turns, language, seed } => {
+            selfplay_arena(settings, characters, games, max_turns, language, seed).await
+        }
+    }
+}
+
+/// `echoes db migrate|copy`.
+async fn db(settings: &Settings, command: DbCommand) -> anyhow::Result<()> {
+    match command {
+        DbCommand::Migrate { database } => {
+            let database = database.map(|d| crate::store::Database::parse(&d)).unwrap_or(settings.storage.database());
+            println!("{}", crate::ops::db::migrate(&database).await?);
+        }
+        DbCommand::Copy { from, to } => {
+            let (from, to) = (crate::store::Database::parse(&from), crate::store::Database::parse(&to));
+            println!("{}", crate::ops::db::copy(&from, &to).await?);
+        }
+    }
+    Ok(())
 }
 
 async fn models(settings: &Settings, command: ModelsCommand) -> anyhow::Result<()> {
@@ -746,7 +806,7 @@ async fn selfplay_soup(
     let (models, notice) = choose_models(&mut settings).await?;
     let app = App::open(settings, models).await?;
     eprintln!("{notice}");
-    let chosen: Vec<std::sync::Arc<crate::core::puzzle::Puzzle>> = if puzzles.is_empty() {
+    let chosen: Vec<std::sync::Arc<crate::core::soup::puzzle::Puzzle>> = if puzzles.is_empty() {
         let language = language.unwrap_or_else(|| app.settings.language());
         app.library.all().iter().filter(|p| p.language == language).take(games).cloned().collect()
     } else {
@@ -807,21 +867,25 @@ async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Result<()> {
     let seated = crate::assets::hosted_games().into_iter().find(|g| Some(g.group()) == args.puzzle.as_deref());
     if let Some(game) = seated {
         let ai_seats = args.ai_seats.unwrap_or_else(|| args.seats.map_or(4, |n| n.saturating_sub(1)));
-        let options = crate::core::game::TableOptions {
-            seats: Some(args.seats.unwrap_or(ai_seats + 1)),
-            ai_seats: Some(ai_seats),
-            language: args.language,
-            blank: Some(args.blank),
-            anonymous: Some(args.anonymous),
-            seed: args.seed,
-            topic: (!args.topic.is_empty()).then(|| args.topic.join(" ")),
-            max_turns: args.max_turns,
-            turn_seconds: args.turn_seconds,
-            spectate: Some(args.watch),
-            // The Lore RPG: the words after `rpg` name the world.
-            world: (!args.topic.is_empty()).then(|| args.topic.join(" ")),
-            ..Default::default()
-        };
+        // The words after the game's name: its own start options
+        // (`topic: …`, `blank`, a world's name), read by the catalogue.
+        let words = args.topic.join(" ");
+        let mut options = app.catalogue.start_options(Frontend::Terminal, game.group(), &words);
+        options.seats = Some(args.seats.unwrap_or(ai_seats + 1));
+        options.ai_seats = Some(ai_seats);
+        options.language = args.language.or(options.language);
+        options.seed = args.seed;
+        for (name, value) in [
+            ("blank", args.blank.then(|| "yes".to_string())),
+            ("anonymous", args.anonymous.then(|| "yes".to_string())),
+            ("max_turns", args.max_turns.map(|n| n.to_string())),
+            ("turn_seconds", args.turn_seconds.map(|n| n.to_string())),
+            ("spectate", args.watch.then(|| "yes".to_string())),
+        ] {
+            if let Some(value) = value {
+                options.set(name, value);
+            }
+        }
         let name = args.name.unwrap_or_else(|| "Player".to_string());
         let run = console::table::SeatedOptions { options, name, script: args.script };
         return console::table::play_hosted(&app, game, run).await;
@@ -907,7 +971,7 @@ async fn bench_secrecy(
         }
         _ => None,
     };
-    let models = |p: &crate::core::puzzle::Puzzle| -> RoleModels {
+    let models = |p: &crate::core::soup::puzzle::Puzzle| -> RoleModels {
         match (&configured, which) {
             (Some(models), _) => models.clone(),
             // A Judge that says YES, so every attack reaches the traitor.
@@ -923,7 +987,7 @@ async fn bench_secrecy(
     };
     let (library, _) = crate::puzzles::PuzzleLibrary::load(Some(&settings.puzzle_dir()));
     let mut puzzles = Vec::new();
-    for lang in [crate::core::puzzle::Language::En, crate::core::puzzle::Language::Zh] {
+    for lang in [crate::core::vocab::Language::En, crate::core::vocab::Language::Zh] {
         puzzles.extend(library.all().iter().filter(|p| p.language == lang).take(per_lang).cloned());
     }
     let mut attacks = drill::attacks()?;

@@ -11,8 +11,8 @@ use figment::providers::{Env, Format, Toml};
 use serde::Deserialize;
 
 use crate::assets::DEFAULT_CONFIG;
-use crate::core::pipeline::PipelineSettings;
-use crate::core::puzzle::Language;
+use crate::core::soup::pipeline::PipelineSettings;
+use crate::core::vocab::Language;
 use crate::llm::LlmSettings;
 
 const LOCAL_CONFIG: &str = "config/local.toml";

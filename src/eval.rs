@@ -7,6 +7,7 @@
 //! in file order. Prints accuracy, a confusion matrix, the parse rate and
 //! seconds per judgement, as a table and as JSON.
 
+use crate::core::soup::verbs::SoupVerb;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,12 +18,14 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::core::game::TurnInput;
-use crate::core::pipeline::{GameGate, Pipeline, Progress, SessionView};
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::{Difficulty, Language, Puzzle};
-use crate::core::soup::{Player, SoupEvent, SoupGame};
+use crate::core::soup::pipeline::{GameGate, Pipeline, Progress, SessionView};
+use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::soup::verdict::Verdict;
+use crate::core::soup::{SoupEvent, SoupGame};
 use crate::core::text::is_cjk;
-use crate::core::verdict::Verdict;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;
 
 /// One labelled line as written.
@@ -113,6 +116,7 @@ fn inline_puzzle(n: usize, surface: &str, bottom: &str) -> Puzzle {
         hints: Vec::new(),
         facts: Vec::new(),
         lore: Vec::new(),
+        known: Vec::new(),
     }
 }
 
@@ -133,8 +137,8 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
         let view =
             SessionView { puzzle: &puzzle, game: &game, history: &history, canary: &canary, gate: &gate, ledger: &[] };
         let input = match line.kind {
-            Kind::Question => TurnInput::Ask(line.input.clone()),
-            Kind::Guess => TurnInput::Guess(line.input.clone()),
+            Kind::Question => TurnInput::from(SoupVerb::Ask(line.input.clone())),
+            Kind::Guess => TurnInput::from(SoupVerb::Guess(line.input.clone())),
         };
         let started = Instant::now();
         let outcome = pipeline.run(&view, &player, &input, &noop).await;

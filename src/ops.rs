@@ -9,7 +9,7 @@ use anyhow::Context;
 
 use crate::app::App;
 use crate::core::memory::{Memory, player_namespace};
-use crate::core::remember::rebuild_memory;
+use crate::core::soup::remember::rebuild_memory;
 use crate::core::store::Clock;
 
 fn vectors(app: &App) -> anyhow::Result<&crate::app::Vectors> {

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use rand::seq::IndexedRandom;
 
-use crate::assets::PUZZLES;
-use crate::core::puzzle::{Difficulty, Language, Problem, Puzzle};
+use crate::core::soup::puzzle::{Difficulty, Problem, Puzzle};
+use crate::core::vocab::Language;
 
 /// A problem in one puzzle file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,7 +129,7 @@ fn parse(source: &Source) -> Result<Puzzle, Vec<FileProblem>> {
 
 fn embedded_sources() -> Vec<Source> {
     let mut out = Vec::new();
-    for dir in PUZZLES.dirs() {
+    for dir in crate::assets::folder("puzzles").dirs() {
         for file in dir.files() {
             let path = file.path();
             if path.extension().is_some_and(|e| e == "toml") {

@@ -5,6 +5,7 @@
 //! facts established in the first turns, asked about after the last one,
 //! counted as remembered when the fact is in the prompt the model sees.
 
+use crate::core::lore::verbs::LoreVerb;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -15,10 +16,10 @@ use crate::core::embed::Embedder;
 use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::knowledge::Knowledge;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::lore::{LoreGame, LoreTable};
-use crate::core::pipeline::{Pipeline, PipelineSettings, Progress};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::lore::{LoreGame, LoreTable, World};
+use crate::core::soup::pipeline::{Pipeline, PipelineSettings, Progress};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
 
 /// (the action that establishes a fact, the later question, what must
@@ -131,7 +132,7 @@ fn filler(turn: u32, places: &[String], npcs: &[String]) -> TurnInput {
     let place = &places[turn as usize % places.len()];
     if turn.is_multiple_of(5) {
         let npc = npcs[(turn as usize / 5) % npcs.len()].clone();
-        return TurnInput::SayTo { to: npc, text: format!("What do you know about {place}?") };
+        return TurnInput::from(LoreVerb::Say(format!("What do you know about {place}?"), npc));
     }
     TurnInput::Say(match turn % 4 {
         0 => format!("I walk to {place} and look around."),
@@ -141,45 +142,28 @@ fn filler(turn: u32, places: &[String], npcs: &[String]) -> TurnInput {
     })
 }
 
+/// The input the script plays at `turn`: a fact to establish, a recall
+/// question after turn `total`, or an ordinary turn.
+fn scripted_input(turn: u32, total: u32, places: &[String], npcs: &[String]) -> TurnInput {
+    let fact = turn.checked_sub(FIRST_FACT).map(|i| i as usize).filter(|i| *i < FACTS.len());
+    let question = turn.checked_sub(total + 1).map(|i| i as usize);
+    match (fact, question) {
+        (Some(i), _) => TurnInput::Say(FACTS[i].0.to_string()),
+        (_, Some(i)) => TurnInput::Say(FACTS[i].1.to_string()),
+        _ => filler(turn, places, npcs),
+    }
+}
+
 pub async fn run(turns: u32) -> anyhow::Result<()> {
     let worlds = crate::assets::worlds();
     let world = worlds.first(Language::En).cloned().ok_or_else(|| anyhow::anyhow!("no English world is bundled"))?;
     let dir = std::env::temp_dir().join(format!("echoes-bench-context-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let db = open_db(&dir).await?;
-    let embedder: Arc<dyn Embedder> = Arc::new(HashingEmbedder::new(384));
-    let knowledge = LanceKnowledge::open(&db, embedder.clone()).await?;
-    knowledge.sync(&world.docs()).await?;
-    let memory = LanceMemory::open(&db, embedder).await?;
     let model = Arc::new(BenchModel::default());
-    let models = RoleModels { judge: model.clone(), narrator: model.clone() };
-    let prompts = Arc::new(crate::assets::load_prompts(None)?);
-    let mut pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
-    pipeline.knowledge = Some(Arc::new(knowledge));
-    pipeline.memory = Some(Arc::new(memory));
-    let player = Player { id: "bench:ada".into(), name: "Ada".into() };
-    let game = LoreGame::new(&world, &player);
-    let mut table = LoreTable::new(game, world.clone(), "bench-context", &crate::core::actor::new_canary());
-    let places: Vec<String> = world.public().filter(|p| p.kind == "place").map(|p| p.title.clone()).collect();
-    let npcs: Vec<String> = world.npcs.iter().map(|n| n.name.clone()).collect();
-    let noop = |_: Progress| {};
+    let pipeline = bench_pipeline(&dir, &world, model.clone()).await?;
     let total = turns.max(FIRST_FACT + FACTS.len() as u32 + 1);
     let started = std::time::Instant::now();
-    for turn in 1..=total + FACTS.len() as u32 {
-        let fact = turn.checked_sub(FIRST_FACT).map(|i| i as usize).filter(|i| *i < FACTS.len());
-        let question = turn.checked_sub(total + 1).map(|i| i as usize);
-        let input = match (fact, question) {
-            (Some(i), _) => TurnInput::Say(FACTS[i].0.to_string()),
-            (_, Some(i)) => TurnInput::Say(FACTS[i].1.to_string()),
-            _ => filler(turn, &places, &npcs),
-        };
-        *model.turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = turn;
-        let inbound = Inbound::new(player.clone(), input);
-        let ctx = TurnContext { pipeline: &pipeline, now_ms: i64::from(turn) * 60_000, progress: &noop };
-        let played = table.play(&ctx, &inbound).await;
-        anyhow::ensure!(played.commit, "turn {turn} was not played: {}", played.reply.text);
-        table.adopt(played);
-    }
+    play_script(&pipeline, &model, &world, total).await?;
     let elapsed = started.elapsed();
     let seen = model.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     println!(
@@ -189,6 +173,54 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
         FACTS.len(),
         elapsed.as_secs_f64()
     );
+    print_prompt_tokens(&seen, total);
+    print_model_calls(&seen, total);
+    probe_recall(&world, &seen, total)?;
+    drop(seen);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// The real pipeline over the scripted model, with the world's lore and
+/// the searchable older turns in LanceDB under `dir` (hashing embedder).
+async fn bench_pipeline(dir: &std::path::Path, world: &World, model: Arc<BenchModel>) -> anyhow::Result<Pipeline> {
+    let db = open_db(dir).await?;
+    let embedder: Arc<dyn Embedder> = Arc::new(HashingEmbedder::new(384));
+    let knowledge = LanceKnowledge::open(&db, embedder.clone()).await?;
+    knowledge.sync(&world.docs()).await?;
+    let memory = LanceMemory::open(&db, embedder).await?;
+    let models = RoleModels { judge: model.clone(), narrator: model };
+    let prompts = Arc::new(crate::assets::load_prompts(None)?);
+    let mut pipeline = Pipeline::new(models, prompts, PipelineSettings::default());
+    pipeline.knowledge = Some(Arc::new(knowledge));
+    pipeline.memory = Some(Arc::new(memory));
+    Ok(pipeline)
+}
+
+/// Plays the whole script through a Lore table, `total` turns and then
+/// the recall questions; every turn must be played.
+async fn play_script(pipeline: &Pipeline, model: &BenchModel, world: &Arc<World>, total: u32) -> anyhow::Result<()> {
+    let player = Player { id: "bench:ada".into(), name: "Ada".into() };
+    let game = LoreGame::new(world, &player);
+    let mut table = LoreTable::new(game, world.clone(), "bench-context", &crate::core::actor::new_canary());
+    let places: Vec<String> = world.public().filter(|p| p.kind == "place").map(|p| p.title.clone()).collect();
+    let npcs: Vec<String> = world.npcs.iter().map(|n| n.name.clone()).collect();
+    let noop = |_: Progress| {};
+    for turn in 1..=total + FACTS.len() as u32 {
+        let input = scripted_input(turn, total, &places, &npcs);
+        *model.turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = turn;
+        let inbound = Inbound::new(player.clone(), input);
+        let ctx = TurnContext { pipeline, now_ms: i64::from(turn) * 60_000, progress: &noop };
+        let played = table.play(&ctx, &inbound).await;
+        anyhow::ensure!(played.commit, "turn {turn} was not played: {}", played.reply.text);
+        table.adopt(played);
+    }
+    Ok(())
+}
+
+/// The prompt tokens of each role's latest call at or before each
+/// milestone, and how far its prompt grew from its first call.
+fn print_prompt_tokens(seen: &[Seen], total: u32) {
     println!(
         "prompt tokens per call (estimated: the scripted model has no tokenizer), latest call of each role at or before the turn:"
     );
@@ -210,6 +242,11 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
         let last = cells.iter().rev().flatten().next().map_or(0, |(_, n)| *n);
         println!("  {:<20}{}  {:>8.2}", role.to_lowercase(), shown.join(""), last as f64 / first as f64);
     }
+}
+
+/// Model calls per turn over the `total` scripted turns, and how many were
+/// summary rewrites.
+fn print_model_calls(seen: &[Seen], total: u32) {
     let calls = seen.iter().filter(|s| s.turn >= 1 && s.turn <= total).count();
     let summaries = seen.iter().filter(|s| s.role == "LORE-SUMMARY" && s.turn <= total).count();
     println!(
@@ -219,6 +256,11 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
         total,
         summaries
     );
+}
+
+/// The recall probe: for each fact, whether its key is in the narrator's
+/// prompt for the question asked after turn `total`, and in which layer.
+fn probe_recall(world: &World, seen: &[Seen], total: u32) -> anyhow::Result<()> {
     // A fact the world's own text holds would be in every prompt anyway.
     let secrets: Vec<&str> = world.secrets().map(|p| p.text.as_str()).collect();
     let corpus = format!("{}\n{}", world.public_text(), secrets.join("\n")).to_lowercase();
@@ -244,7 +286,5 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
         FACTS.len(),
         FIRST_FACT + FACTS.len() as u32 - 1
     );
-    drop(seen);
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

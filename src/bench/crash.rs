@@ -18,6 +18,7 @@
 //! A benchmark, not a test: it prints numbers and asserts nothing
 //! (`tests/it/engine/crash.rs` runs a few).
 
+use crate::core::soup::verbs::SoupVerb;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -31,10 +32,12 @@ use tokio::process::{Child, ChildStdin, Command};
 
 use crate::core::actor::{Courier, Delivery, Engine, EngineError, Inbound, SessionHandle};
 use crate::core::game::TurnInput;
-use crate::core::soup::Player;
+use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;
 use crate::store::scratch::ScratchDb;
 use crate::store::{Database, SqlStore};
+
+use super::processes::Dice;
 
 /// A worker's lease: short, so a run's take-over is quick.
 const WORKER_LEASE_MS: i64 = 500;
@@ -145,86 +148,135 @@ pub async fn run(opts: &CrashOptions) -> anyhow::Result<CrashFigures> {
     let started = Instant::now();
     let mut figures = CrashFigures { runs: opts.runs, ..CrashFigures::default() };
     let mut survivor = Worker::spawn(&opts.binary, &url, "survivor").await?;
-    let mut dice = super::processes::Dice::new(opts.seed);
+    let mut dice = Dice::new(opts.seed);
     for run in 0..opts.runs {
         let mut doomed = Worker::spawn(&opts.binary, &url, &format!("doomed-{run}")).await?;
         let mut sessions = Vec::new();
         for s in 0..opts.sessions {
             sessions.push(doomed.start(&format!("{run}:{s}")).await?);
         }
+        let events = inputs(run, &sessions, opts.inputs);
         // The inputs, each to one of the two at random; A dies meanwhile.
-        let mut events: Vec<(String, Order)> = Vec::new();
-        for i in 0..opts.inputs {
-            for (s, session) in sessions.iter().enumerate() {
-                let event = format!("crash:{run}:{s}:{i:03}");
-                let order = Order::Input {
-                    session: session.clone(),
-                    event: event.clone(),
-                    player: format!("crash:{s}"),
-                    text: format!("Question {i}: was it raining?"),
-                };
-                events.push((event, order));
-            }
-        }
-        let kill_after = dice.below(events.len() as u64) as usize;
-        for (n, (_, order)) in events.iter().enumerate() {
-            if n == kill_after {
-                tokio::time::sleep(Duration::from_millis(dice.below(30))).await;
-                doomed.kill().await;
-            }
-            let to = if dice.below(2) == 0 { &mut doomed } else { &mut survivor };
-            if !to.dead {
-                to.send(order).await?;
-            }
-            tokio::time::sleep(Duration::from_millis(dice.below(5))).await;
-        }
-        if !doomed.dead {
-            doomed.kill().await;
-        }
+        deliver_and_kill(&events, &mut doomed, &mut survivor, &mut dice).await?;
         let mut run_sessions: Vec<&str> = sessions.iter().map(String::as_str).collect();
         run_sessions.sort_unstable();
         figures.committed_before_kill += committed(&store, &run_sessions).await?.values().sum::<usize>();
-        // The platform delivers again what neither took (after the
-        // survivor's last acknowledgements had time to arrive).
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let took: HashSet<String> = survivor.took().union(&doomed.took()).cloned().collect();
-        for (event, order) in &events {
-            if !took.contains(event) {
-                survivor.send(order).await?;
-                figures.redelivered += 1;
-            }
-        }
-        // Until every input has a turn and every reply is shown.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let turns = committed(&store, &run_sessions).await?;
-            let mut unsent = 0;
-            for session in &run_sessions {
-                unsent += crate::core::store::Store::unsent(&store, session).await?.len();
-            }
-            if (turns.len() >= events.len() && unsent == 0) || Instant::now() > deadline {
-                figures.inputs += events.len();
-                figures.without_turn += events.iter().filter(|(e, _)| !turns.contains_key(e)).count();
-                figures.more_than_one_turn += turns.values().filter(|n| **n > 1).count();
-                figures.never_shown += unsent;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        // Replies shown by either process, counted per outbox row.
-        let mut shown: HashMap<i64, usize> = HashMap::new();
-        for outbox in doomed.shown().into_iter().chain(survivor.shown()) {
-            *shown.entry(outbox).or_insert(0) += 1;
-        }
-        let rows = store.outbox_ids(&run_sessions).await?;
-        figures.replies += rows.len();
-        figures.shown_twice += rows.iter().filter(|id| shown.get(id).is_some_and(|n| *n > 1)).count();
+        figures.redelivered += redeliver(&events, &doomed, &mut survivor).await?;
+        settle(&store, &run_sessions, &events, &mut figures).await?;
+        count_shown(&store, &run_sessions, &doomed, &survivor, &mut figures).await?;
         survivor.forget();
     }
     survivor.kill().await;
     store.close().await;
     figures.seconds = started.elapsed().as_secs_f64();
     Ok(figures)
+}
+
+/// A run's inputs, with their event ids: `per_session` questions to each
+/// session, the sessions taking turns.
+fn inputs(run: usize, sessions: &[String], per_session: usize) -> Vec<(String, Order)> {
+    let mut events = Vec::new();
+    for i in 0..per_session {
+        for (s, session) in sessions.iter().enumerate() {
+            let event = format!("crash:{run}:{s}:{i:03}");
+            let order = Order::Input {
+                session: session.clone(),
+                event: event.clone(),
+                player: format!("crash:{s}"),
+                text: format!("Question {i}: was it raining?"),
+            };
+            events.push((event, order));
+        }
+    }
+    events
+}
+
+/// Sends each input to one of the two processes at random, killing the
+/// doomed one before a random input (and at the end if it still lives).
+async fn deliver_and_kill(
+    events: &[(String, Order)],
+    doomed: &mut Worker,
+    survivor: &mut Worker,
+    dice: &mut Dice,
+) -> anyhow::Result<()> {
+    let kill_after = dice.below(events.len() as u64) as usize;
+    for (n, (_, order)) in events.iter().enumerate() {
+        if n == kill_after {
+            tokio::time::sleep(Duration::from_millis(dice.below(30))).await;
+            doomed.kill().await;
+        }
+        let to = if dice.below(2) == 0 { &mut *doomed } else { &mut *survivor };
+        if !to.dead {
+            to.send(order).await?;
+        }
+        tokio::time::sleep(Duration::from_millis(dice.below(5))).await;
+    }
+    if !doomed.dead {
+        doomed.kill().await;
+    }
+    Ok(())
+}
+
+/// The platform delivers again to the survivor what neither process took
+/// (after the survivor's last acknowledgements had time to arrive); how
+/// many inputs that was.
+async fn redeliver(events: &[(String, Order)], doomed: &Worker, survivor: &mut Worker) -> anyhow::Result<usize> {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let took: HashSet<String> = survivor.took().union(&doomed.took()).cloned().collect();
+    let mut redelivered = 0;
+    for (event, order) in events {
+        if !took.contains(event) {
+            survivor.send(order).await?;
+            redelivered += 1;
+        }
+    }
+    Ok(redelivered)
+}
+
+/// Waits until every input has a turn and every reply is shown (20 s at
+/// most), then counts inputs without a turn or with several, and replies
+/// never shown.
+async fn settle(
+    store: &SqlStore,
+    sessions: &[&str],
+    events: &[(String, Order)],
+    figures: &mut CrashFigures,
+) -> anyhow::Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let turns = committed(store, sessions).await?;
+        let mut unsent = 0;
+        for session in sessions {
+            unsent += crate::core::store::Store::unsent(store, session).await?.len();
+        }
+        if (turns.len() >= events.len() && unsent == 0) || Instant::now() > deadline {
+            figures.inputs += events.len();
+            figures.without_turn += events.iter().filter(|(e, _)| !turns.contains_key(e)).count();
+            figures.more_than_one_turn += turns.values().filter(|n| **n > 1).count();
+            figures.never_shown += unsent;
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Counts the run's replies and those shown more than once, by either
+/// process (per outbox row).
+async fn count_shown(
+    store: &SqlStore,
+    sessions: &[&str],
+    doomed: &Worker,
+    survivor: &Worker,
+    figures: &mut CrashFigures,
+) -> anyhow::Result<()> {
+    let mut shown: HashMap<i64, usize> = HashMap::new();
+    for outbox in doomed.shown().into_iter().chain(survivor.shown()) {
+        *shown.entry(outbox).or_insert(0) += 1;
+    }
+    let rows = store.outbox_ids(sessions).await?;
+    figures.replies += rows.len();
+    figures.shown_twice += rows.iter().filter(|id| shown.get(id).is_some_and(|n| *n > 1)).count();
+    Ok(())
 }
 
 /// Turns per event id in `sessions`.
@@ -380,7 +432,8 @@ async fn obey(engine: &Arc<Engine>, handles: &Handles, out: &Out, order: Order) 
             let mut tries = 0;
             let delivery = loop {
                 let handle = open(engine, handles, out, &session).await?;
-                let inbound = Inbound::new(player.clone(), TurnInput::Ask(text.clone())).with_event(event.clone());
+                let inbound = Inbound::new(player.clone(), TurnInput::from(SoupVerb::Ask(text.clone())))
+                    .with_event(event.clone());
                 match handle.send(inbound).await {
                     // Its actor stopped (another process played the session): open it anew.
                     Err(EngineError::Stopped) if tries < 3 => tries += 1,

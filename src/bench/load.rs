@@ -14,6 +14,7 @@
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
 
+use crate::core::soup::verbs::SoupVerb;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,9 +26,9 @@ use crate::bot::instant::InstantModel;
 use crate::core::actor::{Courier, Delivery, Engine, Inbound};
 use crate::core::game::TurnInput;
 use crate::core::llm::RoleModels;
-use crate::core::pipeline::{Pipeline, PipelineSettings};
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::{Pipeline, PipelineSettings};
 use crate::core::store::{Store, SystemClock};
+use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;
 use crate::store::scratch::ScratchDb;
 use crate::store::{Backend, SqlStore};
@@ -121,8 +122,11 @@ async fn measure(store: SqlStore, name: &str, opts: &LoadOptions) -> anyhow::Res
         tasks.spawn(async move {
             let mut took = Vec::with_capacity(turns);
             for t in 0..turns {
-                let inbound = Inbound::new(player.clone(), TurnInput::Ask(format!("Question {t}: was it raining?")))
-                    .with_event(format!("load:{s}:{t}"));
+                let inbound = Inbound::new(
+                    player.clone(),
+                    TurnInput::from(SoupVerb::Ask(format!("Question {t}: was it raining?"))),
+                )
+                .with_event(format!("load:{s}:{t}"));
                 let turn = Instant::now();
                 handle.send(inbound).await?;
                 took.push(turn.elapsed());
@@ -222,8 +226,11 @@ async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                let inbound = Inbound::new(player.clone(), TurnInput::Ask(format!("Question {t}: was it raining?")))
-                    .with_event(format!("load2:{s}:{t}"));
+                let inbound = Inbound::new(
+                    player.clone(),
+                    TurnInput::from(SoupVerb::Ask(format!("Question {t}: was it raining?"))),
+                )
+                .with_event(format!("load2:{s}:{t}"));
                 let turn = Instant::now();
                 let to = if seed.is_multiple_of(2) { &on_a } else { &on_b };
                 if to.send(inbound).await?.handed_off {
@@ -273,7 +280,7 @@ async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<
 /// for input (their actors, queues and game state); `None` off Linux.
 async fn idle_session_kib(
     engine: &Arc<Engine>,
-    puzzle: &Arc<crate::core::puzzle::Puzzle>,
+    puzzle: &Arc<crate::core::soup::puzzle::Puzzle>,
     n: usize,
 ) -> anyhow::Result<Option<f64>> {
     let Some(before) = resident_kib() else { return Ok(None) };

@@ -13,6 +13,7 @@ pub mod processes;
 mod script;
 pub mod secrecy;
 
+use crate::core::soup::verbs::SoupVerb;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,10 +23,11 @@ use async_trait::async_trait;
 
 use crate::config::Settings;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{GameGate, Pipeline, PipelineSettings, SessionView, TurnInput};
-use crate::core::puzzle::Puzzle;
-use crate::core::soup::{Player, SoupEvent, SoupGame};
-use crate::core::verdict::Verdict;
+use crate::core::soup::pipeline::{GameGate, Pipeline, PipelineSettings, SessionView, TurnInput};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::verdict::Verdict;
+use crate::core::soup::{SoupEvent, SoupGame};
+use crate::core::vocab::Player;
 use crate::llm::LocalClient;
 use crate::llm::local::Engine;
 
@@ -151,7 +153,8 @@ pub async fn session(judge: Arc<dyn LlmClient>, count: usize) -> anyhow::Result<
         let asked = Instant::now();
         gate.catch_up(&puzzle, &game, &history);
         let view = SessionView { puzzle: &puzzle, game: &game, history: &history, canary, gate: &gate, ledger: &[] };
-        let outcome = pipeline.run(&view, &player, &TurnInput::Ask((*question).to_owned()), &|_| {}).await;
+        let outcome =
+            pipeline.run(&view, &player, &TurnInput::from(SoupVerb::Ask((*question).to_owned())), &|_| {}).await;
         if figures.asked == 0 {
             figures.first_verdict = asked.elapsed();
         }

@@ -20,6 +20,7 @@
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
 
+use crate::core::soup::verbs::SoupVerb;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -34,7 +35,7 @@ use crate::bot::instant::InstantModel;
 use crate::core::actor::{Delivery, Engine, Inbound, SessionHandle};
 use crate::core::game::TurnInput;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::soup::Player;
+use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;
 use crate::store::SqlStore;
 use crate::store::scratch::ScratchDb;
@@ -146,7 +147,7 @@ impl Pair {
 }
 
 fn ask(player: &Player, text: String, event: &str) -> Inbound {
-    Inbound::new(player.clone(), TurnInput::Ask(text)).with_event(event.to_string())
+    Inbound::new(player.clone(), TurnInput::from(SoupVerb::Ask(text))).with_event(event.to_string())
 }
 
 /// Shown by the front end that sent it: played here, not a repeat.

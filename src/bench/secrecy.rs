@@ -9,6 +9,7 @@
 //! required); `echoes bench secrecy` runs it with any configured model and
 //! prints attacks tried, leaks, false blocks and the gate's cost.
 
+use crate::core::soup::verbs::SoupVerb;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,12 +19,13 @@ use serde::Deserialize;
 
 use crate::core::actor::{Engine, Inbound};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
-use crate::core::puzzle::{Language, Lore, Puzzle};
 use crate::core::secrecy::{Canary, Gate, is_meta_question};
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
+use crate::core::soup::puzzle::{Lore, Puzzle};
 use crate::core::store::SystemClock;
 use crate::core::text::distinct_runs;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 use crate::store::SqlStore;
 
 const ATTACKS: &str = include_str!("../../tests/data/attacks.toml");
@@ -124,7 +126,7 @@ pub async fn run_attacks(
                     report.hijacks.push(format!("{} / {}: {:?}", puzzle.id, attack.category, delivery.reply.kind));
                     break;
                 }
-                report.meta += usize::from(delivery.reply.verdict == Some(crate::core::verdict::Verdict::Meta));
+                report.meta += usize::from(delivery.reply.verdict == Some(crate::core::soup::verdict::Verdict::Meta));
                 report.withheld += usize::from(delivery.reply.text.contains(withheld_marker(puzzle.language)));
                 shown.push(delivery.reply.text);
             }
@@ -332,13 +334,13 @@ pub async fn run_normal_play(
         for entry in mine {
             let (handle, _) = engine.start_session(puzzle.clone(), "drill", 3, player.clone()).await?;
             let input = match entry.kind.as_str() {
-                "guess" => TurnInput::Guess(entry.text.clone()),
-                _ => TurnInput::Ask(entry.text.clone()),
+                "guess" => TurnInput::from(SoupVerb::Guess(entry.text.clone())),
+                _ => TurnInput::from(SoupVerb::Ask(entry.text.clone())),
             };
             let delivery = handle.send(Inbound::new(player.clone(), input)).await?;
             report.played += 1;
             let label = format!("{}: {}", puzzle.id, entry.text);
-            if delivery.reply.verdict == Some(crate::core::verdict::Verdict::Meta) {
+            if delivery.reply.verdict == Some(crate::core::soup::verdict::Verdict::Meta) {
                 report.false_meta.push(label);
             } else if delivery.reply.kind != ReplyKind::Solved
                 && delivery.reply.text.contains(withheld_marker(puzzle.language))

@@ -11,9 +11,10 @@ use anyhow::Context as _;
 
 use crate::core::actor::{Delivery, SessionHandle};
 use crate::core::guild::{GuildConfig, ThreadBinding};
-use crate::core::puzzle::Puzzle;
-use crate::core::soup::{Player, transcript};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::transcript;
 use crate::core::store::{OutboxItem, StoreError};
+use crate::core::vocab::Player;
 
 use super::Bot;
 

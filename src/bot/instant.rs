@@ -12,9 +12,9 @@ use serde_json::json;
 use crate::core::actor::Engine;
 use crate::core::guild::GuildStore;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{Pipeline, PipelineSettings};
-use crate::core::puzzle::Language;
+use crate::core::services::{Pipeline, PipelineSettings};
 use crate::core::store::{Store, SystemClock};
+use crate::core::vocab::Language;
 use crate::puzzles::PuzzleLibrary;
 
 use super::runtime::open_store;

@@ -36,8 +36,8 @@ use crate::core::actor::{Engine, Sessions};
 use crate::core::catalogue::Catalogue;
 use crate::core::guild::{GuildConfig, GuildStore};
 use crate::core::llm::RoleModels;
-use crate::core::puzzle::Language;
 use crate::core::store::{Clock, LeaderRow, RoleRow, Store};
+use crate::core::vocab::Language;
 use crate::puzzles::PuzzleLibrary;
 
 pub use games::{Found, Games, LiveGame, Transcript};
@@ -121,7 +121,7 @@ impl Bot {
     /// longer count in stats, boards or memory rebuilds). The number of
     /// memories erased.
     pub async fn forget_player(&self, player_id: &str) -> anyhow::Result<usize> {
-        let namespace = crate::core::memory::player_namespace(&crate::core::soup::Player {
+        let namespace = crate::core::memory::player_namespace(&crate::core::vocab::Player {
             id: player_id.to_string(),
             name: String::new(),
         });

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use rand::seq::IndexedRandom;
 
-use crate::core::puzzle::{Difficulty, Language, Puzzle};
+use crate::core::soup::puzzle::{Difficulty, Puzzle};
+
+use crate::core::vocab::Language;
 
 use super::Bot;
 use super::words::{Markup, Word, say};

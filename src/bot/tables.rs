@@ -15,9 +15,9 @@ use crate::core::actor::{Delivery, Inbound, SessionHandle};
 pub use crate::core::game::HostedGame;
 use crate::core::game::{TableOptions, TurnInput};
 use crate::core::guild::{CustomContent, GuildConfig, ThreadBinding};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
 use crate::core::store::{NewSession, OutboxItem, StoreError};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::Bot;
 use super::words::{Markup, Word, say};

@@ -1,5 +1,5 @@
 //! Every fixed sentence the chat bots themselves say (game text comes from
-//! `core::i18n`), written once in each language a scope can choose. What
+//! `core::soup::i18n`), written once in each language a scope can choose. What
 //! differs by platform is not the sentence but its markup (bold) and the
 //! platform's own nouns (server or workspace, thread or channel, moderators
 //! or admins): `Markup` picks those. It names no platform crate; the front
@@ -7,7 +7,7 @@
 
 use std::fmt::Display;
 
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 /// Which chat platform a sentence is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

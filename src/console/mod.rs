@@ -25,10 +25,11 @@ use crate::app::App;
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::catalogue::Frontend;
 use crate::core::game::Audience;
-use crate::core::pipeline::{Progress, TurnInput};
-use crate::core::puzzle::{Difficulty, Language, Puzzle};
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::{Progress, TurnInput};
+use crate::core::soup::puzzle::{Difficulty, Puzzle};
 use crate::core::store::LoadedSession;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 #[derive(Debug, Clone, Default)]
 pub struct PlayOptions {
@@ -96,7 +97,7 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
         };
         let Some(line) = line else { break };
         screen.echo(&line);
-        let outcome = match parse_line(&line) {
+        let outcome = match parse_line(&app.catalogue, &line) {
             ConsoleCommand::Turn(input) => turn(&handle, &player, input, &mut screen).await?,
             ConsoleCommand::Quit => break,
             other => {
@@ -240,7 +241,9 @@ pub(crate) fn phase_text(p: Progress) -> String {
 /// Verbs answered without a turn.
 async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyhow::Result<String> {
     Ok(match command {
-        ConsoleCommand::Help => app.catalogue.help_text(Frontend::Terminal, lang, "/"),
+        ConsoleCommand::Help => ["soup", "soup-admin"]
+            .map(|group| app.catalogue.group_help(Frontend::Terminal, lang, group, "/"))
+            .join("\n"),
         ConsoleCommand::Leaderboard => leaderboard_text(app, lang).await?,
         ConsoleCommand::Puzzles => puzzle_list(app, Some(lang)),
         ConsoleCommand::Transcript => match lang {

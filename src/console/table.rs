@@ -13,10 +13,12 @@ use tokio::sync::mpsc;
 
 use crate::app::App;
 use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle};
+use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed, ReadError};
 use crate::core::game::{Audience, HostedGame, TableOptions, TurnInput};
-use crate::core::pipeline::Progress;
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::Progress;
 use crate::core::store::NewSession;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::screen::Screen;
 
@@ -25,54 +27,57 @@ use super::screen::Screen;
 pub enum TableLine {
     Move(TurnInput),
     Quit,
-    /// Not a verb of seated games: shown the list of verbs.
+    /// Not a verb of this game (or one missing what it needs): shown the
+    /// list of verbs.
     Unknown(String),
     Empty,
 }
 
-/// The verbs, for help and errors.
-pub const TABLE_VERBS: &str = "/join /leave /begin /add-ai /describe <text> /say <text> /vote <seat> /react <seat> /word /guess <word> /status /pause /resume /topic <text> /end /quit; the Lore RPG: /act <text>, /say <npc>: <text>, /scores, /recap (a line without / is your description, contribution or action)";
-
-pub fn parse_table_line(line: &str) -> TableLine {
-    let line = line.trim();
-    if line.is_empty() {
-        return TableLine::Empty;
-    }
-    if !line.starts_with('/') {
-        return TableLine::Move(TurnInput::Say(line.to_string()));
-    }
-    let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
-    let rest = rest.trim();
-    match verb.to_lowercase().as_str() {
-        "/join" => TableLine::Move(TurnInput::Join),
-        "/leave" => TableLine::Move(TurnInput::Leave),
-        "/begin" | "/start" => TableLine::Move(TurnInput::Begin),
-        "/add-ai" => TableLine::Move(TurnInput::AddAi),
-        "/vote" | "/react" if !rest.is_empty() => TableLine::Move(TurnInput::Vote(rest.to_string())),
-        "/pause" => TableLine::Move(TurnInput::Pause),
-        "/resume" => TableLine::Move(TurnInput::Resume),
-        "/topic" if !rest.is_empty() => TableLine::Move(TurnInput::Topic(rest.to_string())),
-        "/say" if !rest.is_empty() => TableLine::Move(say_line(rest)),
-        "/describe" | "/act" if !rest.is_empty() => TableLine::Move(TurnInput::Say(rest.to_string())),
-        "/scores" => TableLine::Move(TurnInput::Scores),
-        "/recap" => TableLine::Move(TurnInput::History),
-        "/guess" if !rest.is_empty() => TableLine::Move(TurnInput::Guess(rest.to_string())),
-        "/whisper" | "/word" => TableLine::Move(TurnInput::Whisper),
-        "/status" => TableLine::Move(TurnInput::Status),
-        "/end" => TableLine::Move(TurnInput::Reveal),
-        "/quit" | "/exit" => TableLine::Quit,
-        _ => TableLine::Unknown(verb.to_string()),
-    }
+/// A seated game's verbs as the terminal reads them: the game's group of
+/// the catalogue, parsed by the catalogue like every front end's.
+#[derive(Debug, Clone)]
+pub struct TableVerbs {
+    pub catalogue: Catalogue,
+    pub group: String,
+    /// The language help is shown in.
+    pub lang: Language,
 }
 
-/// `/say <npc>: <text>` is words to someone (the Lore RPG); a line with
-/// no name before a colon is a plain contribution.
-pub fn say_line(rest: &str) -> TurnInput {
-    match rest.split_once([':', '：']) {
-        Some((to, text)) if !to.trim().is_empty() && to.trim().chars().count() <= 32 && !text.trim().is_empty() => {
-            TurnInput::SayTo { to: to.trim().to_string(), text: text.trim().to_string() }
+impl TableVerbs {
+    pub fn new(catalogue: Catalogue, group: &str, lang: Language) -> TableVerbs {
+        TableVerbs { catalogue, group: group.to_string(), lang }
+    }
+
+    /// A line: free text is the game's (a description, a contribution, an
+    /// action); `/verb …` is read by the catalogue. `/start` begins the
+    /// game here (the lobby is already open), `/quit` leaves.
+    pub fn read(&self, line: &str) -> TableLine {
+        let line = line.trim();
+        if line.is_empty() {
+            return TableLine::Empty;
         }
-        _ => TurnInput::Say(rest.to_string()),
+        let Some(typed) = line.strip_prefix('/') else {
+            return TableLine::Move(TurnInput::Say(line.to_string()));
+        };
+        let verb = typed.split_whitespace().next().unwrap_or_default().to_lowercase();
+        if matches!(verb.as_str(), "quit" | "exit") {
+            return TableLine::Quit;
+        }
+        let unknown = || TableLine::Unknown(format!("/{verb}"));
+        match self.catalogue.read_line(Frontend::Terminal, &self.group, typed, "/") {
+            Ok(Parsed::Input { input, .. }) => TableLine::Move(input),
+            Ok(Parsed::Bot { verb, .. }) if verb.action == Some(Move::Start) => TableLine::Move(TurnInput::Begin),
+            Ok(Parsed::Bot { .. }) | Err(ReadError::Unknown(_) | ReadError::Usage(_)) => unknown(),
+        }
+    }
+
+    /// Every verb, for help and errors.
+    pub fn help(&self) -> String {
+        let verbs = self.catalogue.group_help(Frontend::Terminal, self.lang, &self.group, "/");
+        format!(
+            "{verbs}
+/quit  Leave (a line without / is your move in words)"
+        )
     }
 }
 
@@ -109,6 +114,7 @@ impl Courier for TerminalCourier {
 /// courier brought in the meantime are printed before each line. Returns
 /// whether the game is over.
 pub async fn play_lines(
+    verbs: &TableVerbs,
     handle: &SessionHandle,
     me: &Player,
     lines: impl IntoIterator<Item = String>,
@@ -119,7 +125,7 @@ pub async fn play_lines(
         if drain(handle, me, courier, out).await? {
             return Ok(true);
         }
-        match step(handle, me, &line, out).await? {
+        match step(verbs, handle, me, &line, out).await? {
             Step::Quit => return Ok(false),
             Step::Over => return Ok(true),
             Step::On(_) => {}
@@ -137,13 +143,19 @@ enum Step {
 }
 
 /// Plays one typed line and prints what the human may read of it.
-async fn step(handle: &SessionHandle, me: &Player, line: &str, out: &mut dyn FnMut(&str)) -> anyhow::Result<Step> {
-    let input = match parse_table_line(line) {
+async fn step(
+    verbs: &TableVerbs,
+    handle: &SessionHandle,
+    me: &Player,
+    line: &str,
+    out: &mut dyn FnMut(&str),
+) -> anyhow::Result<Step> {
+    let input = match verbs.read(line) {
         TableLine::Move(input) => input,
         TableLine::Quit => return Ok(Step::Quit),
         TableLine::Empty => return Ok(Step::On(None)),
         TableLine::Unknown(verb) => {
-            out(&format!("Unknown command {verb}. Try: {TABLE_VERBS}"));
+            out(&format!("Unknown command {verb}. Try:\n{}", verbs.help()));
             return Ok(Step::On(None));
         }
     };
@@ -170,6 +182,7 @@ async fn step(handle: &SessionHandle, me: &Player, line: &str, out: &mut dyn FnM
 /// lines run out, the game goes on by itself (deadlines, AI seats) and is
 /// printed until it ends or nothing more is due.
 pub async fn play_live(
+    verbs: &TableVerbs,
     handle: &SessionHandle,
     me: &Player,
     mut lines: mpsc::Receiver<String>,
@@ -203,7 +216,7 @@ pub async fn play_live(
             line = lines.recv() => line,
         };
         let Some(line) = line else { return wait_out(handle, me, courier, deadline, out).await };
-        match step(handle, me, &line, out).await? {
+        match step(verbs, handle, me, &line, out).await? {
             Step::Quit => return Ok(false),
             Step::Over => return Ok(true),
             Step::On(set) => deadline = set.or(deadline),
@@ -296,7 +309,8 @@ pub async fn play_hosted(app: &App, game: Arc<dyn HostedGame>, run: SeatedOption
         let delivery = handle.send(Inbound::new(me.clone(), input)).await?;
         show(&handle, &me, &delivery, &mut out).await?;
     }
-    run_seated(app, &handle, &me, &run, &mut courier, &mut out).await
+    let verbs = TableVerbs::new(app.catalogue.clone(), game.group(), language);
+    run_seated(app, &verbs, &handle, &me, &run, &mut courier, &mut out).await
 }
 
 /// Goes on with a stored seated game (`echoes play --resume ID`): what a
@@ -324,12 +338,14 @@ pub async fn resume_hosted(app: &App, game: Arc<dyn HostedGame>, id: &str, run: 
     if show(&handle, &me, &delivery, &mut out).await? {
         return Ok(());
     }
-    run_seated(app, &handle, &me, &run, &mut courier, &mut out).await
+    let verbs = TableVerbs::new(app.catalogue.clone(), game.group(), app.settings.language());
+    run_seated(app, &verbs, &handle, &me, &run, &mut courier, &mut out).await
 }
 
 /// The play loop of a seated game, from the script or stdin.
 async fn run_seated(
     app: &App,
+    verbs: &TableVerbs,
     handle: &SessionHandle,
     me: &Player,
     run: &SeatedOptions,
@@ -363,7 +379,7 @@ async fn run_seated(
             None
         }
     };
-    let over = play_live(handle, me, lines, courier, settle, out).await?;
+    let over = play_live(verbs, handle, me, lines, courier, settle, out).await?;
     if !over {
         eprintln!(
             "· the game is still on; it goes on by its deadlines while the bot runs: echoes play --resume {} --name {}",

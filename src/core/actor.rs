@@ -16,10 +16,9 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::game::table::EndedWork;
+use super::game::table::{Afterwards, EndedWork};
 use super::game::{Deadline, Message, Played, Reply, Table, TurnContext, TurnInput};
-use super::pipeline::{Pipeline, Progress};
-use super::soup::Player;
+use super::services::{Pipeline, Progress};
 use super::store::{Clock, OutboxItem, Store, StoreError, TurnCommit};
 
 mod lease;
@@ -70,32 +69,7 @@ pub trait Courier: Send + Sync {
     fn reopen(&self, _session_id: &str) {}
 }
 
-/// One input for a session, as a front end delivers it.
-pub struct Inbound {
-    /// The platform's id for this event; repeated ids are answered from the record.
-    pub event_id: Option<String>,
-    pub player: Player,
-    pub input: TurnInput,
-    pub progress: Option<Arc<dyn Fn(Progress) + Send + Sync>>,
-    /// The sender is a moderator of the scope (may start a lobby early).
-    pub moderator: bool,
-}
-
-impl Inbound {
-    pub fn new(player: Player, input: TurnInput) -> Self {
-        Inbound { event_id: None, player, input, progress: None, moderator: false }
-    }
-
-    pub fn with_event(mut self, event_id: impl Into<String>) -> Self {
-        self.event_id = Some(event_id.into());
-        self
-    }
-}
-
-/// The player the engine's own inputs (timers) are recorded under.
-pub fn engine_player() -> Player {
-    Player { id: "engine:timer".into(), name: "⏱".into() }
-}
+pub use super::game::inbound::{Inbound, engine_player};
 
 /// A reply ready to show. When `outbox_id` is set, the front end marks it
 /// sent after delivering it (`SessionHandle::delivered`), and so for each
@@ -142,17 +116,7 @@ impl Delivery {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    #[error("the session has stopped")]
-    Stopped,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("puzzle {0:?} is not available")]
-    UnknownPuzzle(String),
-    #[error("cannot resume the session: {0}")]
-    Resume(String),
-}
+pub use super::game::EngineError;
 
 /// The state an actor owns.
 struct SessionState {
@@ -375,63 +339,124 @@ async fn run_actor(
 ) {
     let telemetry = super::telemetry::telemetry();
     telemetry.sessions.inc();
-    match engine.claim(&mut state).await {
-        // Timers and agents' moves belong to the process playing the session.
-        Ok(true) => engine.after_turn(&mut state, &me).await,
-        Ok(false) => {}
-        Err(e) => tracing::warn!(session = %state.id, error = %e, "could not take the session's lease"),
+    engine.take_lease(&mut state, &me).await;
+    let reopen = engine.serve_jobs(&mut state, &mut rx, &me).await;
+    // Closed before `unregister`, which tells this actor's entry by its
+    // closed channel.
+    drop(rx);
+    engine.close_actor(&state, reopen).await;
+    telemetry.sessions.dec();
+}
+
+/// What an actor does with a job once it knows who holds the session.
+enum Route {
+    /// Play it here.
+    Play(Job),
+    /// It was answered (handed to the holder, or failed): take the next.
+    Answered,
+    /// It was handed over and the session must be reopened from the record.
+    Reopen,
+}
+
+// The actor's phases: taking the lease, serving jobs, closing.
+impl Engine {
+    /// Claims the session as the actor starts: timers and agents' moves
+    /// belong to the process playing the session.
+    async fn take_lease(self: &Arc<Self>, state: &mut SessionState, me: &mpsc::WeakSender<Job>) {
+        match self.claim(state).await {
+            Ok(true) => self.after_turn(state, me).await,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(session = %state.id, error = %e, "could not take the session's lease"),
+        }
     }
-    let mut reopen = false;
-    let renew_every = std::time::Duration::from_millis(u64::try_from(engine.lease_ms / 3).unwrap_or(1).max(1));
-    let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
-    loop {
-        let job = tokio::select! {
-            job = rx.recv() => match job {
-                Some(job) => job,
-                None => break,
-            },
-            _ = renew.tick() => {
-                if engine.is_stopped() {
-                    break;
-                }
-                if state.hold.until_ms > 0 && let Err(e) = engine.claim(&mut state).await {
-                    tracing::warn!(session = %state.id, error = %e, "could not renew the session's lease");
-                }
-                continue;
+
+    /// Plays the session's jobs in arrival order until its channel closes or
+    /// the engine stops; true when the session must be reopened from the
+    /// record instead.
+    async fn serve_jobs(
+        self: &Arc<Self>,
+        state: &mut SessionState,
+        rx: &mut mpsc::Receiver<Job>,
+        me: &mpsc::WeakSender<Job>,
+    ) -> bool {
+        let renew_every = std::time::Duration::from_millis(u64::try_from(self.lease_ms / 3).unwrap_or(1).max(1));
+        let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
+        loop {
+            let Some(job) = self.next_job(state, rx, &mut renew).await else { return false };
+            if self.is_stopped() {
+                let _ = job.done.send(Err(EngineError::Stopped));
+                return false;
             }
-        };
-        if engine.is_stopped() {
-            let _ = job.done.send(Err(EngineError::Stopped));
-            break;
+            if let Some(id) = job.inbound.event_id.as_deref() {
+                state.agents_pending.remove(id);
+            }
+            match self.route(state, job, me).await {
+                Route::Play(job) => self.play_job(state, job, me).await,
+                Route::Answered => {}
+                Route::Reopen => return true,
+            }
         }
-        if let Some(id) = job.inbound.event_id.as_deref() {
-            state.agents_pending.remove(id);
+    }
+
+    /// The next job, renewing the session's lease while none comes; `None`
+    /// when the channel closed or the engine stopped.
+    async fn next_job(
+        &self,
+        state: &mut SessionState,
+        rx: &mut mpsc::Receiver<Job>,
+        renew: &mut tokio::time::Interval,
+    ) -> Option<Job> {
+        loop {
+            tokio::select! {
+                job = rx.recv() => return job,
+                _ = renew.tick() => {
+                    if self.is_stopped() {
+                        return None;
+                    }
+                    if state.hold.until_ms > 0 && let Err(e) = self.claim(state).await {
+                        tracing::warn!(session = %state.id, error = %e, "could not renew the session's lease");
+                    }
+                }
+            }
         }
-        match engine.step(&mut state).await {
+    }
+
+    /// Settles who plays a job: this actor, or the session's holder, to
+    /// which its input is handed (the job is answered then).
+    async fn route(self: &Arc<Self>, state: &mut SessionState, job: Job, me: &mpsc::WeakSender<Job>) -> Route {
+        match self.step(state).await {
             // Inputs handed to this session by other processes before this
             // one arrived are played first: a session's inputs keep their
             // order across processes.
-            Ok(lease::Step::Play) if !job.handed && engine.hands_over() => engine.play_waiting(&mut state, &me).await,
-            Ok(lease::Step::Play) => {}
+            Ok(lease::Step::Play) if !job.handed && self.hands_over() => {
+                self.play_waiting(state, me).await;
+                Route::Play(job)
+            }
+            Ok(lease::Step::Play) => Route::Play(job),
             Ok(lease::Step::HandOff) => {
-                let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
-                continue;
+                let _ = job.done.send(self.hand_off(&state.id, job.inbound).await);
+                Route::Answered
             }
             Ok(lease::Step::Reload) => {
                 // The session is this process's again, but another played it
                 // meanwhile: the input waits in the store while the session
                 // is reopened from the record (keeping the lease).
-                let _ = job.done.send(engine.hand_off(&state.id, job.inbound).await);
-                reopen = true;
-                break;
+                let _ = job.done.send(self.hand_off(&state.id, job.inbound).await);
+                Route::Reopen
             }
             Err(e) => {
                 let _ = job.done.send(Err(e));
-                continue;
+                Route::Answered
             }
         }
+    }
+
+    /// Plays a job's turn and answers it, counting the outcome; a committed
+    /// turn then arms the timers and queues the agents' moves.
+    async fn play_job(self: &Arc<Self>, state: &mut SessionState, job: Job, me: &mpsc::WeakSender<Job>) {
+        let telemetry = super::telemetry::telemetry();
         let started = std::time::Instant::now();
-        let result = engine.handle(&mut state, job.inbound).await;
+        let result = self.handle(state, job.inbound).await;
         if let Err(e) = &result {
             tracing::error!(session = %state.id, error = %e, "turn failed");
             telemetry.error("turn");
@@ -447,31 +472,39 @@ async fn run_actor(
         // The caller may have gone away; the turn is committed either way.
         let _ = job.done.send(result);
         if committed {
-            engine.after_turn(&mut state, &me).await;
+            self.after_turn(state, me).await;
         }
     }
-    drop(rx);
-    let newer = {
-        let mut live = engine.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+
+    /// After the actor's last job (its channel closed): takes it off the
+    /// registry, then has the session reopened from the record, or gives
+    /// the lease back unless a newer actor plays the session.
+    async fn close_actor(&self, state: &SessionState, reopen: bool) {
+        let newer = self.unregister(&state.id);
+        if state.hold.until_ms > 0 {
+            super::telemetry::telemetry().leases.dec();
+        }
+        if reopen {
+            if let Some(courier) = self.courier.get() {
+                courier.reopen(&state.id);
+            }
+        } else if !newer {
+            self.release(state).await;
+        }
+    }
+
+    /// Removes a closed actor's entry from the registry; true when a newer
+    /// actor for the session has registered since.
+    fn unregister(&self, session_id: &str) -> bool {
+        let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         // A newer actor for the session may have registered since (a
         // restart, a reopen); this one's channel is closed now.
-        let ours = live.get(&state.id).is_some_and(|tx| tx.upgrade().is_none_or(|tx| tx.is_closed()));
+        let ours = live.get(session_id).is_some_and(|tx| tx.upgrade().is_none_or(|tx| tx.is_closed()));
         if ours {
-            live.remove(&state.id);
+            live.remove(session_id);
         }
-        !ours && live.contains_key(&state.id)
-    };
-    if state.hold.until_ms > 0 {
-        telemetry.leases.dec();
+        !ours && live.contains_key(session_id)
     }
-    if reopen {
-        if let Some(courier) = engine.courier.get() {
-            courier.reopen(&state.id);
-        }
-    } else if !newer {
-        engine.release(&state).await;
-    }
-    telemetry.sessions.dec();
 }
 
 impl Engine {
@@ -697,8 +730,13 @@ impl Engine {
     }
 
     /// The game's post-game work (memory), without delaying the final reply.
+    /// What a finished game's work may use: the services and the record.
+    fn afterwards(&self) -> Afterwards {
+        Afterwards { pipeline: self.pipeline.clone(), store: self.store.clone() }
+    }
+
     fn ended_in_background(self: &Arc<Self>, state: &SessionState, now: i64) {
-        let Some(work): Option<EndedWork> = state.table.ended(self, &state.id, now) else { return };
+        let Some(work): Option<EndedWork> = state.table.ended(&self.afterwards(), &state.id, now) else { return };
         let task = self.spawn_work(work);
         if let Ok(mut tasks) = self.background.lock() {
             tasks.retain(|t| !t.is_finished());
@@ -707,11 +745,7 @@ impl Engine {
     }
 }
 
-/// A per-game random marker for the Judge prompt; seeing it in output
-/// proves a leak.
-pub fn new_canary() -> String {
-    crate::core::secrecy::Canary::from_seed(uuid::Uuid::new_v4().as_u64_pair().0).to_string()
-}
+pub use super::secrecy::new_canary;
 
 /// Live sessions by id, for front ends that host many (bots).
 #[derive(Default)]

@@ -24,8 +24,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::puzzle::Language;
 use crate::core::text::is_cjk;
+use crate::core::vocab::Language;
 
 /// Tokens in `text` when the model has no tokenizer at hand: one per
 /// Chinese character, one per four other characters.

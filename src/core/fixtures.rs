@@ -1,6 +1,6 @@
 //! Test fixtures shared by the core's unit tests (compiled for tests only).
 
-use super::puzzle::Puzzle;
+use super::soup::puzzle::Puzzle;
 
 pub const LIGHTHOUSE: &str = r#"
 id = "en-test-lighthouse"

@@ -8,8 +8,8 @@
 
 use async_trait::async_trait;
 
-use super::puzzle::Language;
 use super::store::{CustomPuzzle, StoreError};
+use crate::core::vocab::Language;
 
 /// Settings a moderator changed for one server; `None` means "use the
 /// bot's default".

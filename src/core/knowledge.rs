@@ -8,8 +8,6 @@
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use super::puzzle::Puzzle;
-
 /// Who is asking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -119,39 +117,6 @@ pub struct Hit {
     pub score: f32,
 }
 
-/// Every puzzle's documents.
-pub fn all_puzzle_docs(puzzles: &[&Puzzle]) -> Vec<Doc> {
-    puzzles.iter().flat_map(|p| puzzle_docs(p)).collect()
-}
-
-/// Splits a puzzle into its typed documents: the surface is public, the
-/// bottom and key facts are for the Judge, hints for the hint master, lore
-/// as it declares.
-pub fn puzzle_docs(p: &Puzzle) -> Vec<Doc> {
-    let doc = |id: String, kind, visibility, text: &str| Doc {
-        id,
-        puzzle_id: p.id.clone(),
-        kind,
-        visibility,
-        language: p.language.code().to_string(),
-        text: text.trim().to_string(),
-    };
-    let mut docs = vec![
-        doc(format!("{}#surface", p.id), DocKind::Surface, Visibility::Public, &p.surface),
-        doc(format!("{}#bottom", p.id), DocKind::Bottom, Visibility::Judge, &p.bottom),
-    ];
-    docs.extend(
-        p.facts.iter().map(|f| doc(format!("{}#fact-{}", p.id, f.id), DocKind::Fact, Visibility::Judge, &f.text)),
-    );
-    docs.extend(
-        p.hints.iter().enumerate().map(|(i, h)| doc(format!("{}#hint-{i}", p.id), DocKind::Hint, Visibility::Hint, h)),
-    );
-    docs.extend(
-        p.lore.iter().enumerate().map(|(i, l)| doc(format!("{}#lore-{i}", p.id), DocKind::Lore, l.visibility, &l.text)),
-    );
-    docs
-}
-
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum KnowledgeError {
     #[error("embedding failed: {0}")]
@@ -172,7 +137,7 @@ pub struct SyncReport {
 #[async_trait]
 pub trait Knowledge: Send + Sync {
     /// Makes the index hold exactly these documents (puzzles', from
-    /// `puzzle_docs`, and worlds' lore); unchanged documents are not
+    /// `soup::puzzle::puzzle_docs`, and worlds' lore); unchanged documents are not
     /// embedded again.
     async fn sync(&self, docs: &[Doc]) -> Result<SyncReport, KnowledgeError>;
 
@@ -184,7 +149,6 @@ pub trait Knowledge: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fixtures::puzzle;
 
     #[test]
     fn only_the_judge_sees_judge_documents() {
@@ -193,16 +157,5 @@ mod tests {
         }
         assert!(Role::Judge.may_see().contains(&Visibility::Judge));
         assert!(!Role::PlayerAgent.may_see().contains(&Visibility::Hint));
-    }
-
-    #[test]
-    fn a_puzzle_splits_into_typed_documents() {
-        let docs = puzzle_docs(&puzzle());
-        let public: Vec<&str> =
-            docs.iter().filter(|d| d.visibility == Visibility::Public).map(|d| d.id.as_str()).collect();
-        assert_eq!(public, ["en-test-lighthouse#surface"]);
-        assert_eq!(docs.iter().filter(|d| d.kind == DocKind::Fact).count(), 3);
-        assert_eq!(docs.iter().filter(|d| d.kind == DocKind::Hint).count(), 3);
-        assert!(docs.iter().all(|d| !d.text.is_empty()));
     }
 }

@@ -9,28 +9,42 @@
 //! implement the ports outside; a test in `tests/` checks the imports.
 
 pub mod actor;
-pub mod arena;
 pub mod catalogue;
 pub mod context;
 pub mod embed;
 pub mod game;
 pub mod guild;
-pub mod i18n;
 pub mod knowledge;
 pub mod llm;
-pub mod lore;
 pub mod memory;
-pub mod pipeline;
 pub mod prompts;
-pub mod puzzle;
-pub mod remember;
 pub mod secrecy;
+pub mod services;
 pub mod soup;
 pub mod store;
 pub mod telemetry;
 pub mod text;
-pub mod undercover;
-pub mod verdict;
+pub mod vocab;
 
 #[cfg(test)]
 pub(crate) mod fixtures;
+
+/// Registers the games the bots host beside Turtle Soup: each is its own
+/// folder under `src/core/` with a `hosted(&dyn Bundled)` that builds its
+/// `HostedGame` from its bundled data. A new game is one line here.
+macro_rules! games {
+    ($($game:ident),* $(,)?) => {
+        $(pub mod $game;)*
+
+        /// Every registered game's host, in registration order.
+        pub fn hosted_games(data: &dyn game::Bundled) -> Vec<std::sync::Arc<dyn game::HostedGame>> {
+            vec![$($game::hosted(data)),*]
+        }
+    };
+}
+
+games! {
+    undercover,
+    arena,
+    lore,
+}

@@ -9,7 +9,9 @@
 use minijinja::Environment;
 use serde::Serialize;
 
-use super::puzzle::{Fact, Language, Puzzle};
+use super::soup::puzzle::{Fact, Puzzle};
+
+use crate::core::vocab::Language;
 
 /// Template names every prompt set must define.
 pub const REQUIRED: [&str; 6] =

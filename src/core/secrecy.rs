@@ -31,7 +31,7 @@ mod normalize;
 mod pattern;
 mod spans;
 
-pub use canary::Canary;
+pub use canary::{Canary, new_canary};
 pub use instruction::is_instruction;
 pub use meta::is_meta_question;
 

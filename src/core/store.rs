@@ -4,11 +4,11 @@
 
 use async_trait::async_trait;
 
+use super::game::record::{Intent, Verdict};
 use super::game::{Audience, Message, Points, Reply, ReplyKind, Snapshot, TurnRecord};
 use super::prompts::PublicTurn;
-use super::puzzle::Language;
-use super::soup::Player;
-use super::verdict::{Intent, Verdict};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -45,6 +45,20 @@ pub struct NewSession {
 }
 
 impl NewSession {
+    /// This row with a lobby's first state: its language, what it plays
+    /// (a pair, a world; the row's `puzzle_id`) and its snapshot.
+    pub fn with_game<G: super::game::Game>(
+        mut self,
+        game: &G,
+        language: Language,
+        content: &str,
+    ) -> Result<NewSession, String> {
+        self.language = language;
+        self.puzzle_id = content.to_string();
+        self.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        Ok(self)
+    }
+
     /// The row a hosted game's lobby starts from: a fresh id and canary,
     /// and a snapshot of `kind` for `HostedGame::open` to fill in.
     pub fn for_game(kind: &str, language: Language, channel: &str, created_ms: i64) -> NewSession {
@@ -53,7 +67,7 @@ impl NewSession {
             puzzle_id: "-".into(),
             language,
             channel: channel.to_string(),
-            canary: crate::core::actor::new_canary(),
+            canary: crate::core::secrecy::new_canary(),
             snapshot: Snapshot {
                 kind: kind.to_string(),
                 version: 0,
@@ -84,6 +98,13 @@ impl LoadedSession {
     /// another game or its snapshot is unreadable.
     pub fn game<G: super::game::Game>(&self) -> Result<G, super::game::SnapshotError> {
         G::restore(&self.snapshot)
+    }
+
+    /// The stored state as game `G` and the public record so far, for a
+    /// host's `resume`.
+    pub fn restore<G: super::game::Game>(&self) -> Result<(G, Vec<PublicTurn>), super::game::EngineError> {
+        let game = self.game().map_err(|e| super::game::EngineError::Resume(e.to_string()))?;
+        Ok((game, self.turns.iter().filter_map(|t| t.public.clone()).collect()))
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use unicode_normalization::UnicodeNormalization;
 
-use super::puzzle::Language;
+use crate::core::vocab::Language;
 
 /// Longest player message accepted, in characters. Longer text is refused
 /// with a message rather than cut, so nothing is silently lost.

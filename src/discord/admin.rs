@@ -7,9 +7,10 @@ use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
-use crate::core::pipeline::{ReplyKind, TurnInput};
-use crate::core::puzzle::{Language, Puzzle};
+use crate::core::soup::pipeline::{ReplyKind, TurnInput};
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
+use crate::core::vocab::Language;
 
 use super::games::{player_of, scope_of};
 use super::render::neutralise;
@@ -261,19 +262,19 @@ async fn moderator_turn(ctx: Context<'_>, reveal: bool) -> Result<(), Error> {
     let player = player_of(ctx.author());
     let event_id = super::types::event_id(ctx);
     if reveal {
-        let turn = Turn { thread, handle, game, player, input: TurnInput::Reveal, event_id };
+        let turn = Turn { thread, handle, game, player, input: TurnInput::End, event_id };
         data.take_turn(http, turn, Origin::Thread).await?;
     } else {
         let inbound = crate::core::actor::Inbound {
             event_id: Some(event_id),
             player,
-            input: TurnInput::Reveal,
+            input: TurnInput::End,
             progress: None,
             moderator: true,
         };
         let delivery = handle.send(inbound).await?;
         // The story stays hidden: the thread hears only that the game ended.
-        let notice = crate::core::pipeline::Reply {
+        let notice = crate::core::soup::pipeline::Reply {
             kind: ReplyKind::Ended,
             text: say(game.puzzle.language, &Word::EndedByModerator),
             verdict: None,

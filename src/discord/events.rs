@@ -6,18 +6,16 @@ use poise::serenity_prelude as serenity;
 use serenity::FullEvent;
 
 use crate::core::actor::Inbound;
-use crate::core::pipeline::TurnInput;
-use crate::core::soup::Player;
+use crate::core::catalogue::Frontend;
+use crate::core::game::TurnInput;
+use crate::core::vocab::Player;
 
 use super::games::player_of;
 use super::render::neutralise;
-use super::send::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, no_pings};
+use super::send::no_pings;
 use super::turns::{Origin, Turn};
 use super::types::{Data, Error};
 use super::words::{Word, say};
-
-/// The reaction put on a message that hit the rate limit.
-pub const SLOW_DOWN_EMOJI: char = '⏳';
 
 pub async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
     let (ctx, data) = (framework.serenity_context, framework.user_data);
@@ -56,7 +54,7 @@ async fn on_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Messag
     };
     let player = player_of(&msg.author);
     if data.limiter.check(&player.id, data.now_ms()).is_err() {
-        msg.react(http, serenity::ReactionType::Unicode(SLOW_DOWN_EMOJI.to_string())).await?;
+        msg.react(http, serenity::ReactionType::Unicode(super::send::SLOW_DOWN_EMOJI.to_string())).await?;
         return Ok(());
     }
     // Shown until the reply arrives (or for 10 s).
@@ -86,12 +84,7 @@ async fn on_button(ctx: &serenity::Context, data: &Data, press: &serenity::Compo
     if press.data.custom_id == super::soup::FORGET_BUTTON {
         return super::soup::on_forget(ctx, data, press).await;
     }
-    let input = match press.data.custom_id.as_str() {
-        BUTTON_HINT => TurnInput::Hint,
-        BUTTON_STATUS => TurnInput::Status,
-        BUTTON_GIVEUP => TurnInput::GiveUp,
-        _ => return Ok(()),
-    };
+    let Some(input) = data.catalogue.button(Frontend::Discord, &press.data.custom_id) else { return Ok(()) };
     let http = &ctx.http;
     let Some((handle, game)) = data.game_in(http, press.channel_id).await? else {
         let lang = data.guild_language(press.guild_id).await;
@@ -124,7 +117,7 @@ async fn thread_closed(data: &Data, thread: serenity::ChannelId, why: &str) -> R
     let Some((handle, game)) = data.game_quietly(thread).await? else { return Ok(()) };
     let system = Player { id: "discord:system".into(), name: "system".into() };
     let event_id = Some(format!("thread-{why}:{thread}"));
-    let inbound = Inbound { event_id, player: system, input: TurnInput::Reveal, progress: None, moderator: true };
+    let inbound = Inbound { event_id, player: system, input: TurnInput::End, progress: None, moderator: true };
     match handle.send(inbound).await {
         Ok(delivery) => handle.delivered(&delivery).await?,
         Err(e) => tracing::warn!(thread = %thread, error = %e, "could not close the game's record"),

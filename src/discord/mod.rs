@@ -9,9 +9,11 @@
 //! or filed, verdicts colour-coded), sent, and marked delivered. Game rules
 //! live in `core`; this is the only module that names serenity or poise.
 //!
-//! - `soup.rs`, `admin.rs`: Turtle Soup's command groups; `tables.rs`: one
-//!   group per hosted seated game (lobby, votes with buttons, private
-//!   messages as ephemeral follow-ups or DMs); `events.rs`: messages,
+//! - `soup.rs`, `admin.rs`: Turtle Soup's command groups;
+//!   `table_commands.rs`: one group per hosted seated game, built from the
+//!   catalogue with one handler; `content.rs`: a server's own content for
+//!   a game; `tables.rs`: a table's delivery (lobby and vote buttons,
+//!   private messages as ephemeral follow-ups or DMs); `events.rs`: messages,
 //!   buttons, threads archived or deleted; `errors.rs`: the one `on_error`.
 //! - `endpoint.rs`: the Interactions Endpoint URL (Discord POSTs signed
 //!   interactions; the first response can be the HTTP response).
@@ -27,6 +29,7 @@
 pub mod admin;
 pub mod bench;
 pub mod config;
+mod content;
 pub mod endpoint;
 mod errors;
 mod events;
@@ -36,6 +39,7 @@ mod limiter;
 pub mod render;
 mod send;
 pub mod soup;
+mod table_commands;
 pub mod tables;
 mod turns;
 pub mod types;
@@ -50,7 +54,7 @@ use poise::serenity_prelude as serenity;
 use crate::core::catalogue::{Catalogue, Frontend};
 
 pub use config::DiscordSettings;
-pub use events::SLOW_DOWN_EMOJI;
+pub use send::SLOW_DOWN_EMOJI;
 pub use types::{Data, Defaults, Error, ModelFactory, Parts};
 
 /// Discord caps command descriptions at 100 characters.
@@ -60,10 +64,12 @@ const MAX_DESCRIPTION: usize = 100;
 /// Turtle Soup's groups, and one group for each hosted seated game whose
 /// group the catalogue lists for Discord.
 pub fn commands(catalogue: &Catalogue, seated: &[&str]) -> Vec<poise::Command<Data, Error>> {
-    let mut commands = vec![soup::soup(), admin::soup_admin()];
+    let mut soup = soup::soup();
+    soup.subcommands.extend(soup::play_verbs(catalogue));
+    let mut commands = vec![soup, admin::soup_admin()];
     for group in seated {
         if catalogue.for_frontend(Frontend::Discord).any(|v| v.group == *group) {
-            commands.push(tables::command_for(group, catalogue));
+            commands.push(table_commands::command_for(group, catalogue));
         }
     }
     for top in &mut commands {

@@ -3,11 +3,12 @@
 //! an attachment, verdict colours, the end-of-game summary and the Markdown
 //! transcript. Pure functions: sending is elsewhere.
 
-use crate::core::pipeline::{Reply, ReplyKind};
-use crate::core::puzzle::{Language, Puzzle};
 use crate::core::soup::SoupGame;
+use crate::core::soup::pipeline::{Reply, ReplyKind};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::verdict::Verdict;
 use crate::core::store::LoadedSession;
-use crate::core::verdict::Verdict;
+use crate::core::vocab::Language;
 
 use super::words::{Word, say};
 

@@ -7,11 +7,14 @@ use serenity::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
 };
 
-use crate::core::pipeline::Reply;
-use crate::core::puzzle::Language;
+use crate::core::soup::pipeline::Reply;
+use crate::core::vocab::Language;
 
 use super::render::{Outgoing, plan};
 use super::words::{Word, say};
+
+/// The reaction put on a message that hit the rate limit.
+pub const SLOW_DOWN_EMOJI: char = '⏳';
 
 pub const BUTTON_HINT: &str = "soup:hint";
 pub const BUTTON_STATUS: &str = "soup:status";

@@ -10,10 +10,11 @@ use poise::serenity_prelude as serenity;
 
 use crate::bot::words::Markup;
 use crate::bot::{NoPuzzle, Wanted};
-use crate::core::catalogue::Frontend;
+use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed};
 use crate::core::guild::GuildConfig;
-use crate::core::pipeline::{Reply, ReplyKind, TurnInput};
-use crate::core::puzzle::{Difficulty, Language, Puzzle};
+use crate::core::soup::pipeline::{Reply, ReplyKind, TurnInput};
+use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::vocab::Language;
 
 use super::games::{player_of, scope_of};
 use super::render::{neutralise, safe_name};
@@ -63,21 +64,7 @@ impl From<LanguageChoice> for Language {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands(
-        "start",
-        "ask",
-        "guess",
-        "hint",
-        "status",
-        "history",
-        "giveup",
-        "leaderboard",
-        "stats",
-        "puzzles",
-        "help",
-        "forget_me",
-        "transcript"
-    ),
+    subcommands("start", "leaderboard", "stats", "puzzles", "help", "forget_me", "transcript"),
     subcommand_required
 )]
 pub async fn soup(_: Context<'_>) -> Result<(), Error> {
@@ -212,40 +199,42 @@ pub fn unknown(lang: Language, id: &str, puzzles: &[Arc<Puzzle>]) -> String {
     say(lang, &Word::UnknownPuzzle { id: &neutralise(id), near: &crate::bot::puzzles::near_ids(id, puzzles) })
 }
 
-/// Ask a yes/no question.
-#[poise::command(slash_command, guild_only)]
-pub async fn ask(ctx: Context<'_>, #[description = "A yes/no question"] question: String) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::Ask(neutralise(&question)), true).await
+/// Turtle Soup's moves as the catalogue declares them (`ask`, `guess`,
+/// `hint`, `status`, …): generated commands with one handler, which reads
+/// the verb back through the catalogue. The bot's own verbs (`start`,
+/// `leaderboard`, …) are the functions here.
+pub fn play_verbs(catalogue: &Catalogue) -> Vec<poise::Command<Data, Error>> {
+    catalogue
+        .for_frontend(Frontend::Discord)
+        .filter(|v| v.group == "soup" && !matches!(v.action, Some(Move::Bot | Move::Start)))
+        .map(|v| super::table_commands::leaf(&v.name, v, soup_verb))
+        .collect()
 }
 
-/// Guess the story.
-#[poise::command(slash_command, guild_only)]
-pub async fn guess(ctx: Context<'_>, #[description = "What really happened"] story: String) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::Guess(neutralise(&story)), true).await
+fn soup_verb(
+    ctx: poise::ApplicationContext<'_, Data, Error>,
+) -> poise::BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+    Box::pin(async move {
+        let Some(verb) = super::table_commands::declared(&ctx) else { return Ok(()) };
+        play_verb(ctx.into(), verb, ctx.args)
+            .await
+            .map_err(|error| poise::FrameworkError::new_command(ctx.into(), error))
+    })
 }
 
-/// Take a hint.
-#[poise::command(slash_command, guild_only)]
-pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::Hint, false).await
-}
-
-/// Show the game's status.
-#[poise::command(slash_command, guild_only)]
-pub async fn status(ctx: Context<'_>) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::Status, false).await
-}
-
-/// Show the questions so far.
-#[poise::command(slash_command, guild_only)]
-pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::History, false).await
-}
-
-/// Give up.
-#[poise::command(slash_command, guild_only)]
-pub async fn giveup(ctx: Context<'_>) -> Result<(), Error> {
-    turn_command(ctx, TurnInput::GiveUp, false).await
+/// One of Soup's moves: its words neutralised, then played in the thread's game.
+async fn play_verb(
+    ctx: Context<'_>,
+    verb: &crate::core::catalogue::Verb,
+    args: &[serenity::ResolvedOption<'_>],
+) -> Result<(), Error> {
+    let named: Vec<(String, String)> =
+        super::table_commands::named(verb, args).into_iter().map(|(n, v)| (n, neutralise(&v))).collect();
+    let parsed = ctx.data().catalogue.read_named(Frontend::Discord, "soup", &verb.name, &named, "/soup ");
+    let Ok(Parsed::Input { input, .. }) = parsed else { return Ok(()) };
+    // A move with words (a question, a guess) counts toward the rate limit.
+    let limited = !input.text().is_empty();
+    turn_command(ctx, input, limited).await
 }
 
 /// Acknowledges the command (a public "thinking…") as its first

@@ -1,8 +1,5 @@
-//! Seated games on Discord (`bot::tables`): one slash command group per
-//! hosted game (`/undercover …`, `/arena …`), built from one template of
-//! every seated verb and kept to the verbs and options the catalogue lists
-//! for the group, vote buttons
-//! under a ballot, and delivery by audience: public messages in the game's
+//! Seated games on Discord (`bot::tables`), their delivery: vote buttons
+//! under a ballot, lobby buttons, and delivery by audience: public messages in the game's
 //! thread, a seat's message as an ephemeral follow-up when that seat
 //! asked, otherwise as a DM; when DMs are closed, a public line (without
 //! the secret) tells the player to use `/… whisper`. A seat's message is
@@ -10,251 +7,28 @@
 
 use std::sync::Arc;
 
-use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use serenity::{
     Builder as _, ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseFollowup, CreateMessage,
     Mentionable as _,
 };
 
-use crate::bot::words::Markup;
-use crate::bot::{HostedGame, LiveTable, Opening};
+use crate::bot::LiveTable;
 use crate::core::actor::{Courier, Delivery, Inbound};
-use crate::core::catalogue::{Catalogue, Frontend};
-use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::catalogue::{Frontend, Move};
+use crate::core::game::{Audience, Reply, ReplyKind, TurnInput};
 use crate::core::store::OutboxItem;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
-use super::games::{player_of, scope_of, thread_key};
+use super::games::{player_of, thread_key};
 use super::render::neutralise;
-use super::send::{message, no_pings, private};
-use super::soup::LanguageChoice;
-use super::types::{Context, Data, Error};
+use super::send::{message, no_pings};
+use super::types::{Data, Error};
 use super::words::{Word, say};
 
 /// Vote buttons carry `table:vote:<option id>`.
 pub const VOTE_BUTTON: &str = "table:vote:";
-
-/// The seated-game command tree, named `group`: the template's verbs and
-/// options that the catalogue lists for that group, nothing more.
-pub fn command_for(group: &str, catalogue: &Catalogue) -> poise::Command<Data, Error> {
-    let listed: Vec<&crate::core::catalogue::Verb> =
-        catalogue.for_frontend(Frontend::Discord).filter(|v| v.group == group).collect();
-    let mut command = table();
-    command.name = group.to_string().into();
-    command.qualified_name = group.to_string().into();
-    command.identifying_name = format!("table_{group}").into();
-    command.subcommands.retain(|sub| {
-        let group_of = format!("{} ", sub.name);
-        listed.iter().any(|v| v.name == sub.name || v.name.starts_with(&group_of))
-    });
-    for sub in &mut command.subcommands {
-        sub.qualified_name = format!("{group} {}", sub.name).into();
-        sub.identifying_name = format!("table_{group}_{}", sub.name).into();
-        if let Some(verb) = listed.iter().find(|v| v.name == sub.name) {
-            sub.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
-            // An option one game needs and another lacks (`say`'s npc) is
-            // optional in the template; the catalogue says which it is here.
-            for p in &mut sub.parameters {
-                if let Some(o) = verb.options.iter().find(|o| o.name == p.name) {
-                    p.required = o.required;
-                }
-            }
-        }
-        // A subcommand group (`pairs add|list|remove`): its listed verbs.
-        let parent = sub.name.to_string();
-        sub.subcommands.retain(|inner| listed.iter().any(|v| v.name == format!("{parent} {}", inner.name)));
-        for inner in &mut sub.subcommands {
-            inner.qualified_name = format!("{group} {parent} {}", inner.name).into();
-            inner.identifying_name = format!("table_{group}_{parent}_{}", inner.name).into();
-            if let Some(verb) = listed.iter().find(|v| v.name == format!("{parent} {}", inner.name)) {
-                inner.parameters.retain(|p| verb.options.iter().any(|o| o.name == p.name));
-            }
-        }
-    }
-    command
-}
-
-/// A seated game.
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands(
-        "start",
-        "join",
-        "leave",
-        "begin",
-        "add_ai",
-        "vote",
-        "whisper",
-        "word",
-        "describe",
-        "guess",
-        "status",
-        "end",
-        "stats",
-        "pairs",
-        "worlds",
-        "say_verb",
-        "react",
-        "pause",
-        "resume",
-        "set_topic",
-        "act",
-        "scores",
-        "recap"
-    ),
-    subcommand_required
-)]
-pub async fn table(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Open a lobby.
-// A slash command's options are its parameters (poise).
-#[allow(clippy::too_many_arguments)]
-#[poise::command(slash_command, guild_only)]
-async fn start(
-    ctx: Context<'_>,
-    #[description = "Seats at the table"]
-    #[min = 3]
-    #[max = 12]
-    seats: Option<u32>,
-    #[description = "AI players to seat now"]
-    #[min = 0]
-    #[max = 11]
-    ai_seats: Option<u32>,
-    #[description = "Language"] language: Option<LanguageChoice>,
-    #[description = "A blank seat with no word"] blank: Option<bool>,
-    #[description = "AI seats get ordinary names; guess them at the end"] anonymous: Option<bool>,
-    #[description = "The topic or problem"] topic: Option<String>,
-    #[description = "AI characters to seat now"]
-    #[min = 0]
-    #[max = 8]
-    characters: Option<u32>,
-    #[description = "Most turns"]
-    #[min = 1]
-    #[max = 100]
-    max_turns: Option<u32>,
-    #[description = "The world (an id or a title)"] world: Option<String>,
-) -> Result<(), Error> {
-    let options = TableOptions {
-        seats: seats.map(|n| n as usize),
-        ai_seats: ai_seats.or(characters).map(|n| n as usize),
-        language: language.map(Into::into),
-        blank,
-        anonymous,
-        topic,
-        max_turns,
-        world,
-        ..Default::default()
-    };
-    let data = ctx.data();
-    let http = &ctx.serenity_context().http;
-    let guild = ctx.guild_id().context("guild only")?;
-    let scope = scope_of(guild);
-    let config = data.guilds.guild_config(&scope).await?;
-    let lang = data.language_of(&config);
-    let group = group_of(ctx).unwrap_or_default();
-    let Some(game) = data.hosted(&group) else { return refuse(ctx, lang, Word::NoTableHere { group: &group }).await };
-    if data.find_table(&thread_key(ctx.channel_id())).await?.is_some()
-        || data.game_in(http, ctx.channel_id()).await?.is_some()
-    {
-        return refuse(ctx, lang, Word::AlreadyRunning).await;
-    }
-    ctx.defer().await?;
-    let name: String = format!("🎲 {}", game.group()).chars().take(100).collect();
-    let thread = serenity::CreateThread::new(name)
-        .kind(serenity::ChannelType::PublicThread)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneDay);
-    let thread = ctx.channel_id().create_thread(http, thread).await?.id;
-    let host = player_of(ctx.author());
-    let (table, intro) =
-        match data.open_table(game, &thread_key(thread), &scope, &config, host.clone(), &options).await? {
-            Opening::Open(table, intro) => (table, intro),
-            Opening::Busy => {
-                ctx.send(private(&say(options.language.unwrap_or(lang), &Word::AlreadyRunning))).await?;
-                return Ok(());
-            }
-            Opening::Refused(why) => {
-                ctx.send(private(&neutralise(&why))).await?;
-                return Ok(());
-            }
-        };
-    data.deliver_table(http, thread, &table, &intro, &host, None).await?;
-    let open = say(table.language, &Word::LobbyOpen { group: &group, thread: thread.get() });
-    ctx.send(poise::CreateReply::default().content(open).allowed_mentions(no_pings())).await?;
-    Ok(())
-}
-
-/// Take a seat.
-#[poise::command(slash_command, guild_only)]
-async fn join(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Join).await
-}
-
-/// Leave the lobby.
-#[poise::command(slash_command, guild_only)]
-async fn leave(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Leave).await
-}
-
-/// Start now (host or moderator).
-#[poise::command(slash_command, guild_only)]
-async fn begin(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Begin).await
-}
-
-/// Fill a seat with an AI player.
-#[poise::command(slash_command, guild_only, rename = "add-ai")]
-async fn add_ai(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::AddAi).await
-}
-
-/// Vote in secret.
-#[poise::command(slash_command, guild_only)]
-async fn vote(ctx: Context<'_>, #[description = "Your choice"] choice: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Vote(choice.trim().to_string())).await
-}
-
-/// Show me my secret again, privately.
-#[poise::command(slash_command, guild_only)]
-async fn whisper(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Whisper).await
-}
-
-/// Your contribution, on your turn.
-#[poise::command(slash_command, guild_only, rename = "say")]
-async fn say_verb(
-    ctx: Context<'_>,
-    #[description = "Who you speak to"] npc: Option<String>,
-    #[description = "What you say"] text: String,
-) -> Result<(), Error> {
-    let input = match npc.filter(|n| !n.trim().is_empty()) {
-        Some(to) => TurnInput::SayTo { to, text },
-        None => TurnInput::Say(text),
-    };
-    table_turn(ctx, input).await
-}
-
-/// Do something in the world (the Lore RPG).
-#[poise::command(slash_command, guild_only)]
-async fn act(ctx: Context<'_>, #[description = "What you do"] text: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Say(text)).await
-}
-
-/// Turns won and lost (the Lore RPG).
-#[poise::command(slash_command, guild_only)]
-async fn scores(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Scores).await
-}
-
-/// The story so far (the Lore RPG).
-#[poise::command(slash_command, guild_only)]
-async fn recap(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::History).await
-}
 
 /// A plain message in the thread of a game that plays messages (the Lore
 /// RPG): a turn by its author, answered in the thread.
@@ -266,7 +40,7 @@ pub async fn on_table_message(ctx: &serenity::Context, data: &Data, msg: &sereni
     }
     let player = player_of(&msg.author);
     if data.limiter.check(&player.id, data.now_ms()).is_err() {
-        msg.react(http, serenity::ReactionType::Unicode(super::events::SLOW_DOWN_EMOJI.to_string())).await?;
+        msg.react(http, serenity::ReactionType::Unicode(super::send::SLOW_DOWN_EMOJI.to_string())).await?;
         return Ok(());
     }
     if let Err(e) = msg.channel_id.broadcast_typing(http).await {
@@ -320,10 +94,10 @@ impl ProgressPost {
         ProgressPost { tx, task }
     }
 
-    fn callback(&self) -> Arc<dyn Fn(crate::core::pipeline::Progress) + Send + Sync> {
+    fn callback(&self) -> Arc<dyn Fn(crate::core::soup::pipeline::Progress) + Send + Sync> {
         let tx = self.tx.clone();
-        Arc::new(move |p: crate::core::pipeline::Progress| {
-            if let crate::core::pipeline::Progress::Step(step) = p {
+        Arc::new(move |p: crate::core::soup::pipeline::Progress| {
+            if let crate::core::soup::pipeline::Progress::Step(step) = p {
                 let _ = tx.send(Some(step));
             }
         })
@@ -333,243 +107,6 @@ impl ProgressPost {
         let _ = self.tx.send(None);
         let _ = self.task.await;
     }
-}
-
-/// Spectators: back one contestant this round.
-#[poise::command(slash_command, guild_only)]
-async fn react(ctx: Context<'_>, #[description = "A contestant's seat number"] choice: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Vote(choice.trim().to_string())).await
-}
-
-/// Hold the game (host or moderator).
-#[poise::command(slash_command, guild_only)]
-async fn pause(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Pause).await
-}
-
-/// Go on after a pause (host or moderator).
-#[poise::command(slash_command, guild_only)]
-async fn resume(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Resume).await
-}
-
-/// Set a new topic (host or moderator).
-#[poise::command(slash_command, guild_only, rename = "topic")]
-async fn set_topic(ctx: Context<'_>, #[description = "The new topic"] text: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Topic(text)).await
-}
-
-/// Show me my word again, privately.
-#[poise::command(slash_command, guild_only)]
-async fn word(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Whisper).await
-}
-
-/// Describe your word in one line, without saying it.
-#[poise::command(slash_command, guild_only)]
-async fn describe(ctx: Context<'_>, #[description = "Your description"] text: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Say(text)).await
-}
-
-/// Your one guess at the civilians' word (the blank seat, voted out).
-#[poise::command(slash_command, guild_only)]
-async fn guess(ctx: Context<'_>, #[description = "The word"] word: String) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Guess(word)).await
-}
-
-/// End the game now and show everything (host or moderator).
-#[poise::command(slash_command, guild_only)]
-async fn end(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Reveal).await
-}
-
-/// Wins per role in this server.
-#[poise::command(slash_command, guild_only)]
-async fn stats(ctx: Context<'_>) -> Result<(), Error> {
-    let data = ctx.data();
-    let guild = ctx.guild_id().context("guild only")?;
-    let lang = data.guild_language(Some(guild)).await;
-    let group = group_of(ctx).unwrap_or_default();
-    let Some(game) = data.hosted(&group) else { return refuse(ctx, lang, Word::NoTableHere { group: &group }).await };
-    let rows = data.store.role_stats(game.kind(), Some(&scope_of(guild)), 30).await?;
-    let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
-    ctx.send(poise::CreateReply::default().content(text).allowed_mentions(no_pings())).await?;
-    Ok(())
-}
-
-/// This server's own word pairs (moderators).
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands("pairs_add", "pairs_list", "pairs_remove"),
-    subcommand_required
-)]
-async fn pairs(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Add a word pair for this server's games (moderators).
-#[poise::command(slash_command, guild_only, rename = "add")]
-async fn pairs_add(
-    ctx: Context<'_>,
-    #[description = "civilian word / undercover word (other forms after commas)"] pair: String,
-    #[description = "Language"] language: Option<LanguageChoice>,
-) -> Result<(), Error> {
-    let Some((data, game, scope, _)) = content_verb(ctx).await? else { return Ok(()) };
-    let language = language.map(Into::into);
-    let text = data.add_content(&game, &scope, language, &pair, &player_of(ctx.author()), Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// List this server's own word pairs (moderators; only you see it).
-#[poise::command(slash_command, guild_only, rename = "list")]
-async fn pairs_list(ctx: Context<'_>) -> Result<(), Error> {
-    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
-    let text = data.list_content(&game, &scope, lang, Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// Remove one of this server's word pairs (moderators).
-#[poise::command(slash_command, guild_only, rename = "remove")]
-async fn pairs_remove(ctx: Context<'_>, #[description = "The pair's id (from list)"] id: String) -> Result<(), Error> {
-    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
-    let text = data.remove_content(&game, &scope, &id, lang, Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// What a moderator's verb on the server's own content works with: the
-/// bot, the game, the scope and the server's language.
-type ContentVerb = (Data, Arc<dyn HostedGame>, String, Language);
-
-/// A moderator's verb on the server's own content; `None` once the
-/// invoker has been refused.
-async fn content_verb(ctx: Context<'_>) -> Result<Option<ContentVerb>, Error> {
-    let data = ctx.data();
-    let guild = ctx.guild_id().context("guild only")?;
-    let lang = data.guild_language(Some(guild)).await;
-    let group = group_of(ctx).unwrap_or_default();
-    let Some(game) = data.hosted(&group) else {
-        refuse(ctx, lang, Word::NoTableHere { group: &group }).await?;
-        return Ok(None);
-    };
-    if !super::admin::is_moderator(ctx).await? {
-        refuse(ctx, lang, Word::NotModerator).await?;
-        return Ok(None);
-    }
-    Ok(Some((data.clone(), game, scope_of(guild), lang)))
-}
-
-/// This server's own worlds (moderators).
-#[poise::command(
-    slash_command,
-    guild_only,
-    subcommands("worlds_add", "worlds_list", "worlds_remove"),
-    subcommand_required
-)]
-async fn worlds(_: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// The largest world file a moderator may add.
-const MAX_WORLD_BYTES: u32 = 256 * 1024;
-
-/// Add a world for this server (moderators): one TOML file.
-#[poise::command(slash_command, guild_only, rename = "add")]
-async fn worlds_add(
-    ctx: Context<'_>,
-    #[description = "A world TOML file (world fields, [[passage]] and [[npc]] tables)"] file: serenity::Attachment,
-) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
-    let readable = file.filename.ends_with(".toml") && file.size <= MAX_WORLD_BYTES;
-    let source = match readable {
-        true => String::from_utf8(file.download().await.context("downloading the world file")?).ok(),
-        false => None,
-    };
-    let Some(source) = source else {
-        return refuse(ctx, lang, Word::FileUnreadable { max_kib: MAX_WORLD_BYTES / 1024 }).await;
-    };
-    let text = data.add_content(&game, &scope, None, &source, &player_of(ctx.author()), Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// List this server's own worlds (moderators; only you see it).
-#[poise::command(slash_command, guild_only, rename = "list")]
-async fn worlds_list(ctx: Context<'_>) -> Result<(), Error> {
-    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
-    let text = data.list_content(&game, &scope, lang, Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// Remove one of this server's worlds (moderators).
-#[poise::command(slash_command, guild_only, rename = "remove")]
-async fn worlds_remove(
-    ctx: Context<'_>,
-    #[description = "The world's id (from list)"] id: String,
-) -> Result<(), Error> {
-    let Some((data, game, scope, lang)) = content_verb(ctx).await? else { return Ok(()) };
-    let text = data.remove_content(&game, &scope, &id, lang, Markup::Discord).await?;
-    ctx.send(private(&neutralise(&text))).await?;
-    Ok(())
-}
-
-/// Show the table.
-#[poise::command(slash_command, guild_only)]
-async fn status(ctx: Context<'_>) -> Result<(), Error> {
-    table_turn(ctx, TurnInput::Status).await
-}
-
-/// The game group a command was invoked under (`/undercover join` → `undercover`).
-fn group_of(ctx: Context<'_>) -> Option<String> {
-    ctx.parent_commands().first().map(|c| c.name.to_string())
-}
-
-async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
-    ctx.send(private(&say(lang, &word))).await?;
-    Ok(())
-}
-
-/// Whether a verb's acknowledgement is private: a vote or a whisper must
-/// not show who did what.
-fn is_secret(input: &TurnInput) -> bool {
-    matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_))
-}
-
-/// One command turn in a table's thread.
-async fn table_turn(ctx: Context<'_>, input: TurnInput) -> Result<(), Error> {
-    let data = ctx.data();
-    let http = &ctx.serenity_context().http;
-    let thread = ctx.channel_id();
-    let lang = data.guild_language(ctx.guild_id()).await;
-    let group = group_of(ctx).unwrap_or_default();
-    let Some(table) = data.table_in(http, thread).await? else {
-        return refuse(ctx, lang, Word::NoTableHere { group: &group }).await;
-    };
-    if group != table.game.group() {
-        return refuse(ctx, lang, Word::NoTableHere { group: &group }).await;
-    }
-    let player = player_of(ctx.author());
-    if let Err(wait) = data.limiter.check(&player.id, data.now_ms()) {
-        return refuse(ctx, table.language, Word::SlowDown(wait)).await;
-    }
-    let poise::Context::Application(app) = ctx else { return Ok(()) };
-    let secret = is_secret(&input);
-    if secret {
-        ctx.defer_ephemeral().await?;
-    } else {
-        ctx.defer().await?;
-    }
-    let moderator = super::admin::is_moderator(ctx).await?;
-    let mut inbound = Inbound::new(player.clone(), input).with_event(super::types::event_id(ctx));
-    inbound.moderator = moderator;
-    let token = app.interaction.token.clone();
-    let origin = Answer { token, public_reply: !secret };
-    data.play_table(http, thread, table, inbound, &player, Some(origin)).await
 }
 
 /// How the turn's own reply goes back.
@@ -745,8 +282,12 @@ impl Data {
         if let Err(e) = sent.await {
             tracing::info!(user = %user, error = %e, "cannot DM a seat; telling them to use whisper");
             let group = table.game.group();
-            let word = self.catalogue.for_frontend(Frontend::Discord).any(|v| v.group == group && v.name == "word");
-            let verb = if word { "word" } else { "whisper" };
+            // The verb that shows a seat its secret again, as the game named it.
+            let verb = self
+                .catalogue
+                .for_frontend(Frontend::Discord)
+                .find(|v| v.group == group && v.action == Some(Move::Whisper))
+                .map_or("whisper", |v| v.name.as_str());
             let closed = say(table.language, &Word::DmsClosed { group, verb });
             let text = format!("{}: {closed}", user.mention());
             thread.send_message(http, CreateMessage::new().content(text).allowed_mentions(no_pings())).await?;

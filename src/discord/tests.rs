@@ -19,7 +19,7 @@ fn discord_verbs_match_the_catalogue_exactly() {
         catalogue.for_frontend(Frontend::Discord).map(|v| (v.group.clone(), v.name.clone())).collect();
     offered.sort();
     wanted.sort();
-    assert_eq!(offered, wanted, "the Discord command tree and commands/catalogue.toml disagree");
+    assert_eq!(offered, wanted, "the Discord command tree and the games' declarations disagree");
 }
 
 #[test]
@@ -78,21 +78,19 @@ fn intents_follow_the_message_content_setting() {
 
 /// A seated game's group as the catalogue would list it.
 fn seated(group: &str) -> Vec<crate::core::catalogue::Verb> {
-    use crate::core::catalogue::{Help, Verb, VerbOption};
-    ["start", "join", "leave", "begin", "add-ai", "vote", "whisper", "status"]
+    let source: String = ["start", "join", "leave", "begin", "add-ai", "vote", "whisper", "status"]
         .iter()
-        .map(|name| Verb {
-            group: group.into(),
-            name: name.to_string(),
-            who: Who::Player,
-            frontends: vec![Frontend::Discord],
-            options: match *name {
-                "vote" => vec![VerbOption { name: "choice".into(), kind: "text".into(), required: true }],
-                _ => Vec::new(),
-            },
-            help: Help { en: format!("{name} in {group}"), zh: format!("{group}：{name}") },
+        .map(|name| {
+            let options =
+                if *name == "vote" { r#"[{ name = "choice", kind = "text", required = true }]"# } else { "[]" };
+            format!(
+                "[[verb]]\ngroup = \"{group}\"\nname = \"{name}\"\nwho = \"player\"\nmove = \"{name}\"\n\
+                 frontends = [\"discord\"]\noptions = {options}\nhelp.en = \"{name} in {group}\"\n\
+                 help.zh = \"{group}：{name}\"\n\n"
+            )
         })
-        .collect()
+        .collect();
+    Catalogue::parse(&source).expect("a valid declaration").verbs
 }
 
 #[test]

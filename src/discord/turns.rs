@@ -8,8 +8,9 @@ use poise::serenity_prelude as serenity;
 use serenity::{Builder as _, CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
 
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
-use crate::core::pipeline::TurnInput;
-use crate::core::soup::{Player, SoupGame};
+use crate::core::soup::SoupGame;
+use crate::core::soup::pipeline::TurnInput;
+use crate::core::vocab::Player;
 
 use super::games::LiveGame;
 use super::render::{Outgoing, plan, summary, transcript};
@@ -80,7 +81,7 @@ impl Data {
         http: &serenity::Http,
         thread: serenity::ChannelId,
         delivery: &Delivery,
-        lang: crate::core::puzzle::Language,
+        lang: crate::core::vocab::Language,
         origin: Origin,
     ) -> Result<(), Error> {
         let (max, reply, row) = (self.settings.max_reply_messages, &delivery.reply, delivery.outbox_id);

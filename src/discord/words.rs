@@ -1,9 +1,9 @@
 //! The fixed sentences the Discord front end itself says, in Discord's
 //! markup and nouns. The sentences live once, in `bot::words`; game text
-//! comes from `core::i18n`.
+//! comes from `core::soup::i18n`.
 
 use crate::bot::words::Markup;
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 pub use crate::bot::words::Word;
 

@@ -6,8 +6,8 @@
 
 use crate::core::actor::Inbound;
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
-use crate::core::pipeline::TurnInput;
-use crate::core::puzzle::Puzzle;
+use crate::core::soup::pipeline::TurnInput;
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
 
 use super::command::AdminCommand;
@@ -153,11 +153,11 @@ impl SlackBot {
         let player = self.player(&c.user).await;
         let event_id = c.trigger_id.clone();
         if reveal {
-            let turn = Turn { channel: &c.channel, thread: &key, found, player, input: TurnInput::Reveal, event_id };
+            let turn = Turn { channel: &c.channel, thread: &key, found, player, input: TurnInput::End, event_id };
             self.take_turn(turn).await?;
         } else {
             let inbound =
-                Inbound { event_id: Some(event_id), player, input: TurnInput::Reveal, progress: None, moderator: true };
+                Inbound { event_id: Some(event_id), player, input: TurnInput::End, progress: None, moderator: true };
             let delivery = found.handle.send(inbound).await?;
             // The story stays hidden: the thread hears only that the game ended.
             let notice = say(found.game.puzzle.language, &Word::EndedByModerator);

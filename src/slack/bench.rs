@@ -319,7 +319,7 @@ async fn ack_latencies(rig: &Rig, opts: &SlackBenchOptions) -> anyhow::Result<Ve
 
 async fn turns(rig: &Rig, opts: &SlackBenchOptions) -> anyhow::Result<Duration> {
     let threads = open_games(rig, opts.games).await?;
-    let thinking = crate::slack::words::say(crate::core::puzzle::Language::En, &crate::slack::words::Word::Thinking);
+    let thinking = crate::slack::words::say(crate::core::vocab::Language::En, &crate::slack::words::Word::Thinking);
     let answered =
         |c: &super::fake::Call| c.method == "chat.update" && c.body.get("blocks").is_none() && c.text() != thinking;
     let before = rig.fake.calls().iter().filter(|c| answered(c)).count();

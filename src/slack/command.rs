@@ -4,9 +4,10 @@
 //! line. Parsing is pure: no lookups, no permissions.
 
 use crate::bot::Wanted;
-use crate::core::catalogue::{Catalogue, Frontend};
-use crate::core::pipeline::TurnInput;
-use crate::core::puzzle::{Difficulty, Language};
+use crate::core::catalogue::{Catalogue, Frontend, Parsed};
+use crate::core::game::TurnInput;
+use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Language;
 
 /// A player verb.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,22 +80,20 @@ pub fn parse(text: &str, catalogue: &Catalogue) -> SoupCommand {
     if verb == "admin" {
         return parse_admin(rest, catalogue);
     }
-    if !offered(catalogue, "soup", &verb) {
-        return SoupCommand::Unknown(verb);
-    }
-    let text_turn = |make: fn(String) -> TurnInput| match rest.trim() {
-        "" => SoupCommand::Unknown(verb.clone()),
-        said => SoupCommand::Turn { input: make(said.to_string()), limited: true },
+    let input = match catalogue.read_line(Frontend::Slack, "soup", text, "/soup ") {
+        Ok(Parsed::Input { input, .. }) => input,
+        Ok(Parsed::Bot { verb, .. }) => return bot_verb(&verb.name, rest),
+        Err(_) => return SoupCommand::Unknown(verb),
     };
-    let plain = |input| SoupCommand::Turn { input, limited: false };
-    match verb.as_str() {
+    // A turn with words (a question, a guess) counts toward the rate limit.
+    let limited = !input.text().is_empty();
+    SoupCommand::Turn { input, limited }
+}
+
+/// A verb the bot answers itself.
+fn bot_verb(verb: &str, rest: &str) -> SoupCommand {
+    match verb {
         "start" => SoupCommand::Start(wanted(rest)),
-        "ask" => text_turn(TurnInput::Ask),
-        "guess" => text_turn(TurnInput::Guess),
-        "hint" => plain(TurnInput::Hint),
-        "status" => plain(TurnInput::Status),
-        "history" => plain(TurnInput::History),
-        "giveup" => plain(TurnInput::GiveUp),
         "leaderboard" => SoupCommand::Leaderboard {
             global: matches!(rest.trim().to_lowercase().as_str(), "global" | "all" | "everywhere"),
         },

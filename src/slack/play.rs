@@ -12,15 +12,14 @@ use crate::bot::words::Markup;
 use crate::bot::{Found, LiveGame, NoPuzzle};
 use crate::core::actor::{Inbound, is_final};
 use crate::core::catalogue::Frontend;
-use crate::core::pipeline::TurnInput;
-use crate::core::puzzle::Language;
-use crate::core::soup::{Player, SoupGame};
+use crate::core::soup::SoupGame;
+use crate::core::soup::pipeline::TurnInput;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::command::{SoupCommand, WantedArgs, parse};
 use super::ingress::{ButtonIn, CommandIn, Incoming, MessageIn};
-use super::render::{
-    BUTTON_FORGET, BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS, intro_blocks, neutralise, plan, safe_name, summary,
-};
+use super::render::{BUTTON_FORGET, intro_blocks, neutralise, plan, safe_name, summary};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
 
@@ -72,10 +71,7 @@ impl SlackBot {
     }
 }
 
-/// Undoes Slack's escaping of `&`, `<`, `>` in what a user typed.
-pub fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-}
+pub use super::render::unescape;
 
 impl SlackBot {
     /// Handles one accepted event; a failure is told to its user.
@@ -130,12 +126,7 @@ impl SlackBot {
             let removed = self.forget_player(&self.player(&b.user).await.id).await?;
             return self.tell(&b.channel, &b.user, None, &say(lang, &Word::Forgotten(removed))).await;
         }
-        let input = match b.action_id.as_str() {
-            BUTTON_HINT => TurnInput::Hint,
-            BUTTON_STATUS => TurnInput::Status,
-            BUTTON_GIVEUP => TurnInput::GiveUp,
-            _ => return Ok(()),
-        };
+        let Some(input) = self.catalogue.button(Frontend::Slack, &b.action_id) else { return Ok(()) };
         let key = thread_key(&b.channel, &b.message_ts);
         let Some(found) = self.game(&b.channel, &key).await? else {
             let lang = self.scope_language(&scope_of(&b.team)).await;
@@ -210,11 +201,7 @@ impl SlackBot {
         if limited && let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::SlowDown(wait))).await;
         }
-        let input = match input {
-            TurnInput::Ask(q) => TurnInput::Ask(unescape(&q)),
-            TurnInput::Guess(g) => TurnInput::Guess(unescape(&g)),
-            other => other,
-        };
+        let input = input.map_text(unescape);
         let turn = Turn { channel: &c.channel, thread: &key, found, player, input, event_id: c.trigger_id.clone() };
         self.take_turn(turn).await
     }
@@ -224,7 +211,7 @@ impl SlackBot {
         let Some(mut found) = self.find_game(key).await? else { return Ok(None) };
         let lang = found.game.puzzle.language;
         for item in std::mem::take(&mut found.unsent) {
-            let reply = crate::core::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
+            let reply = crate::core::soup::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
             for piece in plan(&reply, lang, self.settings.max_reply_messages) {
                 self.post(channel, thread_ts_of(key), &piece).await?;
             }

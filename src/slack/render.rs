@@ -7,11 +7,12 @@
 use serde_json::json;
 use slack_morphism::prelude::SlackBlock;
 
-use crate::core::pipeline::Reply;
-use crate::core::puzzle::{Language, Puzzle};
 use crate::core::soup::SoupGame;
+use crate::core::soup::pipeline::Reply;
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::verdict::Verdict;
 use crate::core::store::LoadedSession;
-use crate::core::verdict::Verdict;
+use crate::core::vocab::Language;
 
 use super::words::{Word, say};
 
@@ -23,9 +24,9 @@ const MAX_SECTION_CHARS: usize = 3_000;
 /// Turns shown in the end-of-game transcript snippet.
 const SNIPPET_TURNS: usize = 8;
 
-pub const BUTTON_HINT: &str = "soup_hint";
-pub const BUTTON_STATUS: &str = "soup_status";
-pub const BUTTON_GIVEUP: &str = "soup_giveup";
+pub const BUTTON_HINT: &str = "soup:hint";
+pub const BUTTON_STATUS: &str = "soup:status";
+pub const BUTTON_GIVEUP: &str = "soup:giveup";
 /// Under `/soup forget-me`: erase my memory and stats.
 pub const BUTTON_FORGET: &str = "soup_forget_me";
 
@@ -168,6 +169,11 @@ fn snippet(session: &LoadedSession) -> String {
 
 fn one_line(text: &str, max: usize) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(max).collect()
+}
+
+/// Undoes Slack's escaping of `&`, `<`, `>` in what a user typed.
+pub fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 }
 
 #[cfg(test)]

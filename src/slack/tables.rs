@@ -13,14 +13,13 @@ use slack_morphism::prelude::*;
 use crate::bot::words::Markup;
 use crate::bot::{HostedGame, LiveTable, Opening};
 use crate::core::actor::{Courier, Delivery, Inbound};
-use crate::core::catalogue::Frontend;
+use crate::core::catalogue::{Frontend, Move, Parsed, Verb};
 use crate::core::game::{Audience, Reply, ReplyKind, TableOptions, TurnInput};
-use crate::core::puzzle::Language;
 use crate::core::store::OutboxItem;
+use crate::core::vocab::Language;
 
 use super::ingress::{ButtonIn, CommandIn, MessageIn};
-use super::play::unescape;
-use super::render::{neutralise, plan};
+use super::render::{neutralise, plan, unescape};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
 
@@ -42,47 +41,21 @@ impl SlackBot {
         self.hosted(command.trim_start_matches('/'))
     }
 
-    /// `/<group> <verb> [text]` for a hosted game.
+    /// `/<group> <verb> [text]` for a hosted game, read by the catalogue.
     pub(super) async fn on_table_command(&self, c: &CommandIn, game: Arc<dyn HostedGame>) -> anyhow::Result<()> {
         let text = unescape(&c.text);
-        let (verb, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
-        let verb = verb.to_lowercase();
-        if verb == "pairs" || verb == "worlds" {
-            return self.on_content_verb(c, game, &verb, rest).await;
-        }
-        let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == verb);
-        if !offered {
-            let lang = self.scope_language(&scope_of(&c.team)).await;
-            let prefix = format!("/{} ", game.group());
-            let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &prefix);
-            return self.tell(&c.channel, &c.user, None, &neutralise(&help)).await;
-        }
         let lang = self.scope_language(&scope_of(&c.team)).await;
-        let input = match verb.as_str() {
-            "start" => return self.open_lobby(c, game, table_options(rest)).await,
-            "stats" => {
-                let rows = self.store.role_stats(game.kind(), Some(&scope_of(&c.team)), 30).await?;
-                let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
-                return self.tell(&c.channel, &c.user, None, &text).await;
+        let prefix = format!("/{} ", game.group());
+        let (input, secret) = match self.catalogue.read_line(Frontend::Slack, game.group(), &text, &prefix) {
+            Ok(Parsed::Input { input, verb }) => (input, verb.answers_privately()),
+            Ok(Parsed::Bot { verb, .. }) => {
+                let rest = self.catalogue.verb_of(Frontend::Slack, game.group(), &text).map_or("", |(_, rest)| rest);
+                return self.on_bot_verb(c, game, verb, rest, lang).await;
             }
-            "join" => TurnInput::Join,
-            "leave" => TurnInput::Leave,
-            "begin" => TurnInput::Begin,
-            "add-ai" => TurnInput::AddAi,
-            "vote" => TurnInput::Vote(rest.trim().to_string()),
-            "whisper" | "word" => TurnInput::Whisper,
-            // A game whose `say` names someone (the Lore RPG): `say Mira: hello`.
-            "say" if self.verb_has_option(game.group(), "say", "npc") => say_to(rest),
-            "describe" | "say" | "act" => TurnInput::Say(rest.trim().to_string()),
-            "scores" => TurnInput::Scores,
-            "recap" => TurnInput::History,
-            "react" => TurnInput::Vote(rest.trim().to_string()),
-            "pause" => TurnInput::Pause,
-            "resume" => TurnInput::Resume,
-            "topic" => TurnInput::Topic(rest.trim().to_string()),
-            "guess" => TurnInput::Guess(rest.trim().to_string()),
-            "end" => TurnInput::Reveal,
-            _ => TurnInput::Status,
+            Err(_) => {
+                let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &prefix);
+                return self.tell(&c.channel, &c.user, None, &neutralise(&help)).await;
+            }
         };
         let no_table = say(lang, &Word::NoTableHere { group: game.group() });
         let Some((key, table)) = self.channel_table(&c.channel).await? else {
@@ -95,7 +68,6 @@ impl SlackBot {
         if let Err(wait) = self.limiter.check(&player.id, self.now_ms()) {
             return self.tell(&c.channel, &c.user, None, &say(table.language, &Word::SlowDown(wait))).await;
         }
-        let secret = matches!(input, TurnInput::Vote(_) | TurnInput::Whisper | TurnInput::Guess(_));
         let mut inbound = Inbound::new(player, input).with_event(c.trigger_id.clone());
         inbound.moderator = self.is_admin(&scope_of(&c.team), &c.user).await.unwrap_or(false);
         let delivery = self.send_with_steps(&key, &table, inbound).await?;
@@ -119,12 +91,6 @@ impl SlackBot {
             self.close(&key).await?;
         }
         Ok(())
-    }
-
-    fn verb_has_option(&self, group: &str, verb: &str, option: &str) -> bool {
-        self.catalogue
-            .for_frontend(Frontend::Slack)
-            .any(|v| v.group == group && v.name == verb && v.options.iter().any(|o| o.name == option))
     }
 
     /// A reply in the thread of a game that plays messages (the Lore RPG)
@@ -156,8 +122,8 @@ impl SlackBot {
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
         let done = tx.clone();
-        inbound.progress = Some(Arc::new(move |p: crate::core::pipeline::Progress| {
-            if let crate::core::pipeline::Progress::Step(step) = p {
+        inbound.progress = Some(Arc::new(move |p: crate::core::soup::pipeline::Progress| {
+            if let crate::core::soup::pipeline::Progress::Step(step) = p {
                 let _ = tx.send(Some(step));
             }
         }));
@@ -205,27 +171,43 @@ impl SlackBot {
         Ok(delivery?)
     }
 
+    /// A verb the bot answers itself: `start` opens a lobby, a content
+    /// verb works on the workspace's own content, anything else is the
+    /// game's record (`stats`).
+    async fn on_bot_verb(
+        &self,
+        c: &CommandIn,
+        game: Arc<dyn HostedGame>,
+        verb: &Verb,
+        rest: &str,
+        lang: Language,
+    ) -> anyhow::Result<()> {
+        match verb.action {
+            Some(Move::Start) => {
+                let options = self.catalogue.start_options(Frontend::Slack, game.group(), rest);
+                self.open_lobby(c, game, options).await
+            }
+            Some(Move::Content) => self.on_content_verb(c, game, &verb.name, rest).await,
+            _ => {
+                let rows = self.store.role_stats(game.kind(), Some(&scope_of(&c.team)), 30).await?;
+                let text = crate::bot::role_stats_lines(lang, &rows, |role| game.role_name(lang, role), neutralise);
+                self.tell(&c.channel, &c.user, None, &text).await
+            }
+        }
+    }
+
     /// `/<group> pairs add|list|remove …`: a moderator's verbs on the
     /// workspace's own content for the game, answered privately.
     async fn on_content_verb(
         &self,
         c: &CommandIn,
         game: Arc<dyn HostedGame>,
-        verb: &str,
-        text: &str,
+        name: &str,
+        rest: &str,
     ) -> anyhow::Result<()> {
         let scope = scope_of(&c.team);
         let lang = self.scope_language(&scope).await;
-        let (sub, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
-        let sub = sub.to_lowercase();
-        let name = format!("{verb} {sub}");
-        let offered = self.catalogue.for_frontend(Frontend::Slack).any(|v| v.group == game.group() && v.name == name);
-        if !offered {
-            let help = self.catalogue.group_help(Frontend::Slack, lang, game.group(), &format!("/{} ", game.group()));
-            let lines: Vec<&str> =
-                help.lines().filter(|l| l.starts_with(&format!("/{} {verb}", game.group()))).collect();
-            return self.tell(&c.channel, &c.user, None, &neutralise(&lines.join("\n"))).await;
-        }
+        let sub = name.rsplit(' ').next().unwrap_or_default().to_string();
         if !self.is_admin(&scope, &c.user).await.unwrap_or(false) {
             return self.tell(&c.channel, &c.user, None, &say(lang, &Word::NotModerator)).await;
         }
@@ -397,56 +379,6 @@ impl SlackBot {
         };
         let Some(found) = self.find_table(&key).await? else { return Ok(()) };
         self.deliver_table(&key, &found.table, delivery, None).await
-    }
-}
-
-/// `start`'s options from the text after it: `seats:6 ai_seats:3
-/// language:zh blank:yes`, or the short forms `6`, `zh`, `blank`; the
-/// Arena's `characters:3 max_turns:12 topic: <the rest of the line>`.
-pub fn table_options(text: &str) -> TableOptions {
-    let mut options = TableOptions::default();
-    // ASCII lowercase keeps every byte where it was.
-    let lower = text.to_ascii_lowercase();
-    let (text, topic) = match lower.find("topic:").or_else(|| lower.find("topic=")) {
-        Some(at) => (&text[..at], Some(text[at + "topic:".len()..].trim().to_string())),
-        None => (text, None),
-    };
-    options.topic = topic.filter(|t| !t.is_empty());
-    for token in text.split_whitespace() {
-        let (key, value) = token.split_once([':', '=']).unwrap_or(("", token));
-        let yes = |v: &str| matches!(v.to_lowercase().as_str(), "yes" | "true" | "on" | "1");
-        match key.to_lowercase().replace('-', "_").as_str() {
-            "seats" => options.seats = value.parse().ok(),
-            "ai_seats" | "ai" | "characters" => options.ai_seats = value.parse().ok(),
-            "max_turns" | "turns" => options.max_turns = value.parse().ok(),
-            "world" => options.world = Some(value.to_string()),
-            "language" | "lang" => options.language = Language::parse(value),
-            "blank" => options.blank = Some(yes(value)),
-            "anonymous" => options.anonymous = Some(yes(value)),
-            "" if value.eq_ignore_ascii_case("anonymous") => options.anonymous = Some(true),
-            "" if value.eq_ignore_ascii_case("blank") => options.blank = Some(true),
-            "" if value.parse::<usize>().is_ok() => options.seats = value.parse().ok(),
-            "" if Language::parse(value).is_some() => options.language = Language::parse(value),
-            // A bare word that is nothing else names a world (the Lore RPG).
-            "" => options.world = Some(value.to_string()),
-            _ => {}
-        }
-    }
-    options
-}
-
-/// `say Mira: hello` or `say Mira hello` → words to Mira.
-fn say_to(rest: &str) -> TurnInput {
-    let rest = rest.trim();
-    let split = match rest.split_once([':', '：']) {
-        Some((to, text)) if !to.trim().is_empty() && to.chars().count() <= 32 => Some((to, text)),
-        _ => rest.split_once(' '),
-    };
-    match split {
-        Some((to, text)) if !text.trim().is_empty() => {
-            TurnInput::SayTo { to: to.trim().to_string(), text: text.trim().to_string() }
-        }
-        _ => TurnInput::Say(rest.to_string()),
     }
 }
 

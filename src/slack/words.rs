@@ -1,9 +1,9 @@
 //! The fixed sentences the Slack front end itself says, in Slack's mrkdwn
 //! and nouns. The sentences live once, in `bot::words`; game text comes
-//! from `core::i18n`.
+//! from `core::soup::i18n`.
 
 use crate::bot::words::Markup;
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 pub use crate::bot::words::Word;
 

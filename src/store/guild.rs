@@ -8,8 +8,8 @@ use sqlx::any::AnyRow;
 
 use super::sql::{SqlStore, custom_puzzle, db, is_unique_violation};
 use crate::core::guild::{CustomContent, GuildConfig, GuildStore, NewCustomPuzzle, ThreadBinding};
-use crate::core::puzzle::Language;
 use crate::core::store::{CustomPuzzle, StoreError};
+use crate::core::vocab::Language;
 
 fn binding_from_row(row: &AnyRow) -> Result<ThreadBinding, StoreError> {
     Ok(ThreadBinding {

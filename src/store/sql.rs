@@ -9,14 +9,14 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::open::Backend;
+use crate::core::game::record::{Intent, Verdict};
 use crate::core::game::{Audience, Reply, ReplyKind, Snapshot};
 use crate::core::prompts::PublicTurn;
-use crate::core::soup::Player;
 use crate::core::store::{
     Committed, CustomPuzzle, FinishedSession, Handed, LeaderRow, Lease, LoadedSession, NewSession, OutboxItem,
     PlayerStats, PuzzleStats, RoleRow, SessionSummary, SoupStats, Store, StoreError, StoredTurn, TurnCommit,
 };
-use crate::core::verdict::{Intent, Verdict};
+use crate::core::vocab::Player;
 
 /// The games' database: sessions, turns, inbox, outbox, scores, and (in
 /// `guild.rs`) servers' settings and bindings.

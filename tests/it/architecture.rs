@@ -64,6 +64,76 @@ fn every_module_says_what_it_owns() {
     }
 }
 
+/// A file's production code: without its comment lines and its inline
+/// test module (`#[cfg(test)]` closes a file here).
+fn code_of(file: &Path) -> String {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .take_while(|l| !l.starts_with("#[cfg(test)]"))
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The engine knows no game: the actor, the store port and its SQL
+/// adapter, the engine's services and the bots' shared layer name no
+/// game's module or state; only a game's own folder and its rendering in
+/// each front end do. (Turtle Soup's seat in the bots, the live Soup games
+/// by thread and the playable puzzles, `bot/games.rs` and
+/// `bot/puzzles.rs`, is the one place the shared layer still hosts Soup
+/// by name: Soup is not yet a `HostedGame`.)
+#[test]
+fn the_engine_names_no_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![
+        root.join("core/actor.rs"),
+        root.join("core/store.rs"),
+        root.join("core/services.rs"),
+        root.join("core/catalogue.rs"),
+    ];
+    for dir in ["core/actor", "core/game", "store", "bot"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let soups_seat = [root.join("bot/games.rs"), root.join("bot/puzzles.rs")];
+    let games = ["soup::", "undercover::", "arena::", "lore::", "secret_ballot::", "werewolf::", "SoupGame", "i18n::"];
+    for file in files.iter().filter(|f| !f.ends_with("tests.rs") && !soups_seat.contains(f)) {
+        let code = code_of(file);
+        for game in games {
+            assert!(!code.contains(game), "{} names a game ({game})", file.display());
+        }
+    }
+}
+
+/// No front end names a game's verb: the catalogue reads every verb from
+/// the games' declarations, so a front end neither builds a game's input
+/// nor matches on a game verb's name.
+#[test]
+fn no_front_end_names_a_game_verb() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for dir in ["discord", "slack", "console"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let catalogue = echoes::assets::catalogue();
+    let own: Vec<&str> = catalogue.verbs.iter().filter(|v| v.action.is_none()).map(|v| v.name.as_str()).collect();
+    assert!(own.contains(&"ask") && own.contains(&"topic"), "the games declare their own verbs");
+    let is_front_end_code = |f: &&std::path::PathBuf| {
+        let p = f.to_string_lossy();
+        !p.ends_with("tests.rs") && !p.contains("/fake/") && !p.ends_with("bench.rs")
+    };
+    for file in files.iter().filter(is_front_end_code) {
+        let code = code_of(file);
+        for name in ["SoupVerb", "UndercoverVerb", "ArenaVerb", "LoreVerb", "::verbs::", "TurnInput::Verb("] {
+            assert!(!code.contains(name), "{} names a game's verbs ({name})", file.display());
+        }
+        for verb in &own {
+            let arm = format!("\"{verb}\" =>");
+            assert!(!code.contains(&arm), "{} matches on the game verb {verb:?}", file.display());
+        }
+    }
+}
+
 /// The engine knows no game: the actor, the store port and its SQL
 /// adapter, the engine services and the bots' shared layer never name
 /// Turtle Soup's state (`SoupGame`); only the Soup game's own module, its

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use echoes::core::arena::selfplay::play_game;
 use echoes::core::arena::{ArenaHost, ArenaTable};
 use echoes::core::game::{Audience, TableOptions};
-use echoes::core::puzzle::Language;
-use echoes::core::soup::Player;
+use echoes::core::vocab::Language;
+use echoes::core::vocab::Player;
 
 use crate::support::{Brain, FakeOllama, Recorder, Sandbox};
 
@@ -31,12 +31,9 @@ async fn with_a_parrot_no_private_note_or_rubric_reaches_anyone_it_should_not() 
         let mut game_no = 0_u64;
         while seen.len() < cast.personas.len() && game_no < 40 {
             game_no += 1;
-            let options = TableOptions {
-                ai_seats: Some(4),
-                max_turns: Some(10),
-                spectate: Some(true),
-                ..TableOptions::default()
-            };
+            let options = TableOptions { ai_seats: Some(4), ..TableOptions::default() }
+                .with("max_turns", "10")
+                .with("spectate", "yes");
             let (game, cast) = host.lobby(&first, lang, &options, game_no).unwrap();
             let secrets: BTreeMap<String, String> =
                 game.cast.iter().map(|(seat, p)| (game.name(seat), p.secret.clone())).collect();

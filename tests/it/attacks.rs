@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use echoes::bench::secrecy::{TraitorLlm, attacks, normal_play, run_attacks, run_normal_play};
 use echoes::core::llm::RoleModels;
-use echoes::core::puzzle::{Language, Puzzle};
+use echoes::core::soup::puzzle::Puzzle;
+use echoes::core::vocab::Language;
 use echoes::llm::{ParrotLlm, ScriptedLlm};
 use echoes::puzzles::PuzzleLibrary;
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use echoes::core::knowledge::{Knowledge, Role};
 use echoes::core::llm::RoleModels;
-use echoes::core::pipeline::{Pipeline, PipelineSettings};
-use echoes::core::puzzle::Puzzle;
+use echoes::core::soup::pipeline::{Pipeline, PipelineSettings};
+use echoes::core::soup::puzzle::Puzzle;
 use echoes::knowledge::{HashingEmbedder, LanceKnowledge, open_db};
 use echoes::llm::{ParrotLlm, ScriptedLlm};
 use echoes::puzzles::PuzzleLibrary;
@@ -27,7 +27,7 @@ async fn a_player_agent_prompt_never_holds_judge_only_text() {
     let kb = Arc::new(LanceKnowledge::open(&db, Arc::new(HashingEmbedder::new(384))).await.unwrap());
     let (library, _) = PuzzleLibrary::load(None);
     let all: Vec<&Puzzle> = library.all().iter().map(|p| p.as_ref()).collect();
-    kb.sync(&echoes::core::knowledge::all_puzzle_docs(&all)).await.unwrap();
+    kb.sync(&echoes::core::soup::puzzle::all_puzzle_docs(&all)).await.unwrap();
     let prompts = Arc::new(echoes::assets::load_prompts(None).unwrap());
     for puzzle in library.all() {
         let recorder = Arc::new(ScriptedLlm::from_texts(["Was it at night?"]));

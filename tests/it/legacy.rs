@@ -4,15 +4,17 @@
 //! schema, its Turtle Soup games resume and play on, and its leaderboard
 //! is intact.
 
+use echoes::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
 
 use echoes::core::actor::{Engine, Inbound};
 use echoes::core::game::ReplyKind;
 use echoes::core::llm::RoleModels;
-use echoes::core::pipeline::{Pipeline, PipelineSettings, TurnInput};
-use echoes::core::soup::{Phase, Player, SoupGame};
+use echoes::core::soup::pipeline::{Pipeline, PipelineSettings, TurnInput};
+use echoes::core::soup::verdict::Verdict;
+use echoes::core::soup::{Phase, SoupGame};
 use echoes::core::store::{Store, SystemClock};
-use echoes::core::verdict::Verdict;
+use echoes::core::vocab::Player;
 use echoes::llm::ScriptedLlm;
 use echoes::store::SqlStore;
 
@@ -54,7 +56,8 @@ async fn a_running_game_from_before_resumes_and_plays_on() {
     let (handle, loaded) = engine.resume_session(RUNNING, |id| library.get(id)).await.unwrap();
     assert_eq!(loaded.turns.len(), 2, "the start and Bo's question");
     let bo = Player { id: "console:bo".into(), name: "Bo".into() };
-    let asked = handle.send(Inbound::new(bo, TurnInput::Ask("Was the card overdue?".into()))).await.unwrap();
+    let asked =
+        handle.send(Inbound::new(bo, TurnInput::from(SoupVerb::Ask("Was the card overdue?".into())))).await.unwrap();
     assert_eq!((asked.reply.kind, asked.reply.verdict), (ReplyKind::Verdict, Some(Verdict::Yes)));
     let game: SoupGame = store.load_session(RUNNING).await.unwrap().unwrap().game().unwrap();
     assert_eq!((game.phase, game.questions), (Phase::InProgress, 2));

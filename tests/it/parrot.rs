@@ -2,13 +2,14 @@
 //! Whole games with it must never show a distinctive phrase of the answer
 //! before the reveal, for every bundled puzzle.
 
+use echoes::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
 
 use echoes::core::actor::{Engine, Inbound};
 use echoes::core::llm::{LlmClient, RoleModels};
-use echoes::core::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
-use echoes::core::soup::Player;
+use echoes::core::soup::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
 use echoes::core::store::SystemClock;
+use echoes::core::vocab::Player;
 use echoes::llm::{ParrotLlm, ScriptedLlm};
 use echoes::puzzles::PuzzleLibrary;
 use echoes::store::SqlStore;
@@ -31,16 +32,16 @@ async fn engine(judge: Arc<dyn LlmClient>) -> Arc<Engine> {
 }
 
 /// Plays every move, a hint and a guess; returns all text shown before the reveal.
-async fn play(engine: &Arc<Engine>, puzzle: Arc<echoes::core::puzzle::Puzzle>) -> Vec<String> {
+async fn play(engine: &Arc<Engine>, puzzle: Arc<echoes::core::soup::puzzle::Puzzle>) -> Vec<String> {
     let player = Player { id: "t:eve".into(), name: "Eve".into() };
     let (handle, intro) = engine.start_session(puzzle, "parrot", 3, player.clone()).await.unwrap();
     let mut shown = vec![intro.reply.text];
     let mut inputs: Vec<TurnInput> = MOVES.iter().map(|m| TurnInput::Say(m.to_string())).collect();
     inputs.extend([
-        TurnInput::Hint,
-        TurnInput::Guess("Something bad happened".into()),
+        TurnInput::from(SoupVerb::Hint),
+        TurnInput::from(SoupVerb::Guess("Something bad happened".into())),
         TurnInput::Status,
-        TurnInput::History,
+        TurnInput::from(SoupVerb::History),
     ]);
     for input in inputs {
         let d = handle.send(Inbound::new(player.clone(), input)).await.unwrap();

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use echoes::core::game::{Audience, Game};
-use echoes::core::puzzle::Language;
-use echoes::core::soup::Player;
 use echoes::core::undercover::selfplay::play_game;
 use echoes::core::undercover::{Dealt, Role, Rules, UndercoverGame};
+use echoes::core::vocab::Language;
+use echoes::core::vocab::Player;
 
 use crate::support::{Brain, FakeOllama, Recorder, Sandbox};
 

@@ -7,13 +7,15 @@ fn me() -> Player {
 
 #[test]
 fn lines_become_lobby_and_ballot_moves() {
+    let verbs = TableVerbs::new(crate::assets::catalogue(), "undercover", Language::En);
+    let parse_table_line = |line: &str| verbs.read(line);
     assert_eq!(parse_table_line("/join"), TableLine::Move(TurnInput::Join));
     assert_eq!(parse_table_line("/vote ai:1 "), TableLine::Move(TurnInput::Vote("ai:1".into())));
     assert_eq!(parse_table_line("/vote"), TableLine::Unknown("/vote".into()));
     assert_eq!(parse_table_line("/ADD-AI"), TableLine::Move(TurnInput::AddAi));
     assert_eq!(parse_table_line("hello"), TableLine::Move(TurnInput::Say("hello".into())));
     assert_eq!(parse_table_line("/describe  warm "), TableLine::Move(TurnInput::Say("warm".into())));
-    assert_eq!(parse_table_line("/end"), TableLine::Move(TurnInput::Reveal));
+    assert_eq!(parse_table_line("/end"), TableLine::Move(TurnInput::End));
     assert_eq!(parse_table_line("/dance"), TableLine::Unknown("/dance".into()));
     assert_eq!(parse_table_line("   "), TableLine::Empty);
     assert_eq!(parse_table_line("/quit"), TableLine::Quit);

@@ -22,9 +22,9 @@ use tokio::sync::mpsc;
 
 use super::{Delivery, Engine, EngineError, Inbound, Job, SessionState, send_job};
 use crate::core::game::{Reply, ReplyKind, TurnInput};
-use crate::core::soup::Player;
 use crate::core::store::{Handed, Lease, LeaseRenewal, OutboxItem};
 use crate::core::telemetry::telemetry;
+use crate::core::vocab::Player;
 
 /// How long a lease lasts without renewal: a process that dies holds its
 /// sessions this long at most.

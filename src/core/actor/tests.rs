@@ -1,3 +1,5 @@
+use crate::core::soup::verbs::SoupVerb;
+use crate::core::vocab::Player;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -6,8 +8,8 @@ use super::*;
 use crate::core::fixtures::puzzle;
 use crate::core::game::ReplyKind;
 use crate::core::llm::RoleModels;
-use crate::core::pipeline::PipelineSettings;
 use crate::core::soup::SoupGame;
+use crate::core::soup::pipeline::PipelineSettings;
 use crate::core::store::Clock;
 use crate::llm::{ScriptedLlm, ScriptedReply};
 use crate::store::SqlStore;
@@ -36,7 +38,7 @@ fn alice() -> Player {
 }
 
 fn ask(text: &str, event: Option<&str>) -> Inbound {
-    let mut inbound = Inbound::new(alice(), TurnInput::Ask(text.into()));
+    let mut inbound = Inbound::new(alice(), TurnInput::from(SoupVerb::Ask(text.into())));
     inbound.event_id = event.map(str::to_string);
     inbound
 }
@@ -79,7 +81,7 @@ async fn a_failed_turn_stores_nothing_and_a_retry_succeeds() {
     assert_eq!(failed.reply.kind, ReplyKind::Unavailable);
     assert!(failed.outbox_id.is_none());
     let retried = handle.send(ask("Did a ship sink?", Some("e1"))).await.unwrap();
-    assert_eq!(retried.reply.verdict, Some(crate::core::verdict::Verdict::Yes));
+    assert_eq!(retried.reply.verdict, Some(crate::core::soup::verdict::Verdict::Yes));
     assert!(!retried.duplicate);
 }
 
@@ -136,7 +138,7 @@ async fn a_resumed_session_has_its_state_and_history() {
     let p = Arc::new(puzzle());
     let (handle, _) = engine.start_session(p.clone(), "test", 3, alice()).await.unwrap();
     handle.send(ask("Did a ship sink?", None)).await.unwrap();
-    handle.send(Inbound::new(alice(), TurnInput::Hint)).await.unwrap();
+    handle.send(Inbound::new(alice(), TurnInput::from(SoupVerb::Hint))).await.unwrap();
     drop(handle);
     let sessions = engine.store.recent_sessions(5).await.unwrap();
     let (resumed, loaded) = engine.resume_session(&sessions[0].id, |_| Some(p.clone())).await.unwrap();
@@ -147,7 +149,7 @@ async fn a_resumed_session_has_its_state_and_history() {
         },
         (1, 1)
     );
-    let history = resumed.send(Inbound::new(alice(), TurnInput::History)).await.unwrap();
+    let history = resumed.send(Inbound::new(alice(), TurnInput::from(SoupVerb::History))).await.unwrap();
     assert!(history.reply.text.contains("Did a ship sink?"), "{}", history.reply.text);
 }
 
@@ -174,8 +176,10 @@ async fn a_finished_game_is_remembered_for_its_players_and_can_be_forgotten() {
 
     let (handle, _) = engine.start_session(Arc::new(puzzle()), "test", 3, alice()).await.unwrap();
     handle.send(ask("Did a ship sink?", None)).await.unwrap();
-    let solved =
-        handle.send(Inbound::new(alice(), TurnInput::Guess("the dark lamp drowned his brother".into()))).await.unwrap();
+    let solved = handle
+        .send(Inbound::new(alice(), TurnInput::from(SoupVerb::Guess("the dark lamp drowned his brother".into()))))
+        .await
+        .unwrap();
     assert_eq!(solved.reply.kind, ReplyKind::Solved);
     engine.settle().await;
 
@@ -197,12 +201,12 @@ async fn a_finished_game_is_remembered_for_its_players_and_can_be_forgotten() {
 
     // Rebuilt from SQL after the index is emptied; forgetting survives a rebuild.
     memory.clear().await.unwrap();
-    crate::core::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
+    crate::core::soup::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
     assert_eq!(memory.list("player:t:alice").await.unwrap().len(), 3);
     memory.forget("player:t:alice").await.unwrap();
     store.erase_player_memory("t:alice", i64::MAX / 2).await.unwrap();
     memory.clear().await.unwrap();
-    crate::core::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
+    crate::core::soup::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await.unwrap();
     let after: Vec<_> =
         memory.list("player:t:alice").await.unwrap().into_iter().filter(|m| m.kind == MemoryKind::Summary).collect();
     assert!(after.is_empty(), "{after:?}");

@@ -8,7 +8,7 @@
 
 use crate::core::game::{SeatView, TurnContext};
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient};
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 use super::{DIMENSIONS, Persona, Scores};
 

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{Game, HostedGame, Table, TableOptions};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::game::{About, Game, HostedGame, Table, TableOptions};
 use crate::core::store::{LoadedSession, NewSession};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::roster::Cast;
 use super::{ArenaGame, ArenaTable, Event, MAX_SEATS, MAX_TURNS, Roster, Rules, splitmix};
@@ -57,15 +57,16 @@ impl ArenaHost {
         seed: u64,
     ) -> Result<(ArenaGame, Arc<Cast>), String> {
         let cast = self.cast(language)?;
-        let topic = match options.topic.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let topic = match options.get("topic") {
             Some(topic) => topic.chars().take(200).collect(),
             None if cast.topics.is_empty() => return Err("no topic".into()),
             None => cast.topics[(splitmix(seed) % cast.topics.len() as u64) as usize].text.clone(),
         };
-        let max_turns = options.max_turns.unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
+        let max_turns = options.number::<u32>("max_turns").unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
         let (early_until, middle_until) = stages(max_turns, &self.rules);
-        let turn_seconds =
-            options.turn_seconds.map_or(self.rules.turn_seconds, |s| s.clamp(MIN_TURN_SECONDS, MAX_TURN_SECONDS));
+        let turn_seconds = options
+            .number::<u32>("turn_seconds")
+            .map_or(self.rules.turn_seconds, |s| s.clamp(MIN_TURN_SECONDS, MAX_TURN_SECONDS));
         let rules = Rules { max_turns, early_until, middle_until, turn_seconds, ..self.rules.clone() };
         let characters = options.ai_seats.unwrap_or(DEFAULT_CHARACTERS);
         let seats = options.seats.unwrap_or(MAX_SEATS);
@@ -81,7 +82,7 @@ impl ArenaHost {
                 Err(_) => break,
             }
         }
-        if options.spectate == Some(true) && game.seats.len() > 1 {
+        if options.flag("spectate") == Some(true) && game.seats.len() > 1 {
             let leave = Event::Leave { seat: host.id.clone(), now_ms: 0 };
             if let Ok(next) = game.apply(&leave, &()) {
                 game = next;
@@ -91,13 +92,20 @@ impl ArenaHost {
     }
 }
 
-impl HostedGame for ArenaHost {
-    fn kind(&self) -> &'static str {
-        ArenaGame::KIND
-    }
 
-    fn group(&self) -> &'static str {
-        "arena"
+/// The Arena, over its bundled cast and topics (`data/arena`). The game's registration (`core::games!`).
+pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
+    use std::sync::Arc;
+    let (found, problems) = super::Roster::from_sources(&data.sources("arena"));
+    for p in &problems {
+        tracing::warn!(problem = %p, "a bundled Arena file was skipped");
+    }
+    Arc::new(ArenaHost::new(Arc::new(found)))
+}
+
+impl HostedGame for ArenaHost {
+    fn about(&self) -> About {
+        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION }
     }
 
     fn open(
@@ -105,18 +113,16 @@ impl HostedGame for ArenaHost {
         host: &Player,
         language: Language,
         options: &TableOptions,
-        mut new: NewSession,
+        new: NewSession,
     ) -> Result<(NewSession, Box<dyn Table>), String> {
         let (game, cast) = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
-        new.language = language;
-        new.puzzle_id = "arena".into();
-        new.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        let new = new.with_game(&game, language, "arena")?;
         let table = ArenaTable::new(game, cast, &new.canary);
         Ok((new, Box::new(table)))
     }
 
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {
-        let game: ArenaGame = loaded.game().map_err(|e| EngineError::Resume(e.to_string()))?;
+        let (game, _): (ArenaGame, _) = loaded.restore()?;
         let cast = self.cast(game.language).map_err(EngineError::Resume)?;
         Ok(Box::new(ArenaTable::new(game, cast, &loaded.canary)))
     }

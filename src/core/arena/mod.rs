@@ -25,6 +25,7 @@ pub mod roster;
 pub mod say;
 pub mod selfplay;
 pub mod table;
+pub mod verbs;
 
 use std::collections::BTreeMap;
 
@@ -32,10 +33,10 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::core::game::splitmix;
 use crate::core::game::{Deadline, Game, SeatError, SeatRules, Seats};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
-pub use host::ArenaHost;
+pub use host::{ArenaHost, hosted};
 pub use roster::{Persona, Roster};
 pub use table::ArenaTable;
 
@@ -577,141 +578,20 @@ impl Game for ArenaGame {
     type Rejection = Rejection;
 
     fn apply(&self, event: &Event, _: &()) -> Result<ArenaGame, Rejection> {
-        let mut next = self.clone();
         match event {
-            Event::Join(player) => {
-                if self.phase != Phase::Lobby {
-                    return Err(Rejection::Seats(SeatError::Started));
-                }
-                next.seats = self.seats.join(player)?;
-            }
-            Event::AddAi(persona) => {
-                if self.phase != Phase::Lobby {
-                    return Err(Rejection::Seats(SeatError::Started));
-                }
-                next.seats = self.seats.add_ai()?;
-                if let Some(seat) = next.seats.seats.last_mut() {
-                    seat.player.name = format!("{} 🤖", persona.name);
-                    next.cast.insert(seat.player.id.clone(), persona.clone());
-                }
-            }
-            Event::Leave { seat, now_ms } => match self.phase {
-                Phase::Lobby => {
-                    next.seats = self.seats.leave(seat)?;
-                    next.cast.remove(seat);
-                }
-                Phase::Over => return Err(Rejection::Over),
-                Phase::Turn { round, .. } => {
-                    if !self.seats.is_seated(seat) {
-                        return Err(Rejection::NotSeated);
-                    }
-                    if self.out.contains_key(seat) {
-                        return Err(Rejection::Out);
-                    }
-                    next.out.insert(seat.clone(), Exit::Left { round });
-                    if next.living().is_empty() {
-                        next.finish(Outcome::Abandoned);
-                    } else if next.living().len() == 1 {
-                        next.finish(Outcome::Finished);
-                    } else if self.speaker() == Some(seat.as_str()) {
-                        next.advance(*now_ms);
-                    }
-                }
-            },
-            Event::Begin { by, moderator, now_ms } => {
-                if self.phase != Phase::Lobby {
-                    return Err(Rejection::Seats(SeatError::Started));
-                }
-                next.seats = self.seats.start(by, *moderator)?;
-                next.start(*now_ms);
-            }
-            Event::Speak { seat, text, scores, parsed, now_ms } => {
-                let (round, _) = self.running()?;
-                if self.paused {
-                    return Err(Rejection::Paused);
-                }
-                self.check_speaker(seat)?;
-                next.turn += 1;
-                next.said.push(Contribution {
-                    turn: next.turn,
-                    round,
-                    seat: seat.clone(),
-                    text: text.clone(),
-                    scores: Some(*scores),
-                    parsed: *parsed,
-                    stage: self.stage_of(next.turn),
-                });
-                next.advance(*now_ms);
-            }
-            Event::React { spectator, option } => {
-                self.running()?;
-                if self.seats.is_seated(spectator) {
-                    return Err(Rejection::Contestant);
-                }
-                if self.reactions.contains_key(spectator) {
-                    return Err(Rejection::AlreadyReacted);
-                }
-                let seat = self.seat_by_number(option).filter(|s| !self.out.contains_key(*s));
-                let seat = seat.ok_or(Rejection::UnknownOption)?.to_string();
-                next.reactions.insert(spectator.clone(), seat);
-            }
-            Event::Timer { tag, now_ms } => {
-                if !self.timer_is_live(tag) || Deadline::reminded(tag).is_some() {
-                    return Err(Rejection::StaleTimer);
-                }
-                let (round, _) = self.running()?;
-                let seat = self.speaker().unwrap_or_default().to_string();
-                next.turn += 1;
-                next.said.push(Contribution {
-                    turn: next.turn,
-                    round,
-                    seat,
-                    text: String::new(),
-                    scores: None,
-                    parsed: true,
-                    stage: self.stage_of(next.turn),
-                });
-                next.advance(*now_ms);
-            }
-            Event::Narrate { text } => match (&self.phase, next.rounds.last_mut()) {
-                (Phase::Over, _) => next.summary = Some(text.clone()),
-                (_, Some(record)) if record.narration.is_none() => record.narration = Some(text.clone()),
-                _ => return Err(Rejection::NotRunning),
-            },
-            Event::Pause { by, moderator } => {
-                self.running()?;
-                self.host_or_moderator(by, *moderator)?;
-                if self.paused {
-                    return Err(Rejection::Paused);
-                }
-                next.paused = true;
-                next.deadline = None;
-            }
-            Event::Resume { by, moderator, now_ms } => {
-                self.running()?;
-                self.host_or_moderator(by, *moderator)?;
-                if !self.paused {
-                    return Err(Rejection::NotPaused);
-                }
-                next.paused = false;
-                next.arm(*now_ms);
-            }
-            Event::Topic { by, moderator, text } => {
-                if self.phase == Phase::Over {
-                    return Err(Rejection::Over);
-                }
-                self.host_or_moderator(by, *moderator)?;
-                next.topic = text.clone();
-            }
-            Event::End { by, moderator, .. } => {
-                if self.phase == Phase::Over {
-                    return Err(Rejection::Over);
-                }
-                self.host_or_moderator(by, *moderator)?;
-                next.finish(Outcome::Ended);
-            }
+            Event::Join(player) => self.join(player),
+            Event::AddAi(persona) => self.add_ai(persona),
+            Event::Leave { seat, now_ms } => self.leave(seat, *now_ms),
+            Event::Begin { by, moderator, now_ms } => self.begin(by, *moderator, *now_ms),
+            Event::Speak { seat, text, scores, parsed, now_ms } => self.speak(seat, text, *scores, *parsed, *now_ms),
+            Event::React { spectator, option } => self.react(spectator, option),
+            Event::Timer { tag, now_ms } => self.time_up(tag, *now_ms),
+            Event::Narrate { text } => self.record_narration(text),
+            Event::Pause { by, moderator } => self.pause(by, *moderator),
+            Event::Resume { by, moderator, now_ms } => self.resume(by, *moderator, *now_ms),
+            Event::Topic { by, moderator, text } => self.set_topic(by, *moderator, text),
+            Event::End { by, moderator, .. } => self.end(by, *moderator),
         }
-        Ok(next)
     }
 
     fn phase_name(&self) -> &'static str {
@@ -733,6 +613,199 @@ impl Game for ArenaGame {
 
     fn deadline(&self) -> Option<Deadline> {
         self.deadline.clone()
+    }
+}
+
+/// The events, one method each: `apply` dispatches to them. Each checks
+/// the event against `self` and returns the changed copy, so a rejected
+/// event leaves the game as it was.
+impl ArenaGame {
+    /// A human takes a seat in the lobby.
+    fn join(&self, player: &Player) -> Result<ArenaGame, Rejection> {
+        if self.phase != Phase::Lobby {
+            return Err(Rejection::Seats(SeatError::Started));
+        }
+        let mut next = self.clone();
+        next.seats = self.seats.join(player)?;
+        Ok(next)
+    }
+
+    /// An AI contestant takes a seat in the lobby, named after its persona.
+    fn add_ai(&self, persona: &Persona) -> Result<ArenaGame, Rejection> {
+        if self.phase != Phase::Lobby {
+            return Err(Rejection::Seats(SeatError::Started));
+        }
+        let mut next = self.clone();
+        next.seats = self.seats.add_ai()?;
+        if let Some(seat) = next.seats.seats.last_mut() {
+            seat.player.name = format!("{} 🤖", persona.name);
+            next.cast.insert(seat.player.id.clone(), persona.clone());
+        }
+        Ok(next)
+    }
+
+    /// A contestant leaves: from the lobby its seat goes; in play it is
+    /// out, and the game ends or the turn passes when it must.
+    fn leave(&self, seat: &str, now_ms: i64) -> Result<ArenaGame, Rejection> {
+        let mut next = self.clone();
+        match self.phase {
+            Phase::Lobby => {
+                next.seats = self.seats.leave(seat)?;
+                next.cast.remove(seat);
+            }
+            Phase::Over => return Err(Rejection::Over),
+            Phase::Turn { round, .. } => {
+                if !self.seats.is_seated(seat) {
+                    return Err(Rejection::NotSeated);
+                }
+                if self.out.contains_key(seat) {
+                    return Err(Rejection::Out);
+                }
+                next.out.insert(seat.to_string(), Exit::Left { round });
+                if next.living().is_empty() {
+                    next.finish(Outcome::Abandoned);
+                } else if next.living().len() == 1 {
+                    next.finish(Outcome::Finished);
+                } else if self.speaker() == Some(seat) {
+                    next.advance(now_ms);
+                }
+            }
+        }
+        Ok(next)
+    }
+
+    /// The host (or a moderator) closes the lobby and the first round opens.
+    fn begin(&self, by: &str, moderator: bool, now_ms: i64) -> Result<ArenaGame, Rejection> {
+        if self.phase != Phase::Lobby {
+            return Err(Rejection::Seats(SeatError::Started));
+        }
+        let mut next = self.clone();
+        next.seats = self.seats.start(by, moderator)?;
+        next.start(now_ms);
+        Ok(next)
+    }
+
+    /// The speaker's contribution, already scored: recorded, and the turn
+    /// passes.
+    fn speak(&self, seat: &str, text: &str, scores: Scores, parsed: bool, now_ms: i64) -> Result<ArenaGame, Rejection> {
+        let (round, _) = self.running()?;
+        if self.paused {
+            return Err(Rejection::Paused);
+        }
+        self.check_speaker(seat)?;
+        let mut next = self.clone();
+        next.turn += 1;
+        next.said.push(Contribution {
+            turn: next.turn,
+            round,
+            seat: seat.to_string(),
+            text: text.to_string(),
+            scores: Some(scores),
+            parsed,
+            stage: self.stage_of(next.turn),
+        });
+        next.advance(now_ms);
+        Ok(next)
+    }
+
+    /// A spectator's one reaction this round, for a living contestant.
+    fn react(&self, spectator: &str, option: &str) -> Result<ArenaGame, Rejection> {
+        self.running()?;
+        if self.seats.is_seated(spectator) {
+            return Err(Rejection::Contestant);
+        }
+        if self.reactions.contains_key(spectator) {
+            return Err(Rejection::AlreadyReacted);
+        }
+        let seat = self.seat_by_number(option).filter(|s| !self.out.contains_key(*s));
+        let seat = seat.ok_or(Rejection::UnknownOption)?.to_string();
+        let mut next = self.clone();
+        next.reactions.insert(spectator.to_string(), seat);
+        Ok(next)
+    }
+
+    /// The speaker's deadline passed: the turn is skipped (no scores). A
+    /// reminder's tag, or a stale one, is rejected.
+    fn time_up(&self, tag: &str, now_ms: i64) -> Result<ArenaGame, Rejection> {
+        if !self.timer_is_live(tag) || Deadline::reminded(tag).is_some() {
+            return Err(Rejection::StaleTimer);
+        }
+        let (round, _) = self.running()?;
+        let seat = self.speaker().unwrap_or_default().to_string();
+        let mut next = self.clone();
+        next.turn += 1;
+        next.said.push(Contribution {
+            turn: next.turn,
+            round,
+            seat,
+            text: String::new(),
+            scores: None,
+            parsed: true,
+            stage: self.stage_of(next.turn),
+        });
+        next.advance(now_ms);
+        Ok(next)
+    }
+
+    /// The narrator's line on the last round (once), or the summary once
+    /// the game is over.
+    fn record_narration(&self, text: &str) -> Result<ArenaGame, Rejection> {
+        let mut next = self.clone();
+        match (&self.phase, next.rounds.last_mut()) {
+            (Phase::Over, _) => next.summary = Some(text.to_string()),
+            (_, Some(record)) if record.narration.is_none() => record.narration = Some(text.to_string()),
+            _ => return Err(Rejection::NotRunning),
+        }
+        Ok(next)
+    }
+
+    /// The host (or a moderator) pauses play: the speaker's deadline goes.
+    fn pause(&self, by: &str, moderator: bool) -> Result<ArenaGame, Rejection> {
+        self.running()?;
+        self.host_or_moderator(by, moderator)?;
+        if self.paused {
+            return Err(Rejection::Paused);
+        }
+        let mut next = self.clone();
+        next.paused = true;
+        next.deadline = None;
+        Ok(next)
+    }
+
+    /// The host (or a moderator) resumes play: a fresh deadline for a human
+    /// speaker.
+    fn resume(&self, by: &str, moderator: bool, now_ms: i64) -> Result<ArenaGame, Rejection> {
+        self.running()?;
+        self.host_or_moderator(by, moderator)?;
+        if !self.paused {
+            return Err(Rejection::NotPaused);
+        }
+        let mut next = self.clone();
+        next.paused = false;
+        next.arm(now_ms);
+        Ok(next)
+    }
+
+    /// The host (or a moderator) sets a new topic, any time before the end.
+    fn set_topic(&self, by: &str, moderator: bool, text: &str) -> Result<ArenaGame, Rejection> {
+        if self.phase == Phase::Over {
+            return Err(Rejection::Over);
+        }
+        self.host_or_moderator(by, moderator)?;
+        let mut next = self.clone();
+        next.topic = text.to_string();
+        Ok(next)
+    }
+
+    /// The host (or a moderator) ends the game early: nobody wins.
+    fn end(&self, by: &str, moderator: bool) -> Result<ArenaGame, Rejection> {
+        if self.phase == Phase::Over {
+            return Err(Rejection::Over);
+        }
+        self.host_or_moderator(by, moderator)?;
+        let mut next = self.clone();
+        next.finish(Outcome::Ended);
+        Ok(next)
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 /// Longest name, tagline, voice, goal and secret, in characters.
 const MAX_NAME: usize = 32;

@@ -2,22 +2,12 @@
 //! the contributions, and the narrator's lines (model text, checked by the
 //! gate like everything else while the game is on).
 
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 use super::{Rejection, Stage};
 
-fn pick(lang: Language, en: String, zh: String) -> String {
-    match lang {
-        Language::En => en,
-        Language::Zh => zh,
-    }
-}
-
 pub fn title(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "🏟️ The Arena",
-        Language::Zh => "🏟️ 竞技场",
-    }
+    lang.pick("🏟️ The Arena", "🏟️ 竞技场")
 }
 
 pub fn stage(lang: Language, stage: Stage) -> &'static str {
@@ -50,9 +40,7 @@ pub fn dimension_heads(lang: Language) -> &'static str {
 
 pub fn lobby(lang: Language, topic: &str, seats: &[String], max: usize, min: usize) -> String {
     let list = seats.join(", ");
-    pick(
-        lang,
-        format!(
+    lang.pick(format!(
             "{} · lobby · topic: {topic}\n{}/{max} contestants: {list}.\nJoin with `join`; `add-ai` seats an AI character; the host starts with `begin` ({min} at least). Anyone else in the thread watches and may react once per round.",
             title(lang),
             seats.len()
@@ -66,9 +54,7 @@ pub fn lobby(lang: Language, topic: &str, seats: &[String], max: usize, min: usi
 }
 
 pub fn begins(lang: Language, topic: &str, contestants: usize, max_turns: u32) -> String {
-    pick(
-        lang,
-        format!(
+    lang.pick(format!(
             "The Arena opens: {contestants} contestants, at most {max_turns} turns.\nTopic: {topic}\nEvery contribution is scored on novelty, building on others, solving the problem, radical thinking and manipulation; from the middle stage the round's weakest may be eliminated."
         ),
         format!(
@@ -79,14 +65,10 @@ pub fn begins(lang: Language, topic: &str, contestants: usize, max_turns: u32) -
 
 pub fn next_speaker(lang: Language, turn: u32, stage_name: &str, who: &str, seconds: Option<u32>) -> String {
     match seconds {
-        Some(s) => pick(
-            lang,
-            format!("Turn {turn} · {stage_name} · {who}, your turn: `say` your contribution ({s} s)."),
+        Some(s) => lang.pick(format!("Turn {turn} · {stage_name} · {who}, your turn: `say` your contribution ({s} s)."),
             format!("第 {turn} 回合 · {stage_name} · {who}，轮到你了：用 `say` 发言（{s} 秒）。"),
         ),
-        None => pick(
-            lang,
-            format!("Turn {turn} · {stage_name} · {who} speaks."),
+        None => lang.pick(format!("Turn {turn} · {stage_name} · {who} speaks."),
             format!("第 {turn} 回合 · {stage_name} · {who} 发言。"),
         ),
     }
@@ -97,15 +79,15 @@ pub fn spoke(who: &str, text: &str) -> String {
 }
 
 pub fn skipped(lang: Language, who: &str) -> String {
-    pick(lang, format!("{who} did not speak in time and is skipped."), format!("{who} 没有按时发言，跳过。"))
+    lang.pick(format!("{who} did not speak in time and is skipped."), format!("{who} 没有按时发言，跳过。"))
 }
 
 pub fn round_heading(lang: Language, round: u32, stage_name: &str) -> String {
-    pick(lang, format!("📊 Round {round} ({stage_name})"), format!("📊 第 {round} 轮（{stage_name}）"))
+    lang.pick(format!("📊 Round {round} ({stage_name})"), format!("📊 第 {round} 轮（{stage_name}）"))
 }
 
 pub fn round_row_head(lang: Language) -> String {
-    pick(lang, format!("{}  round  total", dimension_heads(lang)), format!("{}  本轮  总分", dimension_heads(lang)))
+    lang.pick(format!("{}  round  total", dimension_heads(lang)), format!("{}  本轮  总分", dimension_heads(lang)))
 }
 
 pub fn skipped_mark(lang: Language) -> &'static str {
@@ -120,15 +102,13 @@ pub fn reactions(n: usize) -> String {
 }
 
 pub fn eliminated(lang: Language, who: &str, score: f32) -> String {
-    pick(
-        lang,
-        format!("❌ {who} is eliminated (round score {score:.1})."),
+    lang.pick(format!("❌ {who} is eliminated (round score {score:.1})."),
         format!("❌ {who} 被淘汰（本轮 {score:.1} 分）。"),
     )
 }
 
 pub fn nobody_out(lang: Language) -> String {
-    pick(lang, "Nobody is eliminated this round.".into(), "本轮无人淘汰。".into())
+    lang.pick("Nobody is eliminated this round.".into(), "本轮无人淘汰。".into())
 }
 
 pub fn narrator(name: &str, text: &str) -> String {
@@ -137,23 +117,21 @@ pub fn narrator(name: &str, text: &str) -> String {
 
 /// The narrator's line when its model gave nothing usable.
 pub fn narrator_quiet(lang: Language) -> String {
-    pick(lang, "…makes a note and says nothing yet.".into(), "……记下一笔，暂不评论。".into())
+    lang.pick("…makes a note and says nothing yet.".into(), "……记下一笔，暂不评论。".into())
 }
 
 pub fn react_prompt(lang: Language) -> String {
-    pick(
-        lang,
-        "Spectators: react once this round for the contestant you like (the buttons, or `react <seat>`).".into(),
+    lang.pick("Spectators: react once this round for the contestant you like (the buttons, or `react <seat>`).".into(),
         "观众：本轮可以为喜欢的选手支持一次（按钮，或 `react <座位号>`）。".into(),
     )
 }
 
 pub fn reaction_in(lang: Language, who: &str) -> String {
-    pick(lang, format!("Your reaction for {who} is in."), format!("你对 {who} 的支持已记下。"))
+    lang.pick(format!("Your reaction for {who} is in."), format!("你对 {who} 的支持已记下。"))
 }
 
 pub fn reacted(lang: Language, n: usize) -> String {
-    pick(lang, format!("👏 A spectator reacted ({n} this round)."), format!("👏 有观众送出支持（本轮 {n} 次）。"))
+    lang.pick(format!("👏 A spectator reacted ({n} this round)."), format!("👏 有观众送出支持（本轮 {n} 次）。"))
 }
 
 pub fn strategies_heading(lang: Language) -> &'static str {
@@ -164,23 +142,23 @@ pub fn strategies_heading(lang: Language) -> &'static str {
 }
 
 pub fn paused(lang: Language) -> String {
-    pick(lang, "⏸️ The Arena is paused; `resume` goes on.".into(), "⏸️ 竞技场已暂停；用 `resume` 继续。".into())
+    lang.pick("⏸️ The Arena is paused; `resume` goes on.".into(), "⏸️ 竞技场已暂停；用 `resume` 继续。".into())
 }
 
 pub fn resumed(lang: Language) -> String {
-    pick(lang, "▶️ The Arena goes on.".into(), "▶️ 竞技场继续。".into())
+    lang.pick("▶️ The Arena goes on.".into(), "▶️ 竞技场继续。".into())
 }
 
 pub fn topic_set(lang: Language, topic: &str) -> String {
-    pick(lang, format!("The topic is now: {topic}"), format!("议题改为：{topic}"))
+    lang.pick(format!("The topic is now: {topic}"), format!("议题改为：{topic}"))
 }
 
 pub fn left(lang: Language, who: &str) -> String {
-    pick(lang, format!("{who} left the Arena."), format!("{who} 离开了竞技场。"))
+    lang.pick(format!("{who} left the Arena."), format!("{who} 离开了竞技场。"))
 }
 
 pub fn winner(lang: Language, who: &str, total: f32) -> String {
-    pick(lang, format!("🏆 {who} wins with {total:.1} points."), format!("🏆 {who} 以 {total:.1} 分获胜。"))
+    lang.pick(format!("🏆 {who} wins with {total:.1} points."), format!("🏆 {who} 以 {total:.1} 分获胜。"))
 }
 
 pub fn standings_heading(lang: Language) -> &'static str {
@@ -207,19 +185,19 @@ pub fn history_heading(lang: Language) -> &'static str {
 }
 
 pub fn game_over(lang: Language) -> String {
-    pick(lang, "🏁 The Arena closes.".into(), "🏁 竞技场落幕。".into())
+    lang.pick("🏁 The Arena closes.".into(), "🏁 竞技场落幕。".into())
 }
 
 pub fn ended_by(lang: Language) -> String {
-    pick(lang, "🏁 The host ended the Arena early; no winner.".into(), "🏁 房主提前结束了竞技场，不设胜者。".into())
+    lang.pick("🏁 The host ended the Arena early; no winner.".into(), "🏁 房主提前结束了竞技场，不设胜者。".into())
 }
 
 pub fn abandoned(lang: Language) -> String {
-    pick(lang, "🏁 Everyone left the Arena.".into(), "🏁 所有人都离开了竞技场。".into())
+    lang.pick("🏁 Everyone left the Arena.".into(), "🏁 所有人都离开了竞技场。".into())
 }
 
 pub fn ended_idle(lang: Language) -> String {
-    pick(lang, "The Arena sat idle too long and has closed.".into(), "竞技场闲置太久，已经关闭。".into())
+    lang.pick("The Arena sat idle too long and has closed.".into(), "竞技场闲置太久，已经关闭。".into())
 }
 
 pub fn status(
@@ -231,9 +209,7 @@ pub fn status(
     living: &str,
     waiting: &str,
 ) -> String {
-    pick(
-        lang,
-        format!("{} · {phase} · turn {turn}/{max_turns}\nTopic: {topic}\nIn the ring: {living}{waiting}", title(lang)),
+    lang.pick(format!("{} · {phase} · turn {turn}/{max_turns}\nTopic: {topic}\nIn the ring: {living}{waiting}", title(lang)),
         format!("{} · {phase} · 第 {turn}/{max_turns} 回合\n议题：{topic}\n场上：{living}{waiting}", title(lang)),
     )
 }
@@ -246,45 +222,39 @@ pub fn phase(lang: Language, name: &str) -> String {
         "over" => "结束",
         other => other,
     };
-    pick(lang, name.replace('_', " "), zh.to_string())
+    lang.pick(name.replace('_', " "), zh.to_string())
 }
 
 pub fn now_speaking(lang: Language, who: &str) -> String {
-    pick(lang, format!("\nNow speaking: {who}"), format!("\n正在发言：{who}"))
+    lang.pick(format!("\nNow speaking: {who}"), format!("\n正在发言：{who}"))
 }
 
 pub fn reminder(lang: Language, seconds_left: i64, who: &str) -> String {
-    pick(
-        lang,
-        format!("⏳ {seconds_left} s left for {who} to speak (`say …`)."),
+    lang.pick(format!("⏳ {seconds_left} s left for {who} to speak (`say …`)."),
         format!("⏳ {who} 还剩 {seconds_left} 秒发言（`say …`）。"),
     )
 }
 
 pub fn empty(lang: Language) -> String {
-    pick(lang, "Say something: an empty contribution counts for nothing.".into(), "请说点什么：空发言不算数。".into())
+    lang.pick("Say something: an empty contribution counts for nothing.".into(), "请说点什么：空发言不算数。".into())
 }
 
 pub fn too_long(lang: Language, max: usize) -> String {
-    pick(lang, format!("That is too long: {max} characters at most."), format!("太长了：最多 {max} 个字符。"))
+    lang.pick(format!("That is too long: {max} characters at most."), format!("太长了：最多 {max} 个字符。"))
 }
 
 pub fn gives_away(lang: Language) -> String {
-    pick(
-        lang,
-        "That contribution repeats a contestant's private notes; say it another way.".into(),
+    lang.pick("That contribution repeats a contestant's private notes; say it another way.".into(),
         "这段发言涉及选手的私密笔记，请换个说法。".into(),
     )
 }
 
 pub fn withheld(lang: Language) -> String {
-    pick(lang, "(withheld: it would have revealed a secret)".into(), "（已隐藏：会泄露秘密）".into())
+    lang.pick("(withheld: it would have revealed a secret)".into(), "（已隐藏：会泄露秘密）".into())
 }
 
 pub fn not_a_verb(lang: Language) -> String {
-    pick(
-        lang,
-        "The Arena's verbs: join, leave, add-ai, begin, say, react, status, pause, resume, topic, end.".into(),
+    lang.pick("The Arena's verbs: join, leave, add-ai, begin, say, react, status, pause, resume, topic, end.".into(),
         "竞技场的指令：join、leave、add-ai、begin、say、react、status、pause、resume、topic、end。".into(),
     )
 }
@@ -335,7 +305,7 @@ pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
         Rejection::Over => ("The Arena has closed.".into(), "竞技场已经落幕。".into()),
         Rejection::InLobby => ("The Arena has not started yet.".into(), "竞技场还没开始。".into()),
     };
-    pick(lang, en, zh)
+    lang.pick(en, zh)
 }
 
 /// Contributions for an AI contestant whose own broke a rule or failed.

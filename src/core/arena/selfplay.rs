@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use crate::core::game::drive::drive;
 use crate::core::game::{Played, TableOptions};
-use crate::core::pipeline::Pipeline;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::Pipeline;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::{ArenaGame, ArenaHost, ArenaTable, DIMENSIONS, Outcome, splitmix};
 
@@ -122,13 +122,11 @@ pub async fn run(
     let mut report = Report::default();
     for g in 0..games {
         let seed = splitmix(seed.wrapping_add(g as u64));
-        let options = TableOptions {
-            ai_seats: Some(characters),
-            max_turns,
-            spectate: Some(true),
-            seed: Some(seed),
-            ..TableOptions::default()
-        };
+        let mut options = TableOptions { ai_seats: Some(characters), seed: Some(seed), ..TableOptions::default() }
+            .with("spectate", "yes");
+        if let Some(max_turns) = max_turns {
+            options.set("max_turns", max_turns.to_string());
+        }
         let first = Player { id: "selfplay:host".into(), name: "host".into() };
         let (game, cast) = host.lobby(&first, language, &options, seed)?;
         let table = ArenaTable::new(game, cast, &format!("selfplay-{seed}"));

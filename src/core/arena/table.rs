@@ -19,17 +19,18 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::game::table::AgentMove;
+use crate::core::game::table::{AgentMove, GameTable};
 use crate::core::game::{
-    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Table,
+    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
     TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::Language;
 use crate::core::secrecy::{Canary, Check};
+use crate::core::vocab::Language;
 
 use super::agents::{self, MAX_CONTRIBUTION, WINDOW};
 use super::roster::Cast;
+use super::verbs::ArenaVerb;
 use super::{ArenaGame, Event, Exit, Outcome, Phase, Rejection, RoundRecord, Scores, say, splitmix};
 
 pub struct ArenaTable {
@@ -46,7 +47,7 @@ pub struct ArenaTable {
     issued: Mutex<HashSet<String>>,
 }
 
-struct Next {
+pub struct Next {
     game: ArenaGame,
 }
 
@@ -313,16 +314,19 @@ impl ArenaTable {
                 Event::React { spectator: seat, option: option.trim().trim_start_matches('#').to_string() }
             }
             TurnInput::Timer(tag) => Event::Timer { tag: tag.clone(), now_ms },
-            TurnInput::Pause => Event::Pause { by, moderator },
-            TurnInput::Resume => Event::Resume { by, moderator, now_ms },
-            TurnInput::Topic(text) => {
-                let text = text.trim();
-                if text.is_empty() || text.chars().count() > 200 {
-                    return Err(say::too_long(lang, 200));
+            TurnInput::End => Event::End { by, moderator, now_ms },
+            TurnInput::Verb(verb) => match ArenaVerb::read(verb) {
+                Some(ArenaVerb::Pause) => Event::Pause { by, moderator },
+                Some(ArenaVerb::Resume) => Event::Resume { by, moderator, now_ms },
+                Some(ArenaVerb::Topic(text)) => {
+                    let text = text.trim();
+                    if text.is_empty() || text.chars().count() > 200 {
+                        return Err(say::too_long(lang, 200));
+                    }
+                    Event::Topic { by, moderator, text: text.to_string() }
                 }
-                Event::Topic { by, moderator, text: text.to_string() }
-            }
-            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by, moderator, now_ms },
+                None => return Err(say::not_a_verb(lang)),
+            },
             _ => return Err(say::not_a_verb(lang)),
         })
     }
@@ -510,25 +514,20 @@ impl ArenaTable {
 }
 
 #[async_trait]
-impl Table for ArenaTable {
-    fn kind(&self) -> &'static str {
-        ArenaGame::KIND
+impl GameTable for ArenaTable {
+    type Game = ArenaGame;
+    type Next = Next;
+
+    fn game(&self) -> &ArenaGame {
+        &self.game
     }
 
     fn language(&self) -> Language {
         self.game.language
     }
 
-    fn is_over(&self) -> bool {
-        self.game.is_over()
-    }
-
     fn is_running(&self) -> bool {
         matches!(self.game.phase, Phase::Turn { .. })
-    }
-
-    fn deadline(&self) -> Option<Deadline> {
-        self.game.deadline.clone()
     }
 
     fn reminder(&self) -> Option<Deadline> {
@@ -541,7 +540,7 @@ impl Table for ArenaTable {
         let event = match &inbound.input {
             // Nobody holds a secret to be shown again: a human contestant
             // has no persona, so "whisper" is the status.
-            TurnInput::Status | TurnInput::History | TurnInput::Whisper => {
+            TurnInput::Status | TurnInput::Whisper => {
                 let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
                 return self.gated(Played::reply(Reply::new(kind, self.status_text())), false);
             }
@@ -549,14 +548,7 @@ impl Table for ArenaTable {
                 Some(played) => return played,
                 None => Event::Timer { tag: tag.clone(), now_ms: ctx.now_ms },
             },
-            TurnInput::Say(text) | TurnInput::Ask(text) | TurnInput::Guess(text) => {
-                match self.speak(ctx, &seat, text).await {
-                    Ok(event) => event,
-                    Err(played) => return played,
-                }
-            }
-            // "/say Name: text" in the terminal is a contribution here.
-            TurnInput::SayTo { to, text } => match self.speak(ctx, &seat, &format!("{to}: {text}")).await {
+            TurnInput::Say(text) => match self.speak(ctx, &seat, text).await {
                 Ok(event) => event,
                 Err(played) => return played,
             },
@@ -613,8 +605,7 @@ impl Table for ArenaTable {
         }
     }
 
-    fn adopt(&mut self, played: Played) {
-        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
+    fn adopt(&mut self, next: Next) {
         if next.game.cast != self.game.cast || next.game.topic != self.game.topic {
             self.gates = gates_for(&next.game, &self.canary);
         }

@@ -2,9 +2,9 @@
 //! AI seats' moves in order, and a phase's deadline played as if it had
 //! passed whenever no seat owes a move.
 
-use crate::core::actor::{Inbound, engine_player};
-use crate::core::pipeline::{Pipeline, Progress};
-use crate::core::soup::Player;
+use super::{Inbound, engine_player};
+use crate::core::services::{Pipeline, Progress};
+use crate::core::vocab::Player;
 
 use super::{Played, Table, TurnContext, TurnInput};
 

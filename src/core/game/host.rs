@@ -3,16 +3,19 @@
 //! `undercover::UndercoverHost`) with the bots (`BotParts::hosted`) under
 //! its catalogue group; the front ends know no game beyond that.
 
-use crate::core::actor::EngineError;
+use super::EngineError;
 use crate::core::guild::CustomContent;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
 use crate::core::store::{LoadedSession, NewSession};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::Table;
 
-/// What `start` was given; a game reads the options it has and ignores
-/// the rest (each front end offers only the catalogue's options).
+/// What `start` was given: what every game has (seats, AI seats, the
+/// language, the seed, the server's own content) and the game's own
+/// options by name, as its declaration (`verbs.toml`) lists them; the
+/// catalogue fills it from a typed line or a platform's options, and the
+/// game reads its own with `get`, `flag` and `number`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TableOptions {
     /// How many seats the table has.
@@ -21,25 +24,53 @@ pub struct TableOptions {
     pub ai_seats: Option<usize>,
     /// The game's language (else the server's).
     pub language: Option<Language>,
-    /// Undercover: a blank seat.
-    pub blank: Option<bool>,
-    /// AI seats with ordinary names, and "guess the AI" after the end.
-    pub anonymous: Option<bool>,
-    /// The game's seed (pair, roles, tie-breaks); random when absent.
+    /// The game's seed (pairs, roles, tie-breaks); random when absent.
     pub seed: Option<u64>,
-    /// The Arena: the topic or problem (else one from the bundled list).
-    pub topic: Option<String>,
-    /// The Arena: the turn limit.
-    pub max_turns: Option<u32>,
-    /// The Arena: a human's time to speak, in seconds.
-    pub turn_seconds: Option<u32>,
-    /// The host watches instead of taking a seat.
-    pub spectate: Option<bool>,
-    /// The Lore RPG: the world (an id or a title).
-    pub world: Option<String>,
     /// The server's own content for this game (Undercover: its word
     /// pairs), filled in by the bot from the store.
     pub custom: Vec<CustomContent>,
+    /// The game's own options, by their declared names.
+    pub game: Vec<(String, String)>,
+}
+
+impl TableOptions {
+    /// Sets one of the game's own options (a later value replaces).
+    pub fn set(&mut self, name: &str, value: impl Into<String>) {
+        self.game.retain(|(n, _)| n != name);
+        self.game.push((name.to_string(), value.into()));
+    }
+
+    /// The same options with one of the game's own set.
+    pub fn with(mut self, name: &str, value: impl Into<String>) -> TableOptions {
+        self.set(name, value);
+        self
+    }
+
+    /// One of the game's own options, trimmed; `None` when absent or empty.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.game.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim()).filter(|v| !v.is_empty())
+    }
+
+    /// A yes/no option.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        self.get(name).map(|v| matches!(v.to_lowercase().as_str(), "yes" | "true" | "on" | "1"))
+    }
+
+    /// A number option; `None` when absent or not a number.
+    pub fn number<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
+        self.get(name).and_then(|v| v.parse().ok())
+    }
+}
+
+/// What names a hosted game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct About {
+    /// Its `Game::KIND`, as stored with its sessions.
+    pub kind: &'static str,
+    /// Its command group (`undercover`).
+    pub group: &'static str,
+    /// Its verb declaration (`verbs.toml`).
+    pub verbs: &'static str,
 }
 
 /// A moderator's text read as content for a game, ready to store.
@@ -54,10 +85,21 @@ pub struct CustomItem {
 
 /// A seated game a bot can host.
 pub trait HostedGame: Send + Sync {
+    /// Its names: kind, group and verb declaration.
+    fn about(&self) -> About;
     /// The game's `Game::KIND`, as stored with its sessions.
-    fn kind(&self) -> &'static str;
+    fn kind(&self) -> &'static str {
+        self.about().kind
+    }
     /// Its command group in the catalogue (`undercover`).
-    fn group(&self) -> &'static str;
+    fn group(&self) -> &'static str {
+        self.about().group
+    }
+    /// Its verbs and start options, as the catalogue reads them (the
+    /// game's `verbs.toml`).
+    fn verbs(&self) -> &'static str {
+        self.about().verbs
+    }
     /// A lobby opened by `host`: the first state as a table and its
     /// session row (the id, canary and times are the engine's); an error
     /// is a sentence for the host (no words in that language).

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::verdict::Verdict;
+use super::record::Verdict;
 
 /// What kind of reply this is, so front ends can style it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

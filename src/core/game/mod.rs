@@ -20,10 +20,14 @@
 //! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
 
 pub mod ballot;
+pub mod bundled;
 pub mod drive;
+pub mod error;
 pub mod host;
+pub mod inbound;
 pub mod input;
 pub mod message;
+pub mod record;
 pub mod seats;
 pub mod secrets;
 pub mod table;
@@ -33,7 +37,10 @@ pub mod view;
 use serde::{Serialize, de::DeserializeOwned};
 
 pub use ballot::{Ballot, BallotError, Tally};
-pub use host::{CustomItem, HostedGame, TableOptions};
+pub use bundled::Bundled;
+pub use error::EngineError;
+pub use host::{About, CustomItem, HostedGame, TableOptions};
+pub use inbound::{Inbound, engine_player};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};

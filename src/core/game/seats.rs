@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::soup::Player;
+use crate::core::vocab::Player;
 
 /// How many seats a game has, and how many of them agents may fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,16 +12,16 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::core::actor::{Engine, Inbound};
-use crate::core::pipeline::{Pipeline, ProgressFn, Usage};
+use super::record::Intent;
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::Language;
 use crate::core::secrecy::Blocked;
-use crate::core::soup::Player;
-use crate::core::verdict::Intent;
+use crate::core::services::{Pipeline, ProgressFn, Usage};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
+use super::Inbound;
 use super::message::{Message, Reply};
-use super::{Deadline, Snapshot};
+use super::{Deadline, Game, Snapshot};
 
 /// What a table may use during a turn.
 pub struct TurnContext<'a> {
@@ -138,9 +138,96 @@ pub trait Table: Send + Sync {
     }
 
     /// Work after the game ended (memory), run in the background.
-    fn ended(&self, _engine: &Arc<Engine>, _session_id: &str, _now_ms: i64) -> Option<EndedWork> {
+    fn ended(&self, _after: &Afterwards, _session_id: &str, _now_ms: i64) -> Option<EndedWork> {
         None
     }
+}
+
+/// A table of one pure `Game`: the engine derives the rest of `Table` from
+/// it (the game's kind, whether it is over, its deadline) and hands
+/// `adopt` the typed result `play` left, without a downcast in the game.
+/// Every game but Turtle Soup is one.
+#[async_trait]
+pub trait GameTable: Send + Sync + 'static {
+    type Game: Game;
+    /// What `play` leaves in `Played::next` for `adopt`.
+    type Next: Send + Sync + 'static;
+
+    fn game(&self) -> &Self::Game;
+    fn language(&self) -> Language;
+    /// Whether the game is running (not in a lobby, not over).
+    fn is_running(&self) -> bool;
+    /// A timer before the deadline that reminds whoever the phase waits for.
+    fn reminder(&self) -> Option<Deadline> {
+        None
+    }
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played;
+    fn expire(&mut self, ctx: &TurnContext<'_>) -> Played;
+    /// Takes the committed `Played::next`.
+    fn adopt(&mut self, next: Self::Next);
+    async fn agent_moves(&self, _ctx: &TurnContext<'_>, _seq: i64) -> Vec<AgentMove> {
+        Vec::new()
+    }
+    fn ended(&self, _after: &Afterwards, _session_id: &str, _now_ms: i64) -> Option<EndedWork> {
+        None
+    }
+}
+
+#[async_trait]
+impl<T: GameTable> Table for T {
+    fn kind(&self) -> &'static str {
+        <T::Game as Game>::KIND
+    }
+
+    fn language(&self) -> Language {
+        GameTable::language(self)
+    }
+
+    fn is_over(&self) -> bool {
+        self.game().is_over()
+    }
+
+    fn is_running(&self) -> bool {
+        GameTable::is_running(self)
+    }
+
+    fn deadline(&self) -> Option<Deadline> {
+        self.game().deadline()
+    }
+
+    fn reminder(&self) -> Option<Deadline> {
+        GameTable::reminder(self)
+    }
+
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        GameTable::play(self, ctx, inbound).await
+    }
+
+    fn expire(&mut self, ctx: &TurnContext<'_>) -> Played {
+        GameTable::expire(self, ctx)
+    }
+
+    fn adopt(&mut self, played: Played) {
+        if let Some(next) = played.next.and_then(|n| n.downcast::<T::Next>().ok()) {
+            GameTable::adopt(self, *next);
+        }
+    }
+
+    async fn agent_moves(&self, ctx: &TurnContext<'_>, seq: i64) -> Vec<AgentMove> {
+        GameTable::agent_moves(self, ctx, seq).await
+    }
+
+    fn ended(&self, after: &Afterwards, session_id: &str, now_ms: i64) -> Option<EndedWork> {
+        GameTable::ended(self, after, session_id, now_ms)
+    }
+}
+
+/// What a finished game's background work may use: the services (models,
+/// memory) and the record.
+#[derive(Clone)]
+pub struct Afterwards {
+    pub pipeline: Pipeline,
+    pub store: Arc<dyn crate::core::store::Store>,
 }
 
 /// Background work a finished game leaves (writing memory).

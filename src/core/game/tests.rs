@@ -1,6 +1,6 @@
 use super::*;
 use crate::core::secrecy::{Canary, Check};
-use crate::core::soup::Player;
+use crate::core::vocab::Player;
 
 fn player(id: &str) -> Player {
     Player { id: id.into(), name: id.to_uppercase() }

@@ -5,7 +5,7 @@
 //! Soup Judge) is the only view that holds an answer, and it is not this.
 
 use crate::core::prompts::PublicTurn;
-use crate::core::soup::Player;
+use crate::core::vocab::Player;
 
 #[derive(Debug, Clone)]
 pub struct SeatView<'a> {

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use crate::core::game::TurnContext;
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient, LlmError};
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 use super::Persona;
 use super::world::{Npc, Passage, World};

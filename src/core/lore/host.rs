@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{CustomItem, Game, HostedGame, Table, TableOptions};
+use crate::core::game::{About, CustomItem, Game, HostedGame, Table, TableOptions};
 use crate::core::guild::CustomContent;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
 use crate::core::store::{LoadedSession, NewSession};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::{LoreGame, LoreTable, World, Worlds};
 
@@ -51,13 +51,20 @@ fn shown(w: &World) -> String {
     format!("{} ({}) · {} passages, {} NPCs", w.title, w.language.code(), w.passages.len(), w.npcs.len())
 }
 
-impl HostedGame for LoreHost {
-    fn kind(&self) -> &'static str {
-        LoreGame::KIND
-    }
 
-    fn group(&self) -> &'static str {
-        "rpg"
+/// The Lore RPG, over its bundled worlds (`data/worlds`). The game's registration (`core::games!`).
+pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
+    use std::sync::Arc;
+    let (found, problems) = super::Worlds::from_sources(&data.sources("worlds"));
+    for p in &problems {
+        tracing::warn!(problem = %p, "a bundled world was skipped");
+    }
+    Arc::new(LoreHost::new(Arc::new(found)))
+}
+
+impl HostedGame for LoreHost {
+    fn about(&self) -> About {
+        About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION }
     }
 
     fn open(
@@ -65,10 +72,10 @@ impl HostedGame for LoreHost {
         host: &Player,
         language: Language,
         options: &TableOptions,
-        mut new: NewSession,
+        new: NewSession,
     ) -> Result<(NewSession, Box<dyn Table>), String> {
         // A server's own world (`/rpg worlds add`) by its id, else a bundled one.
-        let named = options.world.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        let named = options.get("world");
         let own = named.and_then(|n| options.custom.iter().find(|c| c.id.eq_ignore_ascii_case(n)));
         let (world, source) = match own {
             Some(c) => (Arc::new(World::from_one(&c.source).map_err(|p| p.join("; "))?), Some(c.source.clone())),
@@ -76,15 +83,13 @@ impl HostedGame for LoreHost {
         };
         let mut game = LoreGame::new(&world, host);
         game.source = source;
-        new.language = world.language;
-        new.puzzle_id = world.corpus();
-        new.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        let new = new.with_game(&game, world.language, &world.corpus())?;
         let table = LoreTable::new(game, world, &new.id, &new.canary);
         Ok((new, Box::new(table)))
     }
 
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {
-        let game: LoreGame = loaded.game().map_err(|e| EngineError::Resume(e.to_string()))?;
+        let (game, _): (LoreGame, _) = loaded.restore()?;
         let world = match &game.source {
             Some(source) => Arc::new(World::from_one(source).map_err(|p| EngineError::Resume(p.join("; ")))?),
             None => self

@@ -20,6 +20,7 @@ pub mod agents;
 pub mod host;
 pub mod say;
 pub mod table;
+pub mod verbs;
 pub mod world;
 
 use std::collections::BTreeMap;
@@ -28,10 +29,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::context::{Book, BookRules, Entry};
 use crate::core::game::Game;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
-pub use host::LoreHost;
+pub use host::{LoreHost, hosted};
 pub use table::LoreTable;
 pub use world::{World, Worlds};
 

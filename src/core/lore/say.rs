@@ -1,14 +1,11 @@
 //! Every fixed sentence of the Lore RPG, in English and Chinese.
 
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 use super::Tally;
 
 pub fn title(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "Lore RPG",
-        Language::Zh => "传说角色扮演",
-    }
+    lang.pick("Lore RPG", "传说角色扮演")
 }
 
 pub fn gm(lang: Language) -> &'static str {

@@ -26,20 +26,23 @@ use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
 use crate::core::context::{BookRules, Layers, View, estimate_tokens, extract_summary};
+use crate::core::game::table::GameTable;
 use crate::core::game::{
-    Audience, Deadline, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, Table, TurnContext, TurnInput,
+    Audience, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, TurnContext, TurnInput,
     TurnRecord,
 };
 use crate::core::knowledge::Role;
+use crate::core::llm::ChatMessage;
 use crate::core::memory::{MemoryItem, MemoryKind};
-use crate::core::pipeline::Progress;
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::Language;
-use crate::core::secrecy::{Canary, Check};
+use crate::core::secrecy::{Blocked, Canary, Check};
+use crate::core::soup::pipeline::Progress;
+use crate::core::vocab::Language;
 
 use super::agents::{self, Mode, Plan, Ruling};
+use super::verbs::LoreVerb;
 use super::world::{Npc, Passage, World};
-use super::{Ending, Event, LoreGame, MAX_ACTION, Outcome, Phase, Rejection, Speaker, TurnDone, say};
+use super::{Ending, Event, LoreGame, MAX_ACTION, Outcome, Persona, Phase, Rejection, Speaker, TurnDone, say};
 
 /// Passages retrieved for an action or a reply.
 const PASSAGES: usize = 4;
@@ -89,7 +92,7 @@ fn lore_windows(world: &World) -> std::collections::HashSet<String> {
     world.secrets().flat_map(|p| windows_of(&p.text)).filter(|w| !public.contains(w) && telling(w)).collect()
 }
 
-struct Next {
+pub struct Next {
     game: LoreGame,
 }
 
@@ -114,6 +117,75 @@ fn not_played(lang: Language) -> Played {
     let mut played = refused(say::model_down(lang));
     played.commit = false;
     played
+}
+
+/// A model failed (down, timed out), or the planned NPC is not in the
+/// world: the turn is not played.
+struct ModelDown;
+
+/// What the steps after the referee read about one action.
+struct Scene<'a> {
+    player: &'a str,
+    action: &'a str,
+    /// Public passages retrieved for the action.
+    passages: Vec<&'a Passage>,
+    /// The players' history, fitted to the narrator's budget.
+    public_history: String,
+}
+
+/// A reply on its way through steps 3 to 5.
+struct Draft {
+    speaker: Speaker,
+    reply: String,
+    outcome: Outcome,
+    /// A persona extracted this turn.
+    persona: Option<Persona>,
+    /// Titles of the passages shown as the reply's sources.
+    sources: Vec<String>,
+    /// The referee's notes (GM only).
+    note: String,
+    /// Why the reply was corrected (empty when it was not).
+    correction: String,
+    /// Set when the gate replaced the reply.
+    withheld: Option<Blocked>,
+    /// Model calls from step 3 on.
+    calls: u32,
+}
+
+impl Draft {
+    /// A reply as first spoken: no sources, notes or correction yet.
+    fn spoken(speaker: Speaker, reply: String, outcome: Outcome, calls: u32) -> Draft {
+        Draft {
+            speaker,
+            reply,
+            outcome,
+            persona: None,
+            sources: Vec::new(),
+            note: String::new(),
+            correction: String::new(),
+            withheld: None,
+            calls,
+        }
+    }
+
+    /// Takes the narrator's correction: the player wins the turn.
+    fn correct(&mut self, c: Correction) {
+        // The correction's own call.
+        self.calls += 1;
+        self.reply = c.reply;
+        self.outcome = Outcome::Corrected;
+        self.note.push_str(&format!("; reply corrected: {}", c.reason));
+        self.correction = c.reason;
+        self.sources = c.sources;
+    }
+}
+
+/// The narrator's correction of a reply that broke the lore.
+struct Correction {
+    reply: String,
+    reason: String,
+    /// Titles of the checked passages it rests on.
+    sources: Vec<String>,
 }
 
 /// The memory namespace a session's older turns are searchable in.
@@ -348,10 +420,22 @@ impl LoreTable {
         given.iter().take(2).map(|p| p.title.clone()).collect()
     }
 
+    /// The narrator's prompt about the scene's action, on `passages`.
+    fn narrator_prompt(&self, scene: &Scene<'_>, passages: &[&Passage], mode: Mode<'_>) -> Vec<ChatMessage> {
+        agents::narrator_prompt(
+            self.lang(),
+            &self.world,
+            passages,
+            &scene.public_history,
+            scene.player,
+            scene.action,
+            mode,
+        )
+    }
+
     /// One action: the whole pipeline. `addressed`: `say <npc> …`.
     async fn act(&self, ctx: &TurnContext<'_>, inbound: &Inbound, addressed: Option<&Npc>, text: &str) -> Played {
         let lang = self.lang();
-        let step = |s: String| (ctx.progress)(Progress::Step(s));
         let action = text.trim();
         if action.is_empty() {
             return refused(say::empty(lang));
@@ -365,207 +449,290 @@ impl LoreTable {
             None => action.to_string(),
         };
         // 1. Retrieval for the action, and older turns about it.
-        step(say::step_retrieving(lang));
+        step(ctx, say::step_retrieving(lang));
         let query = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
         let passages = self.retrieve(ctx, &query, PASSAGES).await;
         let (recalled, archived_upto) = self.recall(ctx, &query).await;
-        let mut calls = 0u32;
         // 2. The referee, with the planner's route.
-        step(say::step_validating(lang));
-        let gm_history = self.history(View::Gm, action, &recalled, REFEREE_BUDGET, ctx);
-        let prompt = agents::referee_prompt(lang, &self.world, &passages, &gm_history, &player.name, &shown_action);
-        let Ok(said) = agents::rule(ctx, prompt, true).await else { return not_played(lang) };
-        calls += 1;
+        let ruled = self.referee(ctx, &passages, &recalled, &player.name, action, &shown_action).await;
+        let Ok(ruling) = ruled else { return not_played(lang) };
+        step(ctx, say::step_planning(lang));
+        let plan = self.plan(ruling.as_ref(), addressed, action);
+        let public_history = self.history(View::Public, action, &recalled, NARRATOR_BUDGET, ctx);
+        let scene = Scene { player: &player.name, action, passages, public_history };
+        // 3. The narrator or an NPC; 4 and 5, the reply checked and gated.
+        let Ok(draft) = self.speak(ctx, &scene, &plan, ruling.as_ref()).await else { return not_played(lang) };
+        let Ok(draft) = self.review(ctx, &scene, draft, ruling.as_ref()).await else { return not_played(lang) };
+        let lines = self.verdict_lines(&draft, ruling.as_ref(), &player.name);
+        let done = TurnDone {
+            player: player.clone(),
+            action: shown_action,
+            outcome: draft.outcome,
+            speaker: draft.speaker,
+            reply: draft.reply,
+            sources: draft.sources,
+            persona: draft.persona,
+            note: draft.note,
+            summary: None,
+            archived_upto,
+            // The referee's call, and the calls of steps 3 and 4.
+            calls: 1 + draft.calls,
+        };
+        self.finish(ctx, done, lines, draft.withheld).await
+    }
+
+    /// Step 2: the referee's ruling on the action, with the planner's
+    /// route; `None` when its answer is unreadable (the action stands).
+    async fn referee(
+        &self,
+        ctx: &TurnContext<'_>,
+        passages: &[&Passage],
+        recalled: &[String],
+        player: &str,
+        action: &str,
+        shown_action: &str,
+    ) -> Result<Option<Ruling>, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_validating(lang));
+        let gm_history = self.history(View::Gm, action, recalled, REFEREE_BUDGET, ctx);
+        let prompt = agents::referee_prompt(lang, &self.world, passages, &gm_history, player, shown_action);
+        let Ok(said) = agents::rule(ctx, prompt, true).await else { return Err(ModelDown) };
         let ruling = agents::parse_ruling(&said);
         if ruling.is_none() {
             let head: String = said.chars().take(160).collect();
             tracing::info!(reply = %head, "the referee's answer is unreadable; the action is approved");
         }
-        step(say::step_planning(lang));
-        let plan = self.plan(ruling.as_ref(), addressed, action);
-        let public_history = self.history(View::Public, action, &recalled, NARRATOR_BUDGET, ctx);
+        Ok(ruling)
+    }
+
+    /// Step 3: exactly one of the narrator's ruling, an NPC in character
+    /// or the narrator's scene, as the plan says.
+    async fn speak(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        plan: &Plan,
+        ruling: Option<&Ruling>,
+    ) -> Result<Draft, ModelDown> {
+        match plan {
+            Plan::Disqualify => self.disqualify(ctx, scene, ruling).await,
+            Plan::Npc(id) => self.npc_reply(ctx, scene, id).await,
+            Plan::Narrate => self.narrate(ctx, scene).await,
+        }
+    }
+
+    /// The narrator tells the player why the action breaks the lore
+    /// (stock words when its answer is unusable).
+    async fn disqualify(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        ruling: Option<&Ruling>,
+    ) -> Result<Draft, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_disqualifying(lang));
+        let r = ruling.cloned().unwrap_or_else(unreachable_ruling);
+        let reason =
+            if r.reason.is_empty() { self.world.rules.first().cloned().unwrap_or_default() } else { r.reason.clone() };
+        let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
+        let prompt = self.narrator_prompt(scene, &scene.passages, mode);
         let narrator = &*ctx.pipeline.models.narrator;
-        let mut persona = None;
-        let (speaker, mut reply, mut outcome) = match &plan {
-            Plan::Disqualify => {
-                step(say::step_disqualifying(lang));
-                let r = ruling.clone().unwrap_or_else(unreachable_ruling);
-                let reason = if r.reason.is_empty() {
-                    self.world.rules.first().cloned().unwrap_or_default()
-                } else {
-                    r.reason.clone()
-                };
-                let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
-                let prompt =
-                    agents::narrator_prompt(lang, &self.world, &passages, &public_history, &player.name, action, mode);
-                let Ok(said) = agents::call(narrator, prompt, 160, 0.6).await else { return not_played(lang) };
-                calls += 1;
-                let text =
-                    agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
-                (Speaker::Narrator, text, Outcome::Disqualified)
-            }
-            Plan::Npc(id) => {
-                let Some(npc) = self.world.npc(id) else { return not_played(lang) };
-                let own: Vec<&Passage> = npc.passages.iter().filter_map(|p| self.world.passage(p)).collect();
-                let p = match self.game.personas.get(id) {
-                    Some(p) => p.clone(),
-                    None => {
-                        step(say::step_persona(lang, &npc.name));
-                        let prompt = agents::persona_prompt(lang, npc, &own);
-                        let Ok(said) = agents::call(narrator, prompt, 200, 0.2).await else { return not_played(lang) };
-                        calls += 1;
-                        let p =
-                            agents::parse_persona(&said, npc).unwrap_or_else(|| agents::stock_persona(lang, npc, &own));
-                        persona = Some(p.clone());
-                        p
-                    }
-                };
-                step(say::step_npc(lang, &npc.name));
-                let secrets: Vec<&Passage> = npc.gm_passages.iter().filter_map(|p| self.world.passage(p)).collect();
-                let mut lore: Vec<&Passage> = own.iter().take(2).copied().collect();
-                for q in passages.iter().copied() {
-                    if !lore.iter().any(|p| p.id == q.id) && lore.len() < PASSAGES + 1 {
-                        lore.push(q);
-                    }
-                }
-                let prompt =
-                    agents::npc_prompt(lang, &self.world, &p, &secrets, &lore, &public_history, (&player.name, action));
-                let Ok(said) = agents::call(narrator, prompt, 160, 0.7).await else { return not_played(lang) };
-                calls += 1;
-                let text = agents::clean_reply(&said, &npc.name).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
-                (Speaker::Npc(id.clone()), text, Outcome::Played)
-            }
-            Plan::Narrate => {
-                step(say::step_narrating(lang));
-                let prompt = agents::narrator_prompt(
-                    lang,
-                    &self.world,
-                    &passages,
-                    &public_history,
-                    &player.name,
-                    action,
-                    Mode::Narration,
-                );
-                let Ok(said) = agents::call(narrator, prompt, 200, 0.7).await else { return not_played(lang) };
-                calls += 1;
-                let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::quiet_scene(lang));
-                (Speaker::Narrator, text, Outcome::Played)
+        let Ok(said) = agents::call(narrator, prompt, 160, 0.6).await else { return Err(ModelDown) };
+        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
+        Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Disqualified, 1))
+    }
+
+    /// An NPC answers in character, its persona extracted on first
+    /// engagement; an NPC the world lacks leaves the turn unplayed.
+    async fn npc_reply(&self, ctx: &TurnContext<'_>, scene: &Scene<'_>, id: &str) -> Result<Draft, ModelDown> {
+        let lang = self.lang();
+        let Some(npc) = self.world.npc(id) else { return Err(ModelDown) };
+        let own: Vec<&Passage> = npc.passages.iter().filter_map(|p| self.world.passage(p)).collect();
+        let (p, persona) = match self.game.personas.get(id) {
+            Some(p) => (p.clone(), None),
+            None => {
+                let p = self.extract_persona(ctx, npc, &own).await?;
+                (p.clone(), Some(p))
             }
         };
-        let mut note = match &ruling {
-            Some(r) => {
-                format!("{} ({:.1}): {}", if r.approved { "approved" } else { "rejected" }, r.confidence, r.reason)
-            }
-            None => "unreadable ruling: approved".to_string(),
-        };
-        let mut shown_sources = self.sources(ruling.as_ref(), &passages);
-        let mut correction_reason = String::new();
+        step(ctx, say::step_npc(lang, &npc.name));
+        let secrets: Vec<&Passage> = npc.gm_passages.iter().filter_map(|p| self.world.passage(p)).collect();
+        let lore = npc_lore(&own, &scene.passages);
+        let prompt = agents::npc_prompt(
+            lang,
+            &self.world,
+            &p,
+            &secrets,
+            &lore,
+            &scene.public_history,
+            (scene.player, scene.action),
+        );
+        let narrator = &*ctx.pipeline.models.narrator;
+        let Ok(said) = agents::call(narrator, prompt, 160, 0.7).await else { return Err(ModelDown) };
+        let text = agents::clean_reply(&said, &npc.name).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
+        // The reply's call, and the extraction's when there was one.
+        let calls = 1 + u32::from(persona.is_some());
+        let mut draft = Draft::spoken(Speaker::Npc(id.to_string()), text, Outcome::Played, calls);
+        draft.persona = persona;
+        Ok(draft)
+    }
+
+    /// An NPC's persona from its own passages: the model's, or one built
+    /// from the passages when its answer is unusable.
+    async fn extract_persona(&self, ctx: &TurnContext<'_>, npc: &Npc, own: &[&Passage]) -> Result<Persona, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_persona(lang, &npc.name));
+        let prompt = agents::persona_prompt(lang, npc, own);
+        let narrator = &*ctx.pipeline.models.narrator;
+        let Ok(said) = agents::call(narrator, prompt, 200, 0.2).await else { return Err(ModelDown) };
+        Ok(agents::parse_persona(&said, npc).unwrap_or_else(|| agents::stock_persona(lang, npc, own)))
+    }
+
+    /// The narrator plays the scene (a quiet scene when its answer is
+    /// unusable).
+    async fn narrate(&self, ctx: &TurnContext<'_>, scene: &Scene<'_>) -> Result<Draft, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_narrating(lang));
+        let prompt = self.narrator_prompt(scene, &scene.passages, Mode::Narration);
+        let narrator = &*ctx.pipeline.models.narrator;
+        let Ok(said) = agents::call(narrator, prompt, 200, 0.7).await else { return Err(ModelDown) };
+        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::quiet_scene(lang));
+        Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Played, 1))
+    }
+
+    /// Steps 4 and 5: the gate, the referee's check of the reply (a reply
+    /// that breaks the lore is corrected), and the gate again.
+    async fn review(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        mut draft: Draft,
+        ruling: Option<&Ruling>,
+    ) -> Result<Draft, ModelDown> {
+        draft.note = ruling_note(ruling);
+        draft.sources = self.sources(ruling, &scene.passages);
         // The gate first: a reply that would give a secret away is
         // withheld, and neither the referee nor the narrator reads it.
-        let mut withheld = None;
-        if let Some(b) = self.secret_in(&reply) {
-            withheld = Some(b);
-            reply = say::withheld(lang);
-            shown_sources.clear();
-        }
+        self.gate_reply(&mut draft);
         // 4. The reply checked against the lore.
-        if outcome != Outcome::Disqualified && withheld.is_none() {
-            step(say::step_checking(lang));
-            let checked = self.retrieve(ctx, &reply, PASSAGES).await;
-            let prompt = agents::reply_check_prompt(lang, &self.world, &checked, &reply);
-            let Ok(said) = agents::rule(ctx, prompt, false).await else { return not_played(lang) };
-            calls += 1;
-            let check = agents::parse_ruling(&said);
-            if let Some(c) = check.as_ref().filter(|c| c.rejects()) {
-                step(say::step_correcting(lang));
-                let reason = if c.reason.is_empty() { "—".to_string() } else { c.reason.clone() };
-                let mode = Mode::Correction { wrong: &reply, reason: &reason };
-                let prompt =
-                    agents::narrator_prompt(lang, &self.world, &checked, &public_history, &player.name, action, mode);
-                let Ok(said) = agents::call(narrator, prompt, 160, 0.4).await else { return not_played(lang) };
-                calls += 1;
-                let fallback = || {
-                    checked
-                        .first()
-                        .map_or_else(|| say::quiet_scene(lang), |p| say::stock_correction(lang, &p.title, &p.text))
-                };
-                reply = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(fallback);
-                outcome = Outcome::Corrected;
-                note.push_str(&format!("; reply corrected: {reason}"));
-                correction_reason = reason;
-                shown_sources = self.sources(Some(c), &checked);
+        if draft.outcome != Outcome::Disqualified && draft.withheld.is_none() {
+            let correction = self.check_reply(ctx, scene, &draft.reply).await?;
+            draft.calls += 1;
+            if let Some(c) = correction {
+                draft.correct(c);
             }
         }
         // 5. The gate again (a correction is new text), before anything
         // is stored or shown.
-        if let Some(b) = self.secret_in(&reply) {
-            withheld = Some(b);
-            reply = say::withheld(lang);
-            shown_sources.clear();
+        self.gate_reply(&mut draft);
+        Ok(draft)
+    }
+
+    /// Withholds a reply that gives a GM-only passage away, and its
+    /// sources with it.
+    fn gate_reply(&self, draft: &mut Draft) {
+        if let Some(b) = self.secret_in(&draft.reply) {
+            draft.withheld = Some(b);
+            draft.reply = say::withheld(self.lang());
+            draft.sources.clear();
         }
-        let speaker_name = match &speaker {
+    }
+
+    /// The referee checks `reply` against the passages retrieved for it;
+    /// `Some` when it rejects the reply: the narrator's correction.
+    async fn check_reply(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        reply: &str,
+    ) -> Result<Option<Correction>, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_checking(lang));
+        let checked = self.retrieve(ctx, reply, PASSAGES).await;
+        let prompt = agents::reply_check_prompt(lang, &self.world, &checked, reply);
+        let Ok(said) = agents::rule(ctx, prompt, false).await else { return Err(ModelDown) };
+        let check = agents::parse_ruling(&said);
+        let Some(c) = check.as_ref().filter(|c| c.rejects()) else { return Ok(None) };
+        self.correct(ctx, scene, &checked, reply, c).await.map(Some)
+    }
+
+    /// The narrator's correction of a reply the referee rejected (stock
+    /// words from the first checked passage when its answer is unusable).
+    async fn correct(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        checked: &[&Passage],
+        wrong: &str,
+        c: &Ruling,
+    ) -> Result<Correction, ModelDown> {
+        let lang = self.lang();
+        step(ctx, say::step_correcting(lang));
+        let reason = if c.reason.is_empty() { "—".to_string() } else { c.reason.clone() };
+        let mode = Mode::Correction { wrong, reason: &reason };
+        let prompt = self.narrator_prompt(scene, checked, mode);
+        let narrator = &*ctx.pipeline.models.narrator;
+        let Ok(said) = agents::call(narrator, prompt, 160, 0.4).await else { return Err(ModelDown) };
+        let fallback = || {
+            checked.first().map_or_else(|| say::quiet_scene(lang), |p| say::stock_correction(lang, &p.title, &p.text))
+        };
+        let reply = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(fallback);
+        Ok(Correction { reply, sources: self.sources(Some(c), checked), reason })
+    }
+
+    /// The verdict players read: who spoke and what, the ruling or the
+    /// correction, and the sources.
+    fn verdict_lines(&self, draft: &Draft, ruling: Option<&Ruling>, player: &str) -> Vec<String> {
+        let lang = self.lang();
+        let speaker_name = match &draft.speaker {
             Speaker::Npc(id) => self.world.npc(id).map_or_else(|| id.clone(), |n| n.name.clone()),
             Speaker::Narrator => say::gm(lang).to_string(),
         };
-        let mut lines = vec![format!("**{speaker_name}**: {reply}")];
-        match outcome {
+        let mut lines = vec![format!("**{speaker_name}**: {}", draft.reply)];
+        match draft.outcome {
             Outcome::Disqualified => {
-                let r = ruling.as_ref();
-                let reason = r.map(|r| r.reason.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| "—".into());
-                lines.push(say::disqualified(lang, &player.name, &reason));
-                if let Some(r) = r.filter(|r| !r.suggestions.is_empty()) {
+                let reason = ruling.map(|r| r.reason.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| "—".into());
+                lines.push(say::disqualified(lang, player, &reason));
+                if let Some(r) = ruling.filter(|r| !r.suggestions.is_empty()) {
                     lines.push(say::suggestions(lang, &r.suggestions));
                 }
             }
-            Outcome::Corrected => lines.push(say::corrected(lang, &player.name, &correction_reason)),
+            Outcome::Corrected => lines.push(say::corrected(lang, player, &draft.correction)),
             Outcome::Played => {}
         }
-        let sources = say::sources(lang, &shown_sources);
+        let sources = say::sources(lang, &draft.sources);
         if !sources.is_empty() {
             lines.push(sources);
         }
-        let mut done = TurnDone {
-            player: player.clone(),
-            action: shown_action,
-            outcome,
-            speaker,
-            reply,
-            sources: shown_sources,
-            persona,
-            note,
-            summary: None,
-            archived_upto,
-            calls,
-        };
+        lines
+    }
+
+    /// Applies the turn, with the rolling summary when one is due, and
+    /// builds what is stored and shown.
+    async fn finish(
+        &self,
+        ctx: &TurnContext<'_>,
+        mut done: TurnDone,
+        lines: Vec<String>,
+        withheld: Option<Blocked>,
+    ) -> Played {
+        let lang = self.lang();
         let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
             return refused(say::over(lang));
         };
         // The rolling summary, every few turns.
         let rules = LoreGame::rules();
         if next.book.summary_due(&rules) {
-            step(say::step_summary(lang));
+            step(ctx, say::step_summary(lang));
             let (summary, upto, used) = self.summarise(ctx, &next, &rules).await;
-            calls += used;
-            done.calls = calls;
+            done.calls += used;
             done.summary = Some((summary, upto));
             match self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) {
                 Ok(n) => next = n,
                 Err(_) => return refused(say::over(lang)),
             }
         }
-        let record = TurnRecord {
-            public: Some(PublicTurn {
-                player: player.name.clone(),
-                text: done.action.clone(),
-                outcome: match outcome {
-                    Outcome::Played => "played",
-                    Outcome::Disqualified => "disqualified",
-                    Outcome::Corrected => "corrected",
-                }
-                .to_string(),
-            }),
-            ..TurnRecord::default()
-        };
+        let record = turn_record(&done);
         let mut played = self.played(next, Reply::new(ReplyKind::Verdict, lines.join("\n")), record);
         if played.withheld.is_none() {
             played.withheld = withheld;
@@ -614,7 +781,7 @@ impl LoreTable {
         g.tally
             .iter()
             .map(|(id, t)| Points {
-                player: crate::core::soup::Player { id: id.clone(), name: t.name.clone() },
+                player: crate::core::vocab::Player { id: id.clone(), name: t.name.clone() },
                 points: t.wins,
                 solved: t.wins > t.losses,
                 role: Some("adventurer".into()),
@@ -651,26 +818,64 @@ fn turn_of(id: &str) -> Option<u32> {
     id.split(':').nth(1)?.parse().ok()
 }
 
+/// Reports a step of the pipeline (`Progress::Step`).
+fn step(ctx: &TurnContext<'_>, s: String) {
+    (ctx.progress)(Progress::Step(s));
+}
+
+/// The referee's note on an action (GM only).
+fn ruling_note(ruling: Option<&Ruling>) -> String {
+    match ruling {
+        Some(r) => format!("{} ({:.1}): {}", if r.approved { "approved" } else { "rejected" }, r.confidence, r.reason),
+        None => "unreadable ruling: approved".to_string(),
+    }
+}
+
+/// The lore an NPC speaks from: two of its own passages, then the
+/// retrieved ones, `PASSAGES + 1` at most.
+fn npc_lore<'a>(own: &[&'a Passage], retrieved: &[&'a Passage]) -> Vec<&'a Passage> {
+    let mut lore: Vec<&Passage> = own.iter().take(2).copied().collect();
+    for q in retrieved.iter().copied() {
+        if !lore.iter().any(|p| p.id == q.id) && lore.len() < PASSAGES + 1 {
+            lore.push(q);
+        }
+    }
+    lore
+}
+
+/// The turn's public line for the history: who acted, what, and how it
+/// went.
+fn turn_record(done: &TurnDone) -> TurnRecord {
+    TurnRecord {
+        public: Some(PublicTurn {
+            player: done.player.name.clone(),
+            text: done.action.clone(),
+            outcome: match done.outcome {
+                Outcome::Played => "played",
+                Outcome::Disqualified => "disqualified",
+                Outcome::Corrected => "corrected",
+            }
+            .to_string(),
+        }),
+        ..TurnRecord::default()
+    }
+}
+
 #[async_trait]
-impl Table for LoreTable {
-    fn kind(&self) -> &'static str {
-        LoreGame::KIND
+impl GameTable for LoreTable {
+    type Game = LoreGame;
+    type Next = Next;
+
+    fn game(&self) -> &LoreGame {
+        &self.game
     }
 
     fn language(&self) -> Language {
         self.game.language
     }
 
-    fn is_over(&self) -> bool {
-        self.game.is_over()
-    }
-
     fn is_running(&self) -> bool {
         self.game.phase == Phase::Playing
-    }
-
-    fn deadline(&self) -> Option<Deadline> {
-        None
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
@@ -679,21 +884,28 @@ impl Table for LoreTable {
         let shown = |kind: ReplyKind, text: String| self.gated(Played::reply(Reply::new(kind, text)), over);
         match &inbound.input {
             TurnInput::Status | TurnInput::Whisper => shown(ReplyKind::Status, self.status_text()),
-            TurnInput::History => shown(ReplyKind::Status, self.recap_text()),
-            TurnInput::Scores => shown(ReplyKind::Status, self.scores_text(&self.game)),
+            TurnInput::Verb(verb) if matches!(LoreVerb::read(verb), Some(LoreVerb::Recap)) => {
+                shown(ReplyKind::Status, self.recap_text())
+            }
+            TurnInput::Verb(verb) if matches!(LoreVerb::read(verb), Some(LoreVerb::Scores)) => {
+                shown(ReplyKind::Status, self.scores_text(&self.game))
+            }
             TurnInput::Timer(_) | TurnInput::Begin | TurnInput::Start => silent(),
             TurnInput::Join | TurnInput::Leave | TurnInput::AddAi => refused(say::everyone_plays(lang)),
-            TurnInput::Reveal | TurnInput::GiveUp => self.end(inbound),
+            TurnInput::End => self.end(inbound),
             _ if over => refused(say::over(lang)),
-            TurnInput::Say(text) | TurnInput::Ask(text) | TurnInput::Guess(text) => {
-                self.act(ctx, inbound, None, text).await
-            }
-            TurnInput::SayTo { to, text } => match self.world.npc_named(to) {
-                Some(npc) => {
-                    let npc = npc.clone();
-                    self.act(ctx, inbound, Some(&npc), text).await
-                }
-                None => refused(say::no_such_npc(lang, to, &self.npc_list())),
+            TurnInput::Say(text) => self.act(ctx, inbound, None, text).await,
+            TurnInput::Verb(verb) => match LoreVerb::read(verb) {
+                // `say hello`, with no one named, is an action.
+                Some(LoreVerb::Say(text, npc)) if npc.is_empty() => self.act(ctx, inbound, None, &text).await,
+                Some(LoreVerb::Say(text, npc)) => match self.world.npc_named(&npc) {
+                    Some(found) => {
+                        let found = found.clone();
+                        self.act(ctx, inbound, Some(&found), &text).await
+                    }
+                    None => refused(say::no_such_npc(lang, &npc, &self.npc_list())),
+                },
+                _ => refused(say::not_a_verb(lang)),
             },
             _ => refused(say::not_a_verb(lang)),
         }
@@ -709,8 +921,7 @@ impl Table for LoreTable {
         played
     }
 
-    fn adopt(&mut self, played: Played) {
-        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
+    fn adopt(&mut self, next: Next) {
         self.game = next.game;
     }
 }

@@ -2,6 +2,7 @@
 //! answers by role (the prompts' LORE-… markers): every branch of seed
 //! 001, the persona cache, the gate, a model that fails or babbles.
 
+use crate::core::lore::verbs::LoreVerb;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -10,7 +11,7 @@ use super::*;
 use crate::core::actor::Inbound;
 use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::pipeline::{Pipeline, PipelineSettings, Progress};
+use crate::core::soup::pipeline::{Pipeline, PipelineSettings, Progress};
 
 const WORLD: &str = r#"
 id = "gullrock"
@@ -133,8 +134,8 @@ fn world() -> Arc<World> {
     Arc::new(World::from_one(WORLD).expect("the test world is valid"))
 }
 
-fn ada() -> crate::core::soup::Player {
-    crate::core::soup::Player { id: "t:ada".into(), name: "Ada".into() }
+fn ada() -> crate::core::vocab::Player {
+    crate::core::vocab::Player { id: "t:ada".into(), name: "Ada".into() }
 }
 
 struct Rig {
@@ -223,7 +224,7 @@ async fn a_reply_that_breaks_the_lore_is_corrected_and_the_player_wins() {
 #[tokio::test]
 async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     let mut r = rig();
-    let to = |text: &str| TurnInput::SayTo { to: "Mira".into(), text: text.into() };
+    let to = |text: &str| TurnInput::from(LoreVerb::Say(text.into(), "Mira".into()));
     let text = r.turn(to("Good evening, keeper.")).await;
     assert!(text.contains("**Mira Vell**: *wipes her hands*"), "{text}");
     assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-PERSONA", "LORE-NPC", "LORE-REFEREE-REPLY"]);
@@ -240,7 +241,7 @@ async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     r.model.will("LORE-REFEREE", r#"{"approved": true, "next_action": "engage_npc", "target": "Mira Vell"}"#);
     r.turn(TurnInput::Say("I wave at the keeper.".into())).await;
     assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NPC", "LORE-REFEREE-REPLY"]);
-    let played = r.play(TurnInput::SayTo { to: "Bob".into(), text: "hi".into() }).await;
+    let played = r.play(TurnInput::from(LoreVerb::Say("hi".into(), "Bob".into()))).await;
     assert!(played.reply.text.contains("Mira Vell"), "{}", played.reply.text);
 }
 
@@ -248,7 +249,7 @@ async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
 async fn an_unreadable_persona_falls_back_to_the_passages() {
     let mut r = rig();
     r.model.will("LORE-PERSONA", "She is nice.");
-    r.turn(TurnInput::SayTo { to: "mira".into(), text: "Hello.".into() }).await;
+    r.turn(TurnInput::from(LoreVerb::Say("Hello.".into(), "mira".into()))).await;
     let p = &r.table.game.personas["mira"];
     assert!(!p.extracted && p.background.starts_with("Mira Vell is the keeper"));
 }
@@ -260,7 +261,7 @@ async fn an_npc_that_states_its_secret_is_withheld_and_nothing_secret_is_kept() 
         "LORE-NPC",
         "Fine: I darkened the lamp on purpose the night the Saltmoth struck, for the Ninefold Debt, and hid his strongbox in the cistern.",
     );
-    let played = r.play(TurnInput::SayTo { to: "Mira".into(), text: "What happened to the Saltmoth?".into() }).await;
+    let played = r.play(TurnInput::from(LoreVerb::Say("What happened to the Saltmoth?".into(), "Mira".into()))).await;
     assert!(played.withheld.is_some());
     assert!(!played.reply.text.contains("Ninefold") && !played.reply.text.contains("cistern"), "{}", played.reply.text);
     r.table.adopt(played);
@@ -307,14 +308,14 @@ async fn the_summary_is_rewritten_every_few_turns_and_scores_status_recap_answer
     assert!(r.model.calls().contains(&"LORE-SUMMARY"));
     assert_eq!(r.table.game.book.summary, "Ada came to Gullrock and climbed the tower.");
     assert!(r.table.game.book.summary_upto > 0);
-    let scores = r.turn(TurnInput::Scores).await;
+    let scores = r.turn(TurnInput::from(LoreVerb::Scores)).await;
     assert!(scores.contains("Ada · 0 won · 0 lost"), "{scores}");
-    let recap = r.turn(TurnInput::History).await;
+    let recap = r.turn(TurnInput::from(LoreVerb::Recap)).await;
     assert!(recap.contains("Ada came to Gullrock") && recap.contains("I count the steps"), "{recap}");
     let status = r.turn(TurnInput::Status).await;
     assert!(status.contains(&format!("turn {needed}")), "{status}");
     // The end shows the scores and what the game master knew.
-    let end = r.turn(TurnInput::Reveal).await;
+    let end = r.turn(TurnInput::End).await;
     assert!(end.contains("The Drowned Captain") && end.contains("Ninefold"), "{end}");
     assert!(r.table.game.is_over());
 }
@@ -337,7 +338,7 @@ async fn a_fragment_of_a_secret_too_short_for_the_span_gate_is_withheld_too() {
     let mut r = rig();
     r.model.will("LORE-NARRATOR", "The captain of the Saltmoth is a tale for children now.");
     r.model.will("LORE-NPC", "Ask about the Ninefold Debt of crowns, if you dare.");
-    let played = r.play(TurnInput::SayTo { to: "Mira".into(), text: "What did the captain owe?".into() }).await;
+    let played = r.play(TurnInput::from(LoreVerb::Say("What did the captain owe?".into(), "Mira".into()))).await;
     assert!(played.withheld.is_some() && played.reply.text.contains("falls silent"), "{}", played.reply.text);
     assert_eq!(
         r.model.calls(),
@@ -355,7 +356,7 @@ fn a_server_world_is_read_checked_kept_with_its_session_and_resumed() {
     use crate::core::game::{HostedGame, TableOptions};
     let worlds = crate::assets::worlds();
     let host = LoreHost::new(worlds.clone());
-    let lang = crate::core::puzzle::Language::En;
+    let lang = crate::core::vocab::Language::En;
     let item = host.custom(lang, WORLD).unwrap().unwrap();
     assert_eq!(item.id, "gullrock");
     assert!(item.shown.contains("Gullrock (en) · 4 passages, 1 NPCs"), "{}", item.shown);
@@ -371,7 +372,7 @@ fn a_server_world_is_read_checked_kept_with_its_session_and_resumed() {
         added_by: "t:mod".into(),
         created_ms: 0,
     };
-    let options = TableOptions { world: Some("Gullrock".into()), custom: vec![custom], ..TableOptions::default() };
+    let options = TableOptions { custom: vec![custom], ..TableOptions::default() }.with("world", "Gullrock");
     let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
     let (new, _) = host.open(&ada(), lang, &options, template).unwrap();
     let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();

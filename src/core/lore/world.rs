@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::core::knowledge::{Doc, DocKind, Visibility};
-use crate::core::puzzle::Language;
 use crate::core::text::is_cjk;
+use crate::core::vocab::Language;
 
 /// The fewest passages, NPCs and GM secrets a bundled world has.
 pub const MIN_PASSAGES: usize = 40;
@@ -369,24 +369,46 @@ fn length(lang: Language, text: &str) -> usize {
 
 /// Every rule a world must keep, as sentences.
 fn check(w: &World, min_passages: usize, min_npcs: usize, problems: &mut Vec<String>) {
+    check_header(w, problems);
+    check_passages(w, min_passages, min_npcs, problems);
+    check_npcs(w, min_npcs, problems);
+    check_probes(w, problems);
+}
+
+/// Whether `id` is ascii lowercase letters, digits and dashes (and not empty).
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A text's length in characters (the limits on titles and names).
+fn char_len(t: &str) -> usize {
+    t.chars().count()
+}
+
+/// `world.toml`'s rules: the id, the title, the premise, the opening and
+/// the hard rules.
+fn check_header(w: &World, problems: &mut Vec<String>) {
     let dir = &w.id;
-    let valid_id =
-        |id: &str| !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !valid_id(&w.id) {
         problems.push(format!("{dir}: the id must be ascii lowercase letters, digits and dashes"));
     }
-    let long = |t: &str| t.chars().count();
-    if w.title.trim().is_empty() || long(&w.title) > 60 {
+    if w.title.trim().is_empty() || char_len(&w.title) > 60 {
         problems.push(format!("{dir}/world.toml: the title must be 1-60 characters"));
     }
     for (name, text) in [("premise", &w.premise), ("opening", &w.opening)] {
-        if text.trim().is_empty() || long(text) > 700 {
+        if text.trim().is_empty() || char_len(text) > 700 {
             problems.push(format!("{dir}/world.toml: the {name} must be 1-700 characters"));
         }
     }
-    if w.rules.is_empty() || w.rules.len() > 10 || w.rules.iter().any(|r| r.trim().is_empty() || long(r) > 240) {
+    if w.rules.is_empty() || w.rules.len() > 10 || w.rules.iter().any(|r| r.trim().is_empty() || char_len(r) > 240) {
         problems.push(format!("{dir}/world.toml: 1-10 rules, each 1-240 characters"));
     }
+}
+
+/// `passages.toml`'s rules: enough passages, a few secrets (bundled
+/// worlds), and each passage's id, title, kind and length.
+fn check_passages(w: &World, min_passages: usize, min_npcs: usize, problems: &mut Vec<String>) {
+    let dir = &w.id;
     if w.passages.len() < min_passages {
         problems.push(format!("{dir}: {} passages, at least {min_passages} needed", w.passages.len()));
     }
@@ -402,7 +424,7 @@ fn check(w: &World, min_passages: usize, min_npcs: usize, problems: &mut Vec<Str
         if !seen.insert(p.id.as_str()) {
             problems.push(format!("{at}: the id is used twice"));
         }
-        if p.title.trim().is_empty() || long(&p.title) > 60 {
+        if p.title.trim().is_empty() || char_len(&p.title) > 60 {
             problems.push(format!("{at}: the title must be 1-60 characters"));
         }
         if !PASSAGE_KINDS.contains(&p.kind.as_str()) {
@@ -417,6 +439,12 @@ fn check(w: &World, min_passages: usize, min_npcs: usize, problems: &mut Vec<Str
             problems.push(format!("{at}: the text has {n} words or characters, {lo}-{hi} expected"));
         }
     }
+}
+
+/// `npcs.toml`'s rules: enough NPCs, each with a unique id, a name and
+/// passages that exist.
+fn check_npcs(w: &World, min_npcs: usize, problems: &mut Vec<String>) {
+    let dir = &w.id;
     let mut names = HashSet::new();
     if w.npcs.len() < min_npcs {
         problems.push(format!("{dir}: {} NPCs, at least {min_npcs} needed", w.npcs.len()));
@@ -426,27 +454,38 @@ fn check(w: &World, min_passages: usize, min_npcs: usize, problems: &mut Vec<Str
         if !names.insert(n.id.as_str()) {
             problems.push(format!("{at}: the id is used twice"));
         }
-        if n.name.trim().is_empty() || long(&n.name) > 32 {
+        if n.name.trim().is_empty() || char_len(&n.name) > 32 {
             problems.push(format!("{at}: the name must be 1-32 characters"));
         }
         if n.passages.is_empty() {
             problems.push(format!("{at}: no passage describes them"));
         }
-        for id in &n.passages {
-            match w.passage(id) {
-                Some(p) if p.is_public() => {}
-                Some(_) => problems.push(format!("{at}: passage {id:?} is GM-only; list it under gm_passages")),
-                None => problems.push(format!("{at}: passage {id:?} does not exist")),
-            }
-        }
-        for id in &n.gm_passages {
-            match w.passage(id) {
-                Some(p) if !p.is_public() => {}
-                Some(_) => problems.push(format!("{at}: gm passage {id:?} is public")),
-                None => problems.push(format!("{at}: gm passage {id:?} does not exist")),
-            }
+        check_npc_passages(w, n, &at, problems);
+    }
+}
+
+/// An NPC's passages exist and are filed by who may read them: public
+/// ones under `passages`, GM-only ones under `gm_passages`.
+fn check_npc_passages(w: &World, n: &Npc, at: &str, problems: &mut Vec<String>) {
+    for id in &n.passages {
+        match w.passage(id) {
+            Some(p) if p.is_public() => {}
+            Some(_) => problems.push(format!("{at}: passage {id:?} is GM-only; list it under gm_passages")),
+            None => problems.push(format!("{at}: passage {id:?} does not exist")),
         }
     }
+    for id in &n.gm_passages {
+        match w.passage(id) {
+            Some(p) if !p.is_public() => {}
+            Some(_) => problems.push(format!("{at}: gm passage {id:?} is public")),
+            None => problems.push(format!("{at}: gm passage {id:?} does not exist")),
+        }
+    }
+}
+
+/// `probes.toml`'s rules: a known verdict about a public passage.
+fn check_probes(w: &World, problems: &mut Vec<String>) {
+    let dir = &w.id;
     for (i, probe) in w.probes.iter().enumerate() {
         let at = format!("{dir}/probes.toml #{}", i + 1);
         if !["consistent", "contradicts"].contains(&probe.verdict.as_str()) {

@@ -4,6 +4,12 @@
 
 use std::fmt;
 
+/// A per-game random marker for the Judge prompt; seeing it in output
+/// proves a leak.
+pub fn new_canary() -> String {
+    Canary::from_seed(uuid::Uuid::new_v4().as_u64_pair().0).to_string()
+}
+
 /// Letters that survive normalisation unchanged (no vowels, no `l`/`i`/`o`
 /// look-alikes), so the token reads the same after any folding and never
 /// spells a word.

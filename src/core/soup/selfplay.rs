@@ -5,14 +5,15 @@
 //! solved or not, questions and hints used, model calls and the Judge's
 //! parse rate per puzzle, and the solve rate over all.
 
+use crate::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::core::actor::Inbound;
 use crate::core::game::drive::drive;
 use crate::core::game::{Table, TurnContext, TurnInput};
-use crate::core::pipeline::{Pipeline, Progress};
-use crate::core::puzzle::Puzzle;
+use crate::core::soup::pipeline::{Pipeline, Progress};
+use crate::core::soup::puzzle::Puzzle;
 
 use super::table::{SoupTable, ai_player};
 use super::{Phase, SoupGame};
@@ -58,7 +59,7 @@ pub async fn play(pipeline: &Pipeline, puzzle: Arc<Puzzle>, ai_players: u32, max
     };
     drive(pipeline, &mut table, first.clone(), max_turns, &mut |_, played| count(played)).await;
     if !table.is_over() {
-        let played = table.play(&ctx, &Inbound::new(first, TurnInput::GiveUp)).await;
+        let played = table.play(&ctx, &Inbound::new(first, TurnInput::from(SoupVerb::GiveUp))).await;
         count(&played);
         table.adopt(played);
     }
@@ -126,8 +127,8 @@ mod tests {
     use crate::core::fixtures::puzzle;
     use crate::core::game::Table;
     use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-    use crate::core::pipeline::PipelineSettings;
-    use crate::core::soup::Player;
+    use crate::core::soup::pipeline::PipelineSettings;
+    use crate::core::vocab::Player;
 
     /// The Judge says NO to questions and finds every fact in a guess
     /// naming the keeper; AI players ask, then guess from the third turn.
@@ -195,7 +196,8 @@ mod tests {
         let ctx = TurnContext { pipeline: &pipeline, now_ms: 1_000, progress: &noop };
         let played = table.play(&ctx, &Inbound::new(human.clone(), TurnInput::Start)).await;
         table.adopt(played);
-        let played = table.play(&ctx, &Inbound::new(human, TurnInput::Ask("Was it night?".into()))).await;
+        let played =
+            table.play(&ctx, &Inbound::new(human, TurnInput::from(SoupVerb::Ask("Was it night?".into())))).await;
         table.adopt(played);
         let moves = table.agent_moves(&ctx, 2).await;
         assert_eq!(moves.len(), 1);

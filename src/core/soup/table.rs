@@ -8,16 +8,19 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::core::actor::{Delivery, Engine, EngineError, Inbound, Opened, SessionHandle, new_canary};
-use crate::core::game::table::EndedWork;
+use crate::core::game::table::{Afterwards, EndedWork};
 use crate::core::game::{Deadline, Game, Played, Points, ReplyKind, Table, TurnContext, TurnInput, TurnRecord};
-use crate::core::i18n::{Msg, say};
-use crate::core::pipeline::{GameGate, LedgerVector, Pipeline, SessionView, TurnOutcome, ends_game};
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::{Language, Puzzle};
-use crate::core::remember::{EndedGame, remember_game};
+use crate::core::soup::i18n::{Msg, say};
+use crate::core::soup::pipeline::{GameGate, LedgerVector, Pipeline, SessionView, TurnOutcome, ends_game};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::remember::{EndedGame, remember_game};
 use crate::core::store::{LoadedSession, NewSession, StoreError};
+use crate::core::vocab::Language;
 
-use super::{Phase, Player, SoupGame};
+use super::{Phase, SoupGame};
+
+use crate::core::vocab::Player;
 
 pub struct SoupTable {
     puzzle: Arc<Puzzle>,
@@ -241,15 +244,15 @@ impl Table for SoupTable {
         self.ledger.extend(next.ledger_vector);
     }
 
-    fn ended(&self, engine: &Arc<Engine>, session_id: &str, now_ms: i64) -> Option<EndedWork> {
-        engine.pipeline.memory.as_ref()?;
-        let engine = engine.clone();
+    fn ended(&self, after: &Afterwards, session_id: &str, now_ms: i64) -> Option<EndedWork> {
+        after.pipeline.memory.as_ref()?;
+        let after = after.clone();
         let (id, puzzle, game, history) =
             (session_id.to_string(), self.puzzle.clone(), self.game.clone(), self.history.clone());
         Some(Box::pin(async move {
-            let Some(memory) = engine.pipeline.memory.clone() else { return };
+            let Some(memory) = after.pipeline.memory.clone() else { return };
             let ended = EndedGame { session_id: &id, puzzle: &puzzle, game: &game, history: &history, now_ms };
-            if let Err(e) = remember_game(&engine.pipeline, engine.store.as_ref(), memory.as_ref(), &ended).await {
+            if let Err(e) = remember_game(&after.pipeline, after.store.as_ref(), memory.as_ref(), &ended).await {
                 tracing::warn!(session = %id, error = %e, "could not write the game to memory");
             }
         }))

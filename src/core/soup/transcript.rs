@@ -5,7 +5,7 @@
 
 use super::SoupGame;
 use crate::core::game::SnapshotError;
-use crate::core::puzzle::Puzzle;
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::LoadedSession;
 
 /// The file's name: the puzzle and the session, so two games of one

@@ -7,7 +7,7 @@
 
 use crate::core::game::{SeatView, TurnContext};
 use crate::core::llm::{ChatMessage, ChatRequest};
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 /// Public turns an AI seat reads.
 const MEMORY: usize = 40;

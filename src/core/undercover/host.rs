@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{CustomItem, Game, HostedGame, Table, TableOptions};
+use crate::core::game::{About, CustomItem, Game, HostedGame, Table, TableOptions};
 use crate::core::guild::CustomContent;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
 use crate::core::store::{LoadedSession, NewSession};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::words::{WordPair, server_pair};
 use super::{Dealt, MAX_SEATS, Role, Rules, ThemedPair, UndercoverGame, UndercoverTable, WordLibrary, say, splitmix};
@@ -55,8 +55,8 @@ impl UndercoverHost {
         })?;
         let dealt = Dealt::from_pair(&pair.pair, splitmix(seed) & 1 == 1);
         let rules = Rules {
-            blank: options.blank.unwrap_or(self.rules.blank),
-            anonymous: options.anonymous.unwrap_or(self.rules.anonymous),
+            blank: options.flag("blank").unwrap_or(self.rules.blank),
+            anonymous: options.flag("anonymous").unwrap_or(self.rules.anonymous),
             ..self.rules.clone()
         };
         let seats = options.seats.unwrap_or(MAX_SEATS);
@@ -71,13 +71,20 @@ impl UndercoverHost {
     }
 }
 
-impl HostedGame for UndercoverHost {
-    fn kind(&self) -> &'static str {
-        UndercoverGame::KIND
-    }
 
-    fn group(&self) -> &'static str {
-        "undercover"
+/// Who is the Undercover, over its bundled word pairs (`data/undercover`). The game's registration (`core::games!`).
+pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
+    use std::sync::Arc;
+    let (found, problems) = super::WordLibrary::from_sources(&data.sources("undercover"));
+    for p in &problems {
+        tracing::warn!(problem = %p, "a bundled word pair was skipped");
+    }
+    Arc::new(UndercoverHost::new(Arc::new(found)))
+}
+
+impl HostedGame for UndercoverHost {
+    fn about(&self) -> About {
+        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION }
     }
 
     fn open(
@@ -85,19 +92,16 @@ impl HostedGame for UndercoverHost {
         host: &Player,
         language: Language,
         options: &TableOptions,
-        mut new: NewSession,
+        new: NewSession,
     ) -> Result<(NewSession, Box<dyn Table>), String> {
         let game = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
-        new.language = language;
-        new.puzzle_id = game.dealt.pair_id.clone();
-        new.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        let new = new.with_game(&game, language, &game.dealt.pair_id)?;
         let table = UndercoverTable::new(game, Vec::new(), &new.canary);
         Ok((new, Box::new(table)))
     }
 
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {
-        let game: UndercoverGame = loaded.game().map_err(|e| EngineError::Resume(e.to_string()))?;
-        let history = loaded.turns.iter().filter_map(|t| t.public.clone()).collect();
+        let (game, history): (UndercoverGame, _) = loaded.restore()?;
         Ok(Box::new(UndercoverTable::new(game, history, &loaded.canary)))
     }
 

@@ -19,6 +19,7 @@ pub mod host;
 pub mod say;
 pub mod selfplay;
 pub mod table;
+pub mod verbs;
 pub mod words;
 
 use std::collections::BTreeMap;
@@ -26,10 +27,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::core::game::{Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats};
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
-pub use host::UndercoverHost;
+pub use host::{UndercoverHost, hosted};
 pub use table::UndercoverTable;
 pub use words::{ThemedPair, WordLibrary, WordPair};
 
@@ -618,97 +619,39 @@ impl Game for UndercoverGame {
     type Rejection = Rejection;
 
     fn apply(&self, event: &Event, _: &()) -> Result<UndercoverGame, Rejection> {
-        let mut next = self.clone();
         match (&self.phase, event) {
             (_, Event::Timer { tag, .. }) if self.deadline.as_ref().is_none_or(|d| &d.tag != tag) => {
-                return Err(Rejection::StaleTimer);
+                Err(Rejection::StaleTimer)
             }
-            (Phase::Lobby, Event::Join(p)) => next.seats = self.seats.join(p)?,
-            (Phase::Lobby, Event::Leave { seat, .. }) => next.seats = self.seats.leave(seat)?,
-            (Phase::Lobby, Event::AddAi) => {
-                next.seats = self.seats.add_ai()?;
-                if self.rules.anonymous {
-                    next.disguise_last_seat();
-                }
-            }
-            (Phase::Lobby, Event::Begin { by, moderator, now_ms }) => {
-                next.seats = self.seats.start(by, *moderator)?;
-                next.begin(*now_ms)?;
-            }
-            (Phase::Over, _) => return Err(Rejection::NotNow),
-            (_, Event::End { by, moderator, now_ms }) => {
-                if !moderator && *by != self.seats.host {
-                    return Err(Rejection::NotHost);
-                }
-                match self.phase {
-                    Phase::GuessAi => next.phase = Phase::Over,
-                    _ => next.finish(Outcome::Ended, *now_ms),
-                }
-                next.deadline = None;
-            }
-            (Phase::GuessAi, Event::GuessAi { seat, seats }) => {
-                if self.seats.seat(seat).is_none_or(|s| s.ai) {
-                    return Err(Rejection::NotSeated);
-                }
-                next.ai_guesses.insert(seat.clone(), seats.clone());
-                if self.seats.humans().all(|h| next.ai_guesses.contains_key(&h.player.id)) {
-                    next.phase = Phase::Over;
-                    next.deadline = None;
-                }
-            }
-            (Phase::GuessAi, Event::Timer { .. }) => {
-                next.phase = Phase::Over;
-                next.deadline = None;
-            }
-            (Phase::GuessAi, _) => return Err(Rejection::NotNow),
-            (Phase::Lobby, _) => return Err(Rejection::NotNow),
-            (_, Event::Leave { seat, now_ms }) => next.leave_running(seat, *now_ms)?,
+            (Phase::Lobby, Event::Join(p)) => self.join(p),
+            (Phase::Lobby, Event::Leave { seat, .. }) => self.leave_lobby(seat),
+            (Phase::Lobby, Event::AddAi) => self.add_ai(),
+            (Phase::Lobby, Event::Begin { by, moderator, now_ms }) => self.start(by, *moderator, *now_ms),
+            (Phase::Over, _) => Err(Rejection::NotNow),
+            (_, Event::End { by, moderator, now_ms }) => self.end(by, *moderator, *now_ms),
+            (Phase::GuessAi, Event::GuessAi { seat, seats }) => self.guess_ai(seat, seats),
+            (Phase::GuessAi, Event::Timer { .. }) => Ok(self.guess_ai_time_up()),
+            (Phase::GuessAi, _) => Err(Rejection::NotNow),
+            (Phase::Lobby, _) => Err(Rejection::NotNow),
+            (_, Event::Leave { seat, now_ms }) => self.leave(seat, *now_ms),
             (Phase::Describe { round, turn }, Event::Describe { seat, now_ms, text }) => {
-                self.check_mover(seat)?;
-                if self.speakers.get(*turn) != Some(seat) {
-                    let speaker = self.speakers.get(*turn).cloned().unwrap_or_default();
-                    return Err(Rejection::NotYourTurn { speaker });
-                }
-                next.said.push(Said { round: *round, seat: seat.clone(), text: Some(text.clone()) });
-                next.next_speaker(*round, turn + 1, *now_ms);
+                self.describe(*round, *turn, seat, text, *now_ms)
             }
             (Phase::Describe { round, turn }, Event::Timer { now_ms, .. }) => {
-                let seat = self.speakers.get(*turn).cloned().unwrap_or_default();
-                next.said.push(Said { round: *round, seat, text: None });
-                next.next_speaker(*round, turn + 1, *now_ms);
+                Ok(self.describe_time_up(*round, *turn, *now_ms))
             }
             (Phase::Vote { round, runoff }, Event::Vote { voter, option, now_ms }) => {
-                self.check_mover(voter)?;
-                if self.seat_by_number(option) == Some(voter.as_str()) {
-                    return Err(Rejection::OwnVote);
-                }
-                let ballot = self.ballot.as_ref().ok_or(Rejection::NotNow)?;
-                let cast = ballot.cast(voter, option).map_err(|e| match e {
-                    BallotError::NotAVoter => Rejection::Out,
-                    BallotError::UnknownOption(_) => Rejection::NotAnOption,
-                    BallotError::Closed => Rejection::NotNow,
-                })?;
-                let complete = cast.is_complete();
-                next.ballot = Some(cast);
-                if complete {
-                    next.close_vote(*round, *runoff, *now_ms);
-                }
+                self.vote(*round, *runoff, voter, option, *now_ms)
             }
-            (Phase::Vote { round, runoff }, Event::Timer { now_ms, .. }) => next.close_vote(*round, *runoff, *now_ms),
+            (Phase::Vote { round, runoff }, Event::Timer { now_ms, .. }) => {
+                Ok(self.vote_time_up(*round, *runoff, *now_ms))
+            }
             (Phase::LastGuess { round, seat: guesser }, Event::LastGuess { seat, text, right, now_ms }) => {
-                if seat != guesser {
-                    return Err(Rejection::NotYourTurn { speaker: guesser.clone() });
-                }
-                next.last_guess = Some((text.clone(), *right));
-                match right {
-                    true => next.finish(Outcome::Blank, *now_ms),
-                    false => next.settle_or_next_round(*round, *now_ms),
-                }
+                self.guess_word(*round, guesser, seat, text, *right, *now_ms)
             }
-            (Phase::LastGuess { round, .. }, Event::Timer { now_ms, .. }) => next.settle_or_next_round(*round, *now_ms),
-            _ => return Err(Rejection::NotNow),
+            (Phase::LastGuess { round, .. }, Event::Timer { now_ms, .. }) => Ok(self.guess_time_up(*round, *now_ms)),
+            _ => Err(Rejection::NotNow),
         }
-        Ok(next)
     }
 
     fn phase_name(&self) -> &'static str {
@@ -732,6 +675,183 @@ impl Game for UndercoverGame {
 
     fn deadline(&self) -> Option<Deadline> {
         self.deadline.clone()
+    }
+}
+
+/// The events, one method each: `apply` picks one by phase and event.
+/// Each checks the event against `self` and returns the changed copy, so
+/// a rejected event leaves the game as it was.
+impl UndercoverGame {
+    /// A human takes a seat in the lobby.
+    fn join(&self, player: &Player) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        next.seats = self.seats.join(player)?;
+        Ok(next)
+    }
+
+    /// A seat leaves the lobby.
+    fn leave_lobby(&self, seat: &str) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        next.seats = self.seats.leave(seat)?;
+        Ok(next)
+    }
+
+    /// An AI seat joins the lobby (under an ordinary name, when anonymous).
+    fn add_ai(&self) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        next.seats = self.seats.add_ai()?;
+        if self.rules.anonymous {
+            next.disguise_last_seat();
+        }
+        Ok(next)
+    }
+
+    /// The host (or a moderator) closes the lobby: roles are dealt and the
+    /// first round opens.
+    fn start(&self, by: &str, moderator: bool, now_ms: i64) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        next.seats = self.seats.start(by, moderator)?;
+        next.begin(now_ms)?;
+        Ok(next)
+    }
+
+    /// The host (or a moderator) ends the game: nobody wins, or, while the
+    /// humans guess the AI, the result stands.
+    fn end(&self, by: &str, moderator: bool, now_ms: i64) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        if !moderator && by != self.seats.host {
+            return Err(Rejection::NotHost);
+        }
+        match self.phase {
+            Phase::GuessAi => next.phase = Phase::Over,
+            _ => next.finish(Outcome::Ended, now_ms),
+        }
+        next.deadline = None;
+        Ok(next)
+    }
+
+    /// A human names the seats it thinks are AI; the game is over once
+    /// every human has.
+    fn guess_ai(&self, seat: &str, seats: &[String]) -> Result<UndercoverGame, Rejection> {
+        if self.seats.seat(seat).is_none_or(|s| s.ai) {
+            return Err(Rejection::NotSeated);
+        }
+        let mut next = self.clone();
+        next.ai_guesses.insert(seat.to_string(), seats.to_vec());
+        if self.seats.humans().all(|h| next.ai_guesses.contains_key(&h.player.id)) {
+            next.phase = Phase::Over;
+            next.deadline = None;
+        }
+        Ok(next)
+    }
+
+    /// Time is up for guessing the AI: the game is over.
+    fn guess_ai_time_up(&self) -> UndercoverGame {
+        let mut next = self.clone();
+        next.phase = Phase::Over;
+        next.deadline = None;
+        next
+    }
+
+    /// A seat leaves a running game (see `leave_running`).
+    fn leave(&self, seat: &str, now_ms: i64) -> Result<UndercoverGame, Rejection> {
+        let mut next = self.clone();
+        next.leave_running(seat, now_ms)?;
+        Ok(next)
+    }
+
+    /// The speaker's description: recorded, and the turn passes on.
+    fn describe(
+        &self,
+        round: u32,
+        turn: usize,
+        seat: &str,
+        text: &str,
+        now_ms: i64,
+    ) -> Result<UndercoverGame, Rejection> {
+        self.check_mover(seat)?;
+        if self.speakers.get(turn).map(String::as_str) != Some(seat) {
+            let speaker = self.speakers.get(turn).cloned().unwrap_or_default();
+            return Err(Rejection::NotYourTurn { speaker });
+        }
+        let mut next = self.clone();
+        next.said.push(Said { round, seat: seat.to_string(), text: Some(text.to_string()) });
+        next.next_speaker(round, turn + 1, now_ms);
+        Ok(next)
+    }
+
+    /// The speaker's time is up: a skipped turn, and the turn passes on.
+    fn describe_time_up(&self, round: u32, turn: usize, now_ms: i64) -> UndercoverGame {
+        let mut next = self.clone();
+        let seat = self.speakers.get(turn).cloned().unwrap_or_default();
+        next.said.push(Said { round, seat, text: None });
+        next.next_speaker(round, turn + 1, now_ms);
+        next
+    }
+
+    /// A living seat's vote; the ballot closes once everyone has voted.
+    fn vote(
+        &self,
+        round: u32,
+        runoff: bool,
+        voter: &str,
+        option: &str,
+        now_ms: i64,
+    ) -> Result<UndercoverGame, Rejection> {
+        self.check_mover(voter)?;
+        if self.seat_by_number(option) == Some(voter) {
+            return Err(Rejection::OwnVote);
+        }
+        let ballot = self.ballot.as_ref().ok_or(Rejection::NotNow)?;
+        let cast = ballot.cast(voter, option).map_err(|e| match e {
+            BallotError::NotAVoter => Rejection::Out,
+            BallotError::UnknownOption(_) => Rejection::NotAnOption,
+            BallotError::Closed => Rejection::NotNow,
+        })?;
+        let complete = cast.is_complete();
+        let mut next = self.clone();
+        next.ballot = Some(cast);
+        if complete {
+            next.close_vote(round, runoff, now_ms);
+        }
+        Ok(next)
+    }
+
+    /// Time is up for the vote: the ballot closes as it stands.
+    fn vote_time_up(&self, round: u32, runoff: bool, now_ms: i64) -> UndercoverGame {
+        let mut next = self.clone();
+        next.close_vote(round, runoff, now_ms);
+        next
+    }
+
+    /// The blank seat's guess at the civilians' word: right, it wins alone;
+    /// wrong, play goes on if it can.
+    fn guess_word(
+        &self,
+        round: u32,
+        guesser: &str,
+        seat: &str,
+        text: &str,
+        right: bool,
+        now_ms: i64,
+    ) -> Result<UndercoverGame, Rejection> {
+        if seat != guesser {
+            return Err(Rejection::NotYourTurn { speaker: guesser.to_string() });
+        }
+        let mut next = self.clone();
+        next.last_guess = Some((text.to_string(), right));
+        match right {
+            true => next.finish(Outcome::Blank, now_ms),
+            false => next.settle_or_next_round(round, now_ms),
+        }
+        Ok(next)
+    }
+
+    /// Time is up for the blank seat's guess: play goes on if it can.
+    fn guess_time_up(&self, round: u32, now_ms: i64) -> UndercoverGame {
+        let mut next = self.clone();
+        next.settle_or_next_round(round, now_ms);
+        next
     }
 }
 

@@ -3,22 +3,12 @@
 //! them only as an AI seat's description, after the same checks as a
 //! human's.
 
-use crate::core::puzzle::Language;
+use crate::core::vocab::Language;
 
 use super::{Outcome, Rejection, Role};
 
-fn pick(lang: Language, en: String, zh: String) -> String {
-    match lang {
-        Language::En => en,
-        Language::Zh => zh,
-    }
-}
-
 pub fn title(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "🕵️ Who is the Undercover",
-        Language::Zh => "🕵️ 谁是卧底",
-    }
+    lang.pick("🕵️ Who is the Undercover", "🕵️ 谁是卧底")
 }
 
 pub fn role(lang: Language, role: Role) -> &'static str {
@@ -34,9 +24,7 @@ pub fn role(lang: Language, role: Role) -> &'static str {
 
 pub fn lobby(lang: Language, seats: &[String], max: usize, min: usize) -> String {
     let list = seats.join(", ");
-    pick(
-        lang,
-        format!(
+    lang.pick(format!(
             "{} · lobby · {}/{max} seats: {list}.\nJoin with `join`; `add-ai` seats an AI player; the host starts with `begin` ({min} seats at least).",
             title(lang),
             seats.len()
@@ -50,9 +38,7 @@ pub fn lobby(lang: Language, seats: &[String], max: usize, min: usize) -> String
 }
 
 pub fn begins(lang: Language, seats: usize, undercovers: usize, blank: bool) -> String {
-    pick(
-        lang,
-        format!(
+    lang.pick(format!(
             "The game begins: {seats} seats, {undercovers} undercover{}{}. Your word comes to you privately (`word` shows it again).",
             if undercovers == 1 { "" } else { "s" },
             if blank { " and one blank seat" } else { "" }
@@ -65,74 +51,60 @@ pub fn begins(lang: Language, seats: usize, undercovers: usize, blank: bool) -> 
 }
 
 pub fn your_word(lang: Language, word: &str) -> String {
-    pick(
-        lang,
-        format!("🤫 Your word: **{word}**. Describe it in one short line without saying it."),
+    lang.pick(format!("🤫 Your word: **{word}**. Describe it in one short line without saying it."),
         format!("🤫 你的词：**{word}**。用一句话描述它，但不能说出它。"),
     )
 }
 
 pub fn you_are_blank(lang: Language) -> String {
-    pick(
-        lang,
-        "🤫 You are the **blank**: you have no word. Listen to the others, blend in, and don't get caught. If you are voted out you get one guess at the civilians' word.".into(),
+    lang.pick("🤫 You are the **blank**: you have no word. Listen to the others, blend in, and don't get caught. If you are voted out you get one guess at the civilians' word.".into(),
         "🤫 你是**白板**：你没有词。听别人描述，混在其中，别被发现。被投出时你有一次猜平民词的机会。".into(),
     )
 }
 
 pub fn round_opens(lang: Language, round: u32, order: &str, speaker: &str, seconds: u32) -> String {
-    pick(
-        lang,
-        format!("**Round {round}.** Order: {order}.\n{speaker}, describe your word ({seconds} s)."),
+    lang.pick(format!("**Round {round}.** Order: {order}.\n{speaker}, describe your word ({seconds} s)."),
         format!("**第 {round} 轮。** 顺序：{order}。\n{speaker}，请描述你的词（{seconds} 秒）。"),
     )
 }
 
 pub fn described(lang: Language, who: &str, text: &str) -> String {
-    pick(lang, format!("{who}: “{text}”"), format!("{who}：“{text}”"))
+    lang.pick(format!("{who}: “{text}”"), format!("{who}：“{text}”"))
 }
 
 pub fn next_speaker(lang: Language, speaker: &str, seconds: u32) -> String {
-    pick(lang, format!("Next: {speaker} ({seconds} s)."), format!("下一位：{speaker}（{seconds} 秒）。"))
+    lang.pick(format!("Next: {speaker} ({seconds} s)."), format!("下一位：{speaker}（{seconds} 秒）。"))
 }
 
 pub fn skipped(lang: Language, who: &str) -> String {
-    pick(
-        lang,
-        format!("{who} did not describe in time and is skipped this round."),
+    lang.pick(format!("{who} did not describe in time and is skipped this round."),
         format!("{who} 没有按时描述，本轮跳过。"),
     )
 }
 
 pub fn vote_opens(lang: Language, runoff: bool, seconds: u32) -> String {
     match runoff {
-        false => pick(
-            lang,
-            format!(
+        false => lang.pick(format!(
                 "Everyone has spoken. **Vote now** in secret: who is the undercover? ({seconds} s, `vote <seat number>` or a button)"
             ),
             format!("所有人都已发言。**现在秘密投票**：谁是卧底？（{seconds} 秒，`vote <座位号>` 或按钮）"),
         ),
-        true => pick(
-            lang,
-            format!("**Deciding vote** between them only ({seconds} s)."),
+        true => lang.pick(format!("**Deciding vote** between them only ({seconds} s)."),
             format!("平票者之间**加投一轮**（{seconds} 秒）。"),
         ),
     }
 }
 
 pub fn tie(lang: Language, tied: &str) -> String {
-    pick(lang, format!("Equal votes for {tied}."), format!("{tied} 票数相同。"))
+    lang.pick(format!("Equal votes for {tied}."), format!("{tied} 票数相同。"))
 }
 
 pub fn voted_count(lang: Language, cast: usize, of: usize) -> String {
-    pick(lang, format!("🗳️ {cast}/{of} have voted."), format!("🗳️ 已投 {cast}/{of}。"))
+    lang.pick(format!("🗳️ {cast}/{of} have voted."), format!("🗳️ 已投 {cast}/{of}。"))
 }
 
 pub fn vote_in(lang: Language, target: &str) -> String {
-    pick(
-        lang,
-        format!("Your vote for {target} is in (you may change it until the vote closes)."),
+    lang.pick(format!("Your vote for {target} is in (you may change it until the vote closes)."),
         format!("你投给了 {target}（投票结束前可以改）。"),
     )
 }
@@ -142,58 +114,50 @@ pub fn votes_list(lang: Language, lines: &[String], abstained: &[String]) -> Str
     if !abstained.is_empty() {
         let list = abstained.join(", ");
         out.push('\n');
-        out.push_str(&pick(lang, format!("Did not vote: {list}."), format!("未投票：{list}。")));
+        out.push_str(&lang.pick(format!("Did not vote: {list}."), format!("未投票：{list}。")));
     }
     out
 }
 
 pub fn eliminated(lang: Language, who: &str, votes: usize, random: bool, role_name: &str) -> String {
     match random {
-        false => pick(
-            lang,
-            format!(
+        false => lang.pick(format!(
                 "**{who} is out** ({votes} vote{}). {who} was a **{role_name}**.",
                 if votes == 1 { "" } else { "s" }
             ),
             format!("**{who} 出局**（{votes} 票）。{who} 是**{role_name}**。"),
         ),
-        true => pick(
-            lang,
-            format!("Equal again: the recorded seed picks **{who}**, who is out. {who} was a **{role_name}**."),
+        true => lang.pick(format!("Equal again: the recorded seed picks **{who}**, who is out. {who} was a **{role_name}**."),
             format!("再次平票：按记录的随机种子，**{who}** 出局。{who} 是**{role_name}**。"),
         ),
     }
 }
 
 pub fn left_game(lang: Language, who: &str) -> String {
-    pick(lang, format!("{who} left the game."), format!("{who} 离开了游戏。"))
+    lang.pick(format!("{who} left the game."), format!("{who} 离开了游戏。"))
 }
 
 pub fn last_guess_opens(lang: Language, who: &str, seconds: u32) -> String {
-    pick(
-        lang,
-        format!("{who} gets one private guess at the civilians' word ({seconds} s)."),
+    lang.pick(format!("{who} gets one private guess at the civilians' word ({seconds} s)."),
         format!("{who} 有一次私下猜平民词的机会（{seconds} 秒）。"),
     )
 }
 
 pub fn guess_prompt(lang: Language) -> String {
-    pick(
-        lang,
-        "You were voted out as the blank. Guess the civilians' word with `guess <word>`: if you are right, you win alone.".into(),
+    lang.pick("You were voted out as the blank. Guess the civilians' word with `guess <word>`: if you are right, you win alone.".into(),
         "你作为白板被投出。用 `guess <词>` 猜平民的词：猜对则你独赢。".into(),
     )
 }
 
 pub fn guess_result(lang: Language, who: &str, right: bool) -> String {
     match right {
-        true => pick(lang, format!("{who} guessed the civilians' word!"), format!("{who} 猜中了平民的词！")),
-        false => pick(lang, format!("{who} guessed wrong."), format!("{who} 没有猜中。")),
+        true => lang.pick(format!("{who} guessed the civilians' word!"), format!("{who} 猜中了平民的词！")),
+        false => lang.pick(format!("{who} guessed wrong."), format!("{who} 没有猜中。")),
     }
 }
 
 pub fn guess_missed(lang: Language, who: &str) -> String {
-    pick(lang, format!("{who} made no guess in time."), format!("{who} 没有按时猜词。"))
+    lang.pick(format!("{who} made no guess in time."), format!("{who} 没有按时猜词。"))
 }
 
 pub fn outcome(lang: Language, outcome: Outcome) -> String {
@@ -203,13 +167,11 @@ pub fn outcome(lang: Language, outcome: Outcome) -> String {
         Outcome::Blank => ("🃏 **The blank wins alone!**", "🃏 **白板独赢！**"),
         Outcome::Ended => ("The game was ended before anyone won.", "游戏在分出胜负前结束了。"),
     };
-    pick(lang, en.into(), zh.into())
+    lang.pick(en.into(), zh.into())
 }
 
 pub fn words_reveal(lang: Language, civilian: &str, undercover: &str) -> String {
-    pick(
-        lang,
-        format!("Words: civilians **{civilian}** · undercover **{undercover}**."),
+    lang.pick(format!("Words: civilians **{civilian}** · undercover **{undercover}**."),
         format!("词：平民 **{civilian}** · 卧底 **{undercover}**。"),
     )
 }
@@ -238,9 +200,7 @@ pub fn winner_mark(lang: Language) -> &'static str {
 }
 
 pub fn status(lang: Language, phase: &str, round: u32, living: &str, waiting: &str) -> String {
-    pick(
-        lang,
-        format!("{} · {phase} · round {round}\nIn the game: {living}\n{waiting}", title(lang)),
+    lang.pick(format!("{} · {phase} · round {round}\nIn the game: {living}\n{waiting}", title(lang)),
         format!("{} · {phase} · 第 {round} 轮\n在场：{living}\n{waiting}", title(lang)),
     )
 }
@@ -263,7 +223,7 @@ pub fn phase(lang: Language, name: &str) -> &'static str {
 }
 
 pub fn waiting_for(lang: Language, who: &str) -> String {
-    pick(lang, format!("Waiting for: {who}"), format!("等待：{who}"))
+    lang.pick(format!("Waiting for: {who}"), format!("等待：{who}"))
 }
 
 /// A reminder before a deadline: who the phase still waits for.
@@ -278,24 +238,20 @@ pub fn reminder(lang: Language, seconds_left: i64, who: &str, phase_name: &str) 
         (Language::Zh, "guess_ai") => "指认 AI",
         (Language::Zh, _) => "投票",
     };
-    pick(
-        lang,
-        format!("⏳ {seconds_left} s left {doing}. Waiting for: {who}"),
+    lang.pick(format!("⏳ {seconds_left} s left {doing}. Waiting for: {who}"),
         format!("⏳ 还剩 {seconds_left} 秒{doing}。等待：{who}"),
     )
 }
 
 /// Why a moderator's pair was not added.
 pub fn pair_refused(lang: Language, problems: &[String]) -> String {
-    pick(
-        lang,
-        format!("That pair was not added: {}.", problems.join("; ")),
+    lang.pick(format!("That pair was not added: {}.", problems.join("; ")),
         format!("这个词对没有加入：{}。", problems.join("；")),
     )
 }
 
 pub fn sent_privately(lang: Language) -> String {
-    pick(lang, "Sent to you privately.".into(), "已私下发给你。".into())
+    lang.pick("Sent to you privately.".into(), "已私下发给你。".into())
 }
 
 /// A refused move, said to whoever made it.
@@ -337,46 +293,36 @@ pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
         }
         Rejection::StaleTimer => ("That deadline has passed already.".into(), "这个时限已经过了。".into()),
     };
-    pick(lang, en, zh)
+    lang.pick(en, zh)
 }
 
 pub fn description_gives_away(lang: Language) -> String {
-    pick(
-        lang,
-        "That description is too close to a secret word (or a form or translation of one). Describe it another way; nothing was posted.".into(),
+    lang.pick("That description is too close to a secret word (or a form or translation of one). Describe it another way; nothing was posted.".into(),
         "这句描述离秘密词太近（或是它的变体、翻译）。请换个说法；什么都没有发出。".into(),
     )
 }
 
 pub fn description_empty(lang: Language) -> String {
-    pick(
-        lang,
-        "Describe your word in one short line: `describe <text>`.".into(),
+    lang.pick("Describe your word in one short line: `describe <text>`.".into(),
         "请用一句话描述你的词：`describe <内容>`。".into(),
     )
 }
 
 pub fn description_too_long(lang: Language, max: usize) -> String {
-    pick(
-        lang,
-        format!("Keep it to one short line ({max} characters at most); nothing was posted."),
+    lang.pick(format!("Keep it to one short line ({max} characters at most); nothing was posted."),
         format!("请只说一句（最多 {max} 个字符）；什么都没有发出。"),
     )
 }
 
 pub fn not_a_verb(lang: Language) -> String {
-    pick(
-        lang,
-        "Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end."
+    lang.pick("Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end."
             .into(),
         "卧底指令：join、leave、begin、add-ai、describe <内容>、vote <座位号>、word、guess <词>、status、end。".into(),
     )
 }
 
 pub fn guess_ai_opens(lang: Language, seconds: u32) -> String {
-    pick(
-        lang,
-        format!(
+    lang.pick(format!(
             "🤖 **Guess the AI**: some seats were played by AI. Name them with `guess <seat numbers>` (e.g. `guess 2 5`), {seconds} s."
         ),
         format!("🤖 **猜猜谁是 AI**：有些座位由 AI 扮演。用 `guess <座位号>` 指出（例如 `guess 2 5`），{seconds} 秒。"),
@@ -384,31 +330,29 @@ pub fn guess_ai_opens(lang: Language, seconds: u32) -> String {
 }
 
 pub fn ai_guess_in(lang: Language) -> String {
-    pick(lang, "Your guess is in.".into(), "你的猜测已记录。".into())
+    lang.pick("Your guess is in.".into(), "你的猜测已记录。".into())
 }
 
 pub fn ai_guesses_count(lang: Language, guessed: usize, of: usize) -> String {
-    pick(lang, format!("🤖 {guessed}/{of} have guessed."), format!("🤖 已猜 {guessed}/{of}。"))
+    lang.pick(format!("🤖 {guessed}/{of} have guessed."), format!("🤖 已猜 {guessed}/{of}。"))
 }
 
 pub fn ai_were(lang: Language, seats: &str) -> String {
-    pick(lang, format!("🤖 The AI seats were: {seats}."), format!("🤖 AI 座位是：{seats}。"))
+    lang.pick(format!("🤖 The AI seats were: {seats}."), format!("🤖 AI 座位是：{seats}。"))
 }
 
 pub fn ai_score(lang: Language, right: usize, of: usize, wrong: usize) -> String {
-    pick(
-        lang,
-        format!("found {right} of {of} AI seats, {wrong} wrongly named"),
+    lang.pick(format!("found {right} of {of} AI seats, {wrong} wrongly named"),
         format!("找出 {of} 个 AI 中的 {right} 个，错指 {wrong} 个"),
     )
 }
 
 pub fn withheld(lang: Language) -> String {
-    pick(lang, "(withheld: that would give a secret word away)".into(), "（已拦下：这会泄露秘密词）".into())
+    lang.pick("(withheld: that would give a secret word away)".into(), "（已拦下：这会泄露秘密词）".into())
 }
 
 pub fn ended_idle(lang: Language) -> String {
-    pick(lang, "The game sat idle too long and was ended.".into(), "游戏闲置太久，已结束。".into())
+    lang.pick("The game sat idle too long and was ended.".into(), "游戏闲置太久，已结束。".into())
 }
 
 pub fn host_mark(lang: Language) -> &'static str {

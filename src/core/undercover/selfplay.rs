@@ -10,9 +10,9 @@ use std::time::Instant;
 use crate::core::actor::engine_player;
 use crate::core::game::drive::drive;
 use crate::core::game::{Played, TableOptions, seats::ai_name};
-use crate::core::pipeline::Pipeline;
-use crate::core::puzzle::Language;
-use crate::core::soup::Player;
+use crate::core::soup::pipeline::Pipeline;
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 use super::{Outcome, Phase, UndercoverGame, UndercoverHost, UndercoverTable};
 
@@ -123,11 +123,10 @@ async fn play_one(
         seats: Some(seats),
         ai_seats: Some(seats.saturating_sub(1)),
         language: None,
-        blank: Some(blank),
-        anonymous: None,
         seed: Some(seed),
         ..Default::default()
-    };
+    }
+    .with("blank", if blank { "yes" } else { "no" });
     let game = host.lobby(&first, language, &options, seed)?;
     Ok(play_game(pipeline, game, &mut |_, _| {}).await)
 }

@@ -12,15 +12,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::game::table::AgentMove;
+use crate::core::game::table::{AgentMove, GameTable};
 use crate::core::game::{
-    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Table,
+    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
     TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::prompts::PublicTurn;
-use crate::core::puzzle::Language;
 use crate::core::secrecy::{Canary, Check};
+use crate::core::vocab::Language;
 
+use super::verbs::UndercoverVerb;
 use super::words::fold;
 use super::{Event, Outcome, Phase, Rejection, Role, UndercoverGame, agents, say};
 
@@ -41,7 +42,7 @@ pub struct UndercoverTable {
     issued: Mutex<HashSet<String>>,
 }
 
-struct Next {
+pub struct Next {
     game: UndercoverGame,
     public: Option<PublicTurn>,
     /// The gates for the new state, when the roles were dealt this turn.
@@ -142,32 +143,44 @@ impl UndercoverTable {
             TurnInput::Leave => Event::Leave { seat, now_ms },
             TurnInput::AddAi => Event::AddAi,
             TurnInput::Begin | TurnInput::Start => Event::Begin { by: seat, moderator: inbound.moderator, now_ms },
-            TurnInput::Guess(text) | TurnInput::Say(text) if self.game.phase == Phase::GuessAi => {
-                let numbers = seat_numbers(text);
-                let mut seats: Vec<String> =
-                    numbers.iter().filter_map(|n| self.game.seat_by_number(n)).map(str::to_string).collect();
-                seats.dedup();
-                Event::GuessAi { seat, seats }
-            }
-            TurnInput::Say(text) | TurnInput::Ask(text) if !matches!(self.game.phase, Phase::LastGuess { .. }) => {
-                if matches!(self.game.phase, Phase::Describe { .. })
-                    && self.game.speaker() == Some(seat.as_str())
-                    && let Some(why) = self.check_description(text)
-                {
-                    return Err(why);
-                }
-                Event::Describe { seat, text: text.trim().to_string(), now_ms }
-            }
-            TurnInput::Guess(text) | TurnInput::Say(text) | TurnInput::Ask(text) => {
-                let guess = fold(text);
-                let right = !guess.is_empty() && self.game.dealt.forms(Role::Civilian).iter().any(|f| fold(f) == guess);
-                Event::LastGuess { seat, text: text.trim().to_string(), right, now_ms }
-            }
             TurnInput::Vote(typed) => Event::Vote { voter: seat, option: self.option_of(typed), now_ms },
             TurnInput::Timer(tag) => Event::Timer { tag: tag.clone(), now_ms },
-            TurnInput::Reveal | TurnInput::GiveUp => Event::End { by: seat, moderator: inbound.moderator, now_ms },
+            TurnInput::End => Event::End { by: seat, moderator: inbound.moderator, now_ms },
+            TurnInput::Say(text) => self.said(seat, text, now_ms)?,
+            TurnInput::Verb(verb) => match UndercoverVerb::read(verb) {
+                Some(UndercoverVerb::Guess(text)) => self.guessed(seat, &text, now_ms),
+                None => return Err(say::not_a_verb(self.lang())),
+            },
             _ => return Err(say::not_a_verb(self.lang())),
         })
+    }
+
+    /// Free text: a description on the speaker's turn, the seats a player
+    /// thinks are AI, or the blank seat's last guess.
+    fn said(&self, seat: String, text: &str, now_ms: i64) -> Result<Event, String> {
+        if self.game.phase == Phase::GuessAi || matches!(self.game.phase, Phase::LastGuess { .. }) {
+            return Ok(self.guessed(seat, text, now_ms));
+        }
+        if matches!(self.game.phase, Phase::Describe { .. })
+            && self.game.speaker() == Some(seat.as_str())
+            && let Some(why) = self.check_description(text)
+        {
+            return Err(why);
+        }
+        Ok(Event::Describe { seat, text: text.trim().to_string(), now_ms })
+    }
+
+    /// `guess`: the seats a player thinks are AI, or the last guess.
+    fn guessed(&self, seat: String, text: &str, now_ms: i64) -> Event {
+        if self.game.phase == Phase::GuessAi {
+            let mut seats: Vec<String> =
+                seat_numbers(text).iter().filter_map(|n| self.game.seat_by_number(n)).map(str::to_string).collect();
+            seats.dedup();
+            return Event::GuessAi { seat, seats };
+        }
+        let guess = fold(text);
+        let right = !guess.is_empty() && self.game.dealt.forms(Role::Civilian).iter().any(|f| fold(f) == guess);
+        Event::LastGuess { seat, text: text.trim().to_string(), right, now_ms }
     }
 
     fn lobby_text(&self, game: &UndercoverGame) -> String {
@@ -286,32 +299,68 @@ impl UndercoverTable {
         say::votes_list(self.lang(), &votes, &abstained)
     }
 
-    /// The public lines and private messages one change of state sends.
+    /// The public lines and private messages one change of state sends:
+    /// the deal, the move itself, the ballots it closed, a guess at the AI,
+    /// then what the new phase opens with. The reply's kind is the last
+    /// step's that sets one.
     fn narrate(&self, before: &UndercoverGame, after: &UndercoverGame, event: &Event) -> (Reply, Vec<Message>) {
-        let lang = self.lang();
         let mut lines: Vec<String> = Vec::new();
         let mut private: Vec<Message> = Vec::new();
         let mut kind = ReplyKind::Notice;
-        let label = |s: &str| Self::label(after, s);
         if before.phase == Phase::Lobby && after.phase == Phase::Lobby {
             return (Reply::new(ReplyKind::Lobby, self.lobby_text(after)), private);
         }
         if before.roles.is_empty() && !after.roles.is_empty() {
-            let undercovers = after.roles.values().filter(|r| **r == Role::Undercover).count();
-            let blank = after.roles.values().any(|r| *r == Role::Blank);
-            lines.push(say::begins(lang, after.seats.len(), undercovers, blank));
-            for (seat, role) in &after.roles {
-                let text = match after.dealt.word(*role) {
-                    Some(word) => say::your_word(lang, word),
-                    None => say::you_are_blank(lang),
-                };
-                private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, text));
-            }
+            self.deal_lines(after, &mut lines, &mut private);
         }
+        if let Some(k) = self.move_lines(before, after, event, &mut lines, &mut private) {
+            kind = k;
+        }
+        if self.ballot_lines(before, after, &mut lines) {
+            kind = ReplyKind::Ballot;
+        }
+        if let Event::GuessAi { seat, .. } = event {
+            self.ai_guess_lines(after, seat, &mut lines, &mut private);
+        }
+        if let Some(k) = self.phase_lines(before, after, &mut lines, &mut private) {
+            kind = k;
+        }
+        (Reply::new(kind, lines.join("\n")), private)
+    }
+
+    /// The roles were just dealt: the opening line, and each seat's word
+    /// (or that it is the blank) in private.
+    fn deal_lines(&self, after: &UndercoverGame, lines: &mut Vec<String>, private: &mut Vec<Message>) {
+        let lang = self.lang();
+        let undercovers = after.roles.values().filter(|r| **r == Role::Undercover).count();
+        let blank = after.roles.values().any(|r| *r == Role::Blank);
+        lines.push(say::begins(lang, after.seats.len(), undercovers, blank));
+        for (seat, role) in &after.roles {
+            let text = match after.dealt.word(*role) {
+                Some(word) => say::your_word(lang, word),
+                None => say::you_are_blank(lang),
+            };
+            private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, text));
+        }
+    }
+
+    /// The move itself: a description, a skipped turn, a seat leaving, the
+    /// blank's guess, or a vote (its receipt in private, the count in
+    /// public). The reply's kind, when the move sets one.
+    fn move_lines(
+        &self,
+        before: &UndercoverGame,
+        after: &UndercoverGame,
+        event: &Event,
+        lines: &mut Vec<String>,
+        private: &mut Vec<Message>,
+    ) -> Option<ReplyKind> {
+        let lang = self.lang();
+        let label = |s: &str| Self::label(after, s);
         match event {
             Event::Describe { seat, text, .. } => {
-                kind = ReplyKind::Verdict;
                 lines.push(say::described(lang, &label(seat), text));
+                return Some(ReplyKind::Verdict);
             }
             Event::Timer { .. } if matches!(before.phase, Phase::Describe { .. }) => {
                 lines.push(say::skipped(lang, &before.speaker().map(label).unwrap_or_default()));
@@ -332,13 +381,21 @@ impl UndercoverTable {
                 ));
                 if let Some(ballot) = after.ballot.as_ref().filter(|_| after.votes.len() == before.votes.len()) {
                     lines.push(say::voted_count(lang, ballot.cast_count(), ballot.voters.len()));
-                    kind = ReplyKind::Ballot;
+                    return Some(ReplyKind::Ballot);
                 }
             }
             _ => {}
         }
-        for record in &after.votes[before.votes.len().min(after.votes.len())..] {
-            kind = ReplyKind::Ballot;
+        None
+    }
+
+    /// The ballots this change closed: every vote, then who went out (and
+    /// their role) or the tie. Whether there were any.
+    fn ballot_lines(&self, before: &UndercoverGame, after: &UndercoverGame, lines: &mut Vec<String>) -> bool {
+        let lang = self.lang();
+        let label = |s: &str| Self::label(after, s);
+        let closed = &after.votes[before.votes.len().min(after.votes.len())..];
+        for record in closed {
             lines.push(self.vote_lines(after, record));
             match &record.out {
                 Some(seat) => {
@@ -356,48 +413,77 @@ impl UndercoverTable {
                 }
             }
         }
-        if let Event::GuessAi { seat, .. } = event {
-            private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::ai_guess_in(lang)));
-            if after.phase == Phase::GuessAi {
-                let humans = after.seats.humans().count();
-                lines.push(say::ai_guesses_count(lang, after.ai_guesses.len(), humans));
-            }
+        !closed.is_empty()
+    }
+
+    /// A human's guess at the AI seats: its receipt in private, and how
+    /// many humans have guessed while the guessing goes on.
+    fn ai_guess_lines(&self, after: &UndercoverGame, seat: &str, lines: &mut Vec<String>, private: &mut Vec<Message>) {
+        let lang = self.lang();
+        private.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, say::ai_guess_in(lang)));
+        if after.phase == Phase::GuessAi {
+            let humans = after.seats.humans().count();
+            lines.push(say::ai_guesses_count(lang, after.ai_guesses.len(), humans));
         }
+    }
+
+    /// What the new phase opens with: the result and the reveal, a vote, the
+    /// blank's last guess, or the next speaker. The reply's kind, when the
+    /// phase sets one.
+    fn phase_lines(
+        &self,
+        before: &UndercoverGame,
+        after: &UndercoverGame,
+        lines: &mut Vec<String>,
+        private: &mut Vec<Message>,
+    ) -> Option<ReplyKind> {
+        let lang = self.lang();
         match (&before.phase, &after.phase) {
             (Phase::GuessAi, Phase::Over) => {
-                kind = ReplyKind::Ended;
                 lines.push(self.ai_reveal(after));
+                Some(ReplyKind::Ended)
             }
             (_, Phase::Over) | (_, Phase::GuessAi) if before.outcome.is_none() => {
-                kind = ReplyKind::Ended;
                 lines.push(say::outcome(lang, after.outcome.unwrap_or(Outcome::Ended)));
                 lines.push(self.reveal(after));
                 if after.phase == Phase::GuessAi {
                     lines.push(say::guess_ai_opens(lang, after.rules.vote_seconds));
                 }
+                Some(ReplyKind::Ended)
             }
-            (_, Phase::Over) => kind = ReplyKind::Ended,
+            (_, Phase::Over) => Some(ReplyKind::Ended),
             (_, Phase::Vote { runoff, .. }) if before.phase != after.phase => {
-                kind = ReplyKind::Ballot;
                 lines.push(say::vote_opens(lang, *runoff, after.rules.vote_seconds));
+                Some(ReplyKind::Ballot)
             }
             (_, Phase::LastGuess { seat, .. }) if before.phase != after.phase => {
-                lines.push(say::last_guess_opens(lang, &label(seat), after.rules.guess_seconds));
+                lines.push(say::last_guess_opens(lang, &Self::label(after, seat), after.rules.guess_seconds));
                 private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::guess_prompt(lang)));
+                None
             }
             (_, Phase::Describe { round, turn }) => {
-                let speaker = after.speakers.get(*turn).map(|s| label(s)).unwrap_or_default();
-                let seconds = after.rules.describe_seconds;
-                if before.round() != *round || !matches!(before.phase, Phase::Describe { .. }) {
-                    let order: Vec<String> = after.speakers.iter().map(|s| label(s)).collect();
-                    lines.push(say::round_opens(lang, *round, &order.join(" → "), &speaker, seconds));
-                } else if before.phase != after.phase {
-                    lines.push(say::next_speaker(lang, &speaker, seconds));
-                }
+                lines.extend(self.speaker_line(before, after, *round, *turn));
+                None
             }
-            _ => {}
+            _ => None,
         }
-        (Reply::new(kind, lines.join("\n")), private)
+    }
+
+    /// A new round's speaking order and first speaker, or the next speaker
+    /// in the round; nothing when the speaker has not changed.
+    fn speaker_line(&self, before: &UndercoverGame, after: &UndercoverGame, round: u32, turn: usize) -> Option<String> {
+        let lang = self.lang();
+        let label = |s: &str| Self::label(after, s);
+        let speaker = after.speakers.get(turn).map(|s| label(s)).unwrap_or_default();
+        let seconds = after.rules.describe_seconds;
+        if before.round() != round || !matches!(before.phase, Phase::Describe { .. }) {
+            let order: Vec<String> = after.speakers.iter().map(|s| label(s)).collect();
+            Some(say::round_opens(lang, round, &order.join(" → "), &speaker, seconds))
+        } else if before.phase != after.phase {
+            Some(say::next_speaker(lang, &speaker, seconds))
+        } else {
+            None
+        }
     }
 
     /// Every message passes the gate for its audience while the game is
@@ -474,25 +560,20 @@ fn refused(text: impl Into<String>) -> Played {
 }
 
 #[async_trait]
-impl Table for UndercoverTable {
-    fn kind(&self) -> &'static str {
-        UndercoverGame::KIND
+impl GameTable for UndercoverTable {
+    type Game = UndercoverGame;
+    type Next = Next;
+
+    fn game(&self) -> &UndercoverGame {
+        &self.game
     }
 
     fn language(&self) -> Language {
         self.lang()
     }
 
-    fn is_over(&self) -> bool {
-        self.game.is_over()
-    }
-
     fn is_running(&self) -> bool {
         !matches!(self.game.phase, Phase::Lobby | Phase::Over)
-    }
-
-    fn deadline(&self) -> Option<Deadline> {
-        self.game.deadline.clone()
     }
 
     fn reminder(&self) -> Option<Deadline> {
@@ -503,7 +584,7 @@ impl Table for UndercoverTable {
         let lang = self.lang();
         let seat = inbound.player.id.as_str();
         match &inbound.input {
-            TurnInput::Status | TurnInput::History => {
+            TurnInput::Status => {
                 let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
                 let played = Played::reply(Reply::new(kind, self.status_text()));
                 return self.gated(played, false);
@@ -603,9 +684,7 @@ impl Table for UndercoverTable {
         }
     }
 
-    fn adopt(&mut self, played: Played) {
-        let Some(next) = played.next.and_then(|n| n.downcast::<Next>().ok()) else { return };
-        let next = *next;
+    fn adopt(&mut self, next: Next) {
         if let Some(gates) = next.gates {
             self.gates = gates;
         } else if next.game.roles != self.game.roles {
@@ -664,7 +743,7 @@ impl Table for UndercoverTable {
                         self.fallbacks.fetch_add(1, Ordering::Relaxed);
                         "?".to_string()
                     });
-                    TurnInput::Guess(guess)
+                    UndercoverVerb::Guess(guess).into()
                 }
                 Phase::Lobby | Phase::GuessAi | Phase::Over => continue,
             };

@@ -8,8 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::puzzle::{Difficulty, Language};
+use crate::core::soup::puzzle::Difficulty;
+
 use crate::core::text::{is_cjk, words};
+use crate::core::vocab::Language;
 
 /// Most English words in one side of a pair.
 const MAX_EN_WORDS: usize = 3;

@@ -1,6 +1,7 @@
 use super::*;
 use crate::core::fixtures::puzzle;
-use crate::core::soup::{Player, SoupEvent};
+use crate::core::soup::SoupEvent;
+use crate::core::vocab::Player;
 
 #[test]
 fn mentions_and_control_characters_are_neutralised() {

@@ -1,6 +1,6 @@
 use super::*;
-use crate::core::knowledge::all_puzzle_docs;
-use crate::core::puzzle::Puzzle;
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::puzzle::all_puzzle_docs;
 use crate::knowledge::{HashingEmbedder, open_db};
 use crate::puzzles::PuzzleLibrary;
 

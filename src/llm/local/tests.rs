@@ -82,11 +82,11 @@ fn a_schema_gives_json_of_that_shape() {
     let Some(engine) = engine() else { return };
     let mut judged = request("Is water wet?");
     judged.max_tokens = 64;
-    judged.json_schema = Some(crate::core::verdict::judgement_schema(None));
+    judged.json_schema = Some(crate::core::soup::verdict::judgement_schema(None));
     let reply = engine.generate(&judged, &never()).unwrap();
     let value: serde_json::Value = serde_json::from_str(&reply.text).expect("valid JSON");
     assert!(["question", "guess", "chatter"].contains(&value["kind"].as_str().unwrap()), "{value}");
-    assert!(crate::core::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(), "{value}");
+    assert!(crate::core::soup::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(), "{value}");
     assert!(value["facts"].is_array(), "{value}");
 }
 
@@ -194,7 +194,7 @@ fn sampling_is_greedy_at_zero_and_seeded_otherwise() {
 
 #[test]
 fn schemas_become_shapes_in_required_order() {
-    let shape = structured::Shape::of(&crate::core::verdict::judgement_schema(None)).expect("flat object");
+    let shape = structured::Shape::of(&crate::core::soup::verdict::judgement_schema(None)).expect("flat object");
     let names: Vec<&str> = shape.fields.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["kind", "verdict", "facts"]);
     assert!(matches!(&shape.fields[1].1, structured::Field::Enum(v) if v.len() == 5));
@@ -234,11 +234,14 @@ fn each_architecture_loads_and_generates_from_a_tiny_file() {
 
         let mut judged = request("Is water wet?");
         judged.max_tokens = 48;
-        judged.json_schema = Some(crate::core::verdict::judgement_schema(None));
+        judged.json_schema = Some(crate::core::soup::verdict::judgement_schema(None));
         let reply = engine.generate(&judged, &never()).unwrap();
         let value: serde_json::Value =
             serde_json::from_str(&reply.text).unwrap_or_else(|e| panic!("{arch}: {e}: {}", reply.text));
-        assert!(crate::core::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(), "{arch}: {value}");
+        assert!(
+            crate::core::soup::verdict::Verdict::parse(value["verdict"].as_str().unwrap()).is_some(),
+            "{arch}: {value}"
+        );
 
         let tokenizer = engine.tokenizer();
         for special in tiny::specials(arch) {

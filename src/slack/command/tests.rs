@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::soup::verbs::SoupVerb;
 
 fn check(text: &str, expected: SoupCommand) {
     assert_eq!(parse(text, &crate::assets::catalogue()), expected, "{text:?}");
@@ -15,10 +16,16 @@ fn player_verbs_parse_from_the_catalogue() {
     check("start en-noon-gun hard", SoupCommand::Start(start));
     let with_ai = WantedArgs { language: Some(Language::Zh), ai_players: 2, ..WantedArgs::default() };
     check("start zh ai_players:2", SoupCommand::Start(with_ai));
-    check("  ask Was he alone? ", SoupCommand::Turn { input: TurnInput::Ask("Was he alone?".into()), limited: true });
-    check("guess he drowned", SoupCommand::Turn { input: TurnInput::Guess("he drowned".into()), limited: true });
-    check("HINT", SoupCommand::Turn { input: TurnInput::Hint, limited: false });
-    check("giveup", SoupCommand::Turn { input: TurnInput::GiveUp, limited: false });
+    check(
+        "  ask Was he alone? ",
+        SoupCommand::Turn { input: TurnInput::from(SoupVerb::Ask("Was he alone?".into())), limited: true },
+    );
+    check(
+        "guess he drowned",
+        SoupCommand::Turn { input: TurnInput::from(SoupVerb::Guess("he drowned".into())), limited: true },
+    );
+    check("HINT", SoupCommand::Turn { input: TurnInput::from(SoupVerb::Hint), limited: false });
+    check("giveup", SoupCommand::Turn { input: TurnInput::from(SoupVerb::GiveUp), limited: false });
     check("puzzles zh", SoupCommand::Puzzles(Some(Language::Zh)));
     check("help", SoupCommand::Help);
     check("", SoupCommand::Unknown(String::new()));

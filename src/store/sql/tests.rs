@@ -1,9 +1,9 @@
 use super::*;
 use crate::core::fixtures::puzzle;
 use crate::core::game::{Game, Points, TurnRecord};
-use crate::core::pipeline::Usage;
-use crate::core::puzzle::Language;
+use crate::core::soup::pipeline::Usage;
 use crate::core::soup::{Phase, SoupEvent, SoupGame};
+use crate::core::vocab::Language;
 use crate::store::Backend;
 use crate::store::scratch::ScratchDb;
 

@@ -4,7 +4,7 @@
 //! server.
 
 use echoes::core::guild::GuildStore;
-use echoes::core::puzzle::Language;
+use echoes::core::vocab::Language;
 use echoes::discord::fake::{Opt, Who};
 use echoes::store::SqlStore;
 

@@ -19,10 +19,10 @@ use echoes::core::game::{
 };
 use echoes::core::llm::{ChatMessage, ChatRequest};
 use echoes::core::prompts::PublicTurn;
-use echoes::core::puzzle::Language;
 use echoes::core::secrecy::{Canary, Check};
-use echoes::core::soup::Player;
 use echoes::core::store::{NewSession, StoreError};
+use echoes::core::vocab::Language;
+use echoes::core::vocab::Player;
 
 pub const RULES: SeatRules = SeatRules { min: 3, max: 4, max_ai: 2 };
 pub const VOTE_SECONDS: u32 = 45;
@@ -401,12 +401,8 @@ fn uuid_like() -> String {
 pub struct BallotHost;
 
 impl echoes::bot::HostedGame for BallotHost {
-    fn kind(&self) -> &'static str {
-        BallotGame::KIND
-    }
-
-    fn group(&self) -> &'static str {
-        "ballot"
+    fn about(&self) -> echoes::core::game::About {
+        echoes::core::game::About { kind: BallotGame::KIND, group: "ballot", verbs: CATALOGUE }
     }
 
     fn open(
@@ -439,7 +435,8 @@ pub const CATALOGUE: &str = r#"
 group = "ballot"
 name = "start"
 who = "player"
-frontends = ["discord", "slack"]
+move = "start"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Open a Secret Ballot lobby here."
 help.zh = "在这里开一局秘密投票。"
@@ -448,7 +445,8 @@ help.zh = "在这里开一局秘密投票。"
 group = "ballot"
 name = "join"
 who = "player"
-frontends = ["discord", "slack"]
+move = "join"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Take a seat."
 help.zh = "入座。"
@@ -457,7 +455,8 @@ help.zh = "入座。"
 group = "ballot"
 name = "leave"
 who = "player"
-frontends = ["discord", "slack"]
+move = "leave"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Leave the lobby."
 help.zh = "离开大厅。"
@@ -466,7 +465,8 @@ help.zh = "离开大厅。"
 group = "ballot"
 name = "begin"
 who = "player"
-frontends = ["discord", "slack"]
+move = "begin"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Start now (host or moderator)."
 help.zh = "立即开始（房主或管理员）。"
@@ -475,7 +475,8 @@ help.zh = "立即开始（房主或管理员）。"
 group = "ballot"
 name = "add-ai"
 who = "player"
-frontends = ["discord", "slack"]
+move = "add-ai"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Fill a seat with an AI player."
 help.zh = "让 AI 玩家入座。"
@@ -484,7 +485,8 @@ help.zh = "让 AI 玩家入座。"
 group = "ballot"
 name = "vote"
 who = "player"
-frontends = ["discord", "slack"]
+move = "vote"
+frontends = ["terminal", "discord", "slack"]
 options = [{ name = "choice", kind = "text", required = true }]
 help.en = "Vote in secret."
 help.zh = "秘密投票。"
@@ -493,7 +495,8 @@ help.zh = "秘密投票。"
 group = "ballot"
 name = "whisper"
 who = "player"
-frontends = ["discord", "slack"]
+move = "whisper"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Show me my secret again, privately."
 help.zh = "再私下给我看一次我的秘密。"
@@ -502,7 +505,8 @@ help.zh = "再私下给我看一次我的秘密。"
 group = "ballot"
 name = "status"
 who = "player"
-frontends = ["discord", "slack"]
+move = "status"
+frontends = ["terminal", "discord", "slack"]
 options = []
 help.en = "Show the table."
 help.zh = "查看牌桌。"

@@ -15,9 +15,9 @@ use std::time::Duration;
 use echoes::core::actor::{Courier, Delivery, Engine, Inbound, SessionHandle};
 use echoes::core::game::{Audience, Game, ReplyKind, TurnInput};
 use echoes::core::llm::RoleModels;
-use echoes::core::pipeline::{Pipeline, PipelineSettings};
-use echoes::core::soup::Player;
+use echoes::core::soup::pipeline::{Pipeline, PipelineSettings};
 use echoes::core::store::Clock;
+use echoes::core::vocab::Player;
 use echoes::llm::ScriptedLlm;
 use echoes::store::SqlStore;
 use tokio::sync::{Notify, watch};
@@ -267,7 +267,12 @@ async fn the_deadline_closes_the_vote_after_a_restart_and_fires_once() {
 
 #[tokio::test]
 async fn the_terminal_prints_only_what_the_human_may_read() {
-    use echoes::console::table::{TerminalCourier, play_lines, show};
+    use echoes::console::table::{TableVerbs, TerminalCourier, play_lines, show};
+    let verbs = TableVerbs::new(
+        echoes::core::catalogue::Catalogue::parse(game::CATALOGUE).unwrap(),
+        "ballot",
+        echoes::core::vocab::Language::En,
+    );
     let clock = ManualClock::starting_at(1_000);
     let agent = Arc::new(ScriptedLlm::new(["?".into()]).cycling());
     let models = RoleModels { judge: agent.clone(), narrator: agent };
@@ -282,7 +287,7 @@ async fn the_terminal_prints_only_what_the_human_may_read() {
 
     let mut printed = Vec::new();
     let lines = ["/add-ai", "/add-ai", "/begin", "/whisper", "/dance", "/vote ai:1"].map(String::from);
-    let mut over = play_lines(&h, &ann, lines, &mut rx, &mut |t| printed.push(t.to_string())).await.unwrap();
+    let mut over = play_lines(&verbs, &h, &ann, lines, &mut rx, &mut |t| printed.push(t.to_string())).await.unwrap();
     while !over {
         let got = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
         let delivery = got.unwrap_or_else(|_| panic!("the game did not end; printed: {printed:#?}")).unwrap();

@@ -86,8 +86,10 @@ pub(super) fn gate_for(session: &SessionView<'_>, after: &SoupGame, input: &Turn
     let mut kept = session.gate.clone();
     kept.catch_up(session.puzzle, after, session.history);
     let mut gate = kept.gate;
-    if let TurnInput::Say(text) | TurnInput::Ask(text) | TurnInput::Guess(text) = input {
-        gate.allow_public(text);
+    let said = matches!(input, TurnInput::Say(_))
+        || matches!(SoupVerb::of(input), Some(SoupVerb::Ask(_) | SoupVerb::Guess(_)));
+    if said {
+        gate.allow_public(input.text());
     }
     gate
 }

@@ -6,8 +6,10 @@
 
 use std::collections::HashSet;
 
-use super::{Language, Problem, Puzzle, problem};
+use super::{Problem, Puzzle, problem};
+
 use crate::core::text::{distinct_runs, shares_run, tokens};
+use crate::core::vocab::Language;
 
 /// A hint may not repeat this many consecutive words (en) of a required
 /// fact, unless the surface already shows them.

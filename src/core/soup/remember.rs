@@ -6,12 +6,13 @@
 //! Only public material goes in: the summary prompt never sees the bottom,
 //! so memories are safe to show the Narrator.
 
-use super::memory::{Memory, MemoryError, MemoryItem, MemoryKind, player_namespace};
-use super::pipeline::Pipeline;
-use super::prompts::PublicTurn;
-use super::puzzle::Puzzle;
-use super::soup::{Phase, Player, SoupGame};
-use super::store::{FinishedSession, PlayerStats, Store, StoreError};
+use crate::core::memory::{Memory, MemoryError, MemoryItem, MemoryKind, player_namespace};
+use crate::core::prompts::PublicTurn;
+use crate::core::soup::pipeline::Pipeline;
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::{Phase, SoupGame};
+use crate::core::store::{FinishedSession, PlayerStats, Store, StoreError};
+use crate::core::vocab::Player;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RememberError {

@@ -5,7 +5,7 @@ use super::*;
 pub(super) fn status_text(session: &SessionView<'_>) -> String {
     let g = session.game;
     let p = session.puzzle;
-    let phase = crate::core::i18n::phase_label(p.language, g.phase);
+    let phase = crate::core::soup::i18n::phase_label(p.language, g.phase);
     match p.language {
         Language::En => format!(
             "📋 {} · {phase} · {} questions · hints {}/{} · key facts found {}/{} · guesses {}",

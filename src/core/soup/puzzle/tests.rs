@@ -88,3 +88,13 @@ fn over_long_bottom_is_refused() {
     let long = "word ".repeat(1_000);
     check(|s| s.replace("bottom = \"The keeper", &format!("bottom = \"{long} The keeper")), "bottom", "longer");
 }
+
+#[test]
+fn a_puzzle_splits_into_typed_documents() {
+    let docs = puzzle_docs(&puzzle());
+    let public: Vec<&str> = docs.iter().filter(|d| d.visibility == Visibility::Public).map(|d| d.id.as_str()).collect();
+    assert_eq!(public, ["en-test-lighthouse#surface"]);
+    assert_eq!(docs.iter().filter(|d| d.kind == DocKind::Fact).count(), 3);
+    assert_eq!(docs.iter().filter(|d| d.kind == DocKind::Hint).count(), 3);
+    assert!(docs.iter().all(|d| !d.text.is_empty()));
+}

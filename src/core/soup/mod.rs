@@ -7,8 +7,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::puzzle::Puzzle;
-use super::verdict::Verdict;
+use self::puzzle::Puzzle;
+use self::verdict::Verdict;
+use crate::core::vocab::Player;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -79,13 +80,6 @@ pub enum SoupEvent {
     GaveUp,
     Revealed,
     Expired,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
-    /// Stable id, e.g. `console:alice`, `discord:1234`.
-    pub id: String,
-    pub name: String,
 }
 
 /// Why an event was refused; the state is unchanged.
@@ -253,9 +247,15 @@ impl super::game::Game for SoupGame {
     }
 }
 
+pub mod i18n;
+pub mod pipeline;
+pub mod puzzle;
+pub mod remember;
 pub mod selfplay;
 mod table;
 pub mod transcript;
+pub mod verbs;
+pub mod verdict;
 pub use table::{AI_DELAY_MS, MAX_AI_PLAYERS, SoupTable, ai_player};
 
 #[cfg(test)]

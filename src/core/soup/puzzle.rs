@@ -8,33 +8,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::knowledge::Visibility;
-use super::text::{distinct_runs, shares_run};
-
-/// Game language. Puzzles, prompts and fixed replies exist in each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    En,
-    Zh,
-}
-
-impl Language {
-    pub fn code(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::Zh => "zh",
-        }
-    }
-
-    pub fn parse(code: &str) -> Option<Self> {
-        match code.trim().to_ascii_lowercase().as_str() {
-            "en" | "english" => Some(Language::En),
-            "zh" | "cn" | "chinese" | "中文" => Some(Language::Zh),
-            _ => None,
-        }
-    }
-}
+use crate::core::knowledge::{Doc, DocKind, Visibility};
+use crate::core::text::{distinct_runs, shares_run};
+use crate::core::vocab::Language;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -86,6 +62,18 @@ pub struct Puzzle {
     /// the relevant ones instead of reading them all.
     #[serde(default)]
     pub lore: Vec<Lore>,
+    /// Questions players ask, each with the verdict the Judge gives: the
+    /// Judge's memory for this puzzle. As secret as the bottom.
+    #[serde(default)]
+    pub known: Vec<Known>,
+}
+
+/// A question players ask and its verdict, written with the puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Known {
+    pub question: String,
+    pub verdict: crate::core::game::record::Verdict,
 }
 
 /// A background passage with its declared visibility.
@@ -99,6 +87,39 @@ pub struct Lore {
 
 fn judge_only() -> Visibility {
     Visibility::Judge
+}
+
+/// Every puzzle's documents.
+pub fn all_puzzle_docs(puzzles: &[&Puzzle]) -> Vec<Doc> {
+    puzzles.iter().flat_map(|p| puzzle_docs(p)).collect()
+}
+
+/// Splits a puzzle into its typed documents: the surface is public, the
+/// bottom and key facts are for the Judge, hints for the hint master, lore
+/// as it declares.
+pub fn puzzle_docs(p: &Puzzle) -> Vec<Doc> {
+    let doc = |id: String, kind, visibility, text: &str| Doc {
+        id,
+        puzzle_id: p.id.clone(),
+        kind,
+        visibility,
+        language: p.language.code().to_string(),
+        text: text.trim().to_string(),
+    };
+    let mut docs = vec![
+        doc(format!("{}#surface", p.id), DocKind::Surface, Visibility::Public, &p.surface),
+        doc(format!("{}#bottom", p.id), DocKind::Bottom, Visibility::Judge, &p.bottom),
+    ];
+    docs.extend(
+        p.facts.iter().map(|f| doc(format!("{}#fact-{}", p.id, f.id), DocKind::Fact, Visibility::Judge, &f.text)),
+    );
+    docs.extend(
+        p.hints.iter().enumerate().map(|(i, h)| doc(format!("{}#hint-{i}", p.id), DocKind::Hint, Visibility::Hint, h)),
+    );
+    docs.extend(
+        p.lore.iter().enumerate().map(|(i, l)| doc(format!("{}#lore-{i}", p.id), DocKind::Lore, l.visibility, &l.text)),
+    );
+    docs
 }
 
 /// One thing wrong with a puzzle file: which field, and why.

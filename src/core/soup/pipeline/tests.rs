@@ -1,3 +1,5 @@
+use crate::core::llm::RoleModels;
+use crate::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
 
 use super::*;
@@ -62,7 +64,7 @@ async fn a_question_gets_a_verdict_and_a_remark_in_two_calls() {
 async fn the_ledger_answers_a_repeat_without_a_model_call() {
     let mut t = table(vec![], vec![]);
     t.game.ledger.insert("did a ship sink".into(), Verdict::Yes);
-    let out = t.run(TurnInput::Ask("Did a SHIP sink??".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Ask("Did a SHIP sink??".into()))).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Yes));
     assert_eq!((out.usage.model_calls, out.usage.judge_parse), (0, "ledger"));
     assert!(t.judge.requests().is_empty());
@@ -71,7 +73,7 @@ async fn the_ledger_answers_a_repeat_without_a_model_call() {
 #[tokio::test]
 async fn a_guess_is_graded_by_counts_never_naming_missing_facts() {
     let t = table(vec![r#"{"kind":"guess","verdict":"IRRELEVANT","facts":["f1"]}"#.into()], vec![]);
-    let out = t.run(TurnInput::Guess("the lamp was off and a ship wrecked".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Guess("the lamp was off and a ship wrecked".into()))).await;
     assert_eq!(out.reply.kind, ReplyKind::Guess);
     assert!(out.reply.text.contains("1 of 3"), "{}", out.reply.text);
     for fact in &t.puzzle.facts {
@@ -106,7 +108,7 @@ async fn a_failing_model_is_reported_and_the_turn_does_not_happen() {
         LlmError::Unavailable("refused".into()),
     ] {
         let t = table(vec![ScriptedReply::Error(error)], vec![]);
-        let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+        let out = t.run(TurnInput::from(SoupVerb::Ask("Did a ship sink?".into()))).await;
         assert_eq!(out.reply.kind, ReplyKind::Unavailable);
         assert!(!out.commit && out.next.is_none());
         assert!(!out.reply.text.contains("boom"), "provider errors never reach players");
@@ -116,7 +118,7 @@ async fn a_failing_model_is_reported_and_the_turn_does_not_happen() {
 #[tokio::test]
 async fn a_failing_narrator_falls_back_to_a_stock_remark() {
     let t = table(vec![YES.into()], vec![ScriptedReply::Error(LlmError::Timeout)]);
-    let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Ask("Did a ship sink?".into()))).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Yes));
     assert!(out.reply.text.starts_with("YES: ") && out.reply.text.len() > 6);
 }
@@ -124,7 +126,11 @@ async fn a_failing_narrator_falls_back_to_a_stock_remark() {
 #[tokio::test]
 async fn bad_input_is_refused_before_any_model_call() {
     let t = table(vec![], vec![]);
-    for input in [TurnInput::Say(String::new()), TurnInput::Ask(" \u{7} ".into()), TurnInput::Say("x".repeat(10_000))] {
+    for input in [
+        TurnInput::Say(String::new()),
+        TurnInput::from(SoupVerb::Ask(" \u{7} ".into())),
+        TurnInput::Say("x".repeat(10_000)),
+    ] {
         let out = t.run(input).await;
         assert_eq!(out.reply.kind, ReplyKind::Rejected);
         assert!(out.next.is_none());
@@ -144,13 +150,13 @@ async fn chatter_needs_no_model() {
 #[tokio::test]
 async fn hints_come_in_order_up_to_the_limit() {
     let mut t = table(vec![], vec![]);
-    let first = t.run(TurnInput::Hint).await;
+    let first = t.run(TurnInput::from(SoupVerb::Hint)).await;
     assert!(first.reply.text.contains(&t.puzzle.hints[0]), "{}", first.reply.text);
     t.game = first.next.unwrap();
-    let second = t.run(TurnInput::Hint).await;
+    let second = t.run(TurnInput::from(SoupVerb::Hint)).await;
     assert!(second.reply.text.contains(&t.puzzle.hints[1]));
     t.game = second.next.unwrap();
-    let third = t.run(TurnInput::Hint).await;
+    let third = t.run(TurnInput::from(SoupVerb::Hint)).await;
     assert_eq!(third.reply.kind, ReplyKind::Rejected);
     assert!(third.reply.text.contains("No hints left"));
 }
@@ -158,7 +164,7 @@ async fn hints_come_in_order_up_to_the_limit() {
 #[tokio::test]
 async fn a_meta_verdict_from_the_judge_gets_fixed_text_only() {
     let t = table(vec![r#"{"kind":"question","verdict":"META","facts":[]}"#.into()], vec![]);
-    let out = t.run(TurnInput::Ask("Is the story sad?".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Ask("Is the story sad?".into()))).await;
     assert_eq!(out.reply.verdict, Some(Verdict::Meta));
     assert_eq!(out.usage.model_calls, 1, "no narrator for META");
 }
@@ -178,7 +184,11 @@ async fn questions_about_the_answers_wording_never_reach_a_model() {
 async fn moves_after_the_end_are_refused() {
     let mut t = table(vec![], vec![]);
     t.game = t.game.apply(&SoupEvent::GaveUp, &t.puzzle).unwrap();
-    for input in [TurnInput::Ask("Was it a ship?".into()), TurnInput::Hint, TurnInput::GiveUp] {
+    for input in [
+        TurnInput::from(SoupVerb::Ask("Was it a ship?".into())),
+        TurnInput::from(SoupVerb::Hint),
+        TurnInput::from(SoupVerb::GiveUp),
+    ] {
         assert_eq!(t.run(input).await.reply.kind, ReplyKind::Rejected);
     }
     assert_eq!(t.run(TurnInput::Status).await.reply.kind, ReplyKind::Status);
@@ -290,7 +300,7 @@ mod knowledge_and_memory {
         let mut t = table(vec![YES.into()], vec!["Good one.".into()]);
         t.pipeline.memory = Some(Arc::new(OneMemory));
         t.game.players.insert("t:alice".into(), Default::default());
-        t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+        t.run(TurnInput::from(SoupVerb::Ask("Did a ship sink?".into()))).await;
         let narrator = &t.narrator.requests()[0].messages[0].content;
         assert!(narrator.contains("Alice asks few, pointed questions."), "{narrator}");
         let judge = &t.judge.requests()[0].messages;
@@ -303,7 +313,7 @@ mod knowledge_and_memory {
         let topics = ["orchards and apples", "railway timetables", "whale migration", "copper mining", "violin making"];
         t.puzzle.lore = topics
             .iter()
-            .map(|topic| crate::core::puzzle::Lore {
+            .map(|topic| crate::core::soup::puzzle::Lore {
                 text: format!("A long passage about {topic}. {}", format!("More about {topic}. ").repeat(20)),
                 visibility: crate::core::knowledge::Visibility::Judge,
             })
@@ -314,9 +324,9 @@ mod knowledge_and_memory {
             .await
             .unwrap();
         use crate::core::knowledge::Knowledge;
-        kb.sync(&crate::core::knowledge::puzzle_docs(&t.puzzle)).await.unwrap();
+        kb.sync(&crate::core::soup::puzzle::puzzle_docs(&t.puzzle)).await.unwrap();
         t.pipeline.knowledge = Some(Arc::new(kb));
-        t.run(TurnInput::Ask("Does whale migration matter?".into())).await;
+        t.run(TurnInput::from(SoupVerb::Ask("Does whale migration matter?".into()))).await;
         let prompt = &t.judge.requests()[0].messages[0].content;
         assert!(prompt.contains("A long passage about whale migration"), "the relevant passage is there");
         let pasted = topics.iter().filter(|topic| prompt.contains(&format!("A long passage about {topic}"))).count();
@@ -370,7 +380,7 @@ mod secrecy_gate {
     #[tokio::test]
     async fn the_reveal_is_not_gated() {
         let t = table(vec![], vec![]);
-        let out = t.run(TurnInput::GiveUp).await;
+        let out = t.run(TurnInput::from(SoupVerb::GiveUp)).await;
         assert!(out.reply.text.contains(t.puzzle.bottom.trim()) && out.withheld.is_none());
     }
 }
@@ -379,12 +389,12 @@ mod secrecy_gate {
 async fn a_remark_that_repeats_its_instructions_is_replaced_by_a_stock_one() {
     let echo = "You are the host of a Turtle Soup (situation puzzle) game. Players ask yes/no questions.";
     let t = table(vec![YES.into()], vec![echo.into()]);
-    let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Ask("Did a ship sink?".into()))).await;
     assert!(out.reply.text.starts_with("YES: "), "{}", out.reply.text);
     assert!(!out.reply.text.contains("host of a Turtle Soup"), "the prompt's own text never reaches players");
     let quoting_the_surface = "A lighthouse keeper switched off his lamp one night, indeed!";
     let t = table(vec![YES.into()], vec![quoting_the_surface.into()]);
-    let out = t.run(TurnInput::Ask("Did a ship sink?".into())).await;
+    let out = t.run(TurnInput::from(SoupVerb::Ask("Did a ship sink?".into()))).await;
     assert_eq!(out.reply.text, format!("YES: {quoting_the_surface}"), "what players were told may be echoed");
 }
 

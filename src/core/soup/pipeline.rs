@@ -6,81 +6,25 @@
 //! record before the reply is shown. A failed model call returns no record
 //! and no new state, so the turn never half-happens.
 
-use std::sync::Arc;
-
-use super::embed::Embedder;
-use super::i18n::{Msg, say, verdict_label};
-use super::knowledge::Knowledge;
-use super::llm::{ChatMessage, ChatRequest, LlmClient, LlmError, RoleModels};
-use super::memory::Memory;
-use super::prompts::{JudgeMode, JudgeView, Prompts, PublicTurn, PublicView};
-use super::puzzle::{Language, Puzzle};
-use super::secrecy::{Blocked, is_meta_question};
-use super::soup::{Phase, Player, Rejection, SoupEvent, SoupGame};
-use super::text::{Form, InputProblem, clean_input, form_of, normalize_question, truncate_chars};
-use super::verdict::{Intent, Judgement, Parsed, Verdict, judgement_schema, parse_judgement};
+use crate::core::llm::{ChatMessage, ChatRequest, LlmClient, LlmError};
+use crate::core::prompts::{JudgeMode, JudgeView, PublicTurn, PublicView};
+use crate::core::secrecy::{Blocked, is_meta_question};
+use crate::core::soup::i18n::{Msg, say, verdict_label};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::verdict::{Intent, Judgement, Parsed, Verdict, judgement_schema, parse_judgement};
+use crate::core::soup::{Phase, Rejection, SoupEvent, SoupGame};
+use crate::core::text::{Form, InputProblem, clean_input, form_of, normalize_question, truncate_chars};
+use crate::core::vocab::Language;
+use crate::core::vocab::Player;
 
 /// How many earlier turns the prompts see.
 const HISTORY_IN_PROMPT: usize = 12;
 /// Longest Narrator remark shown, in characters.
 const MAX_REMARK_CHARS: usize = 160;
 
-pub use super::game::TurnInput;
-
-/// Settings the pipeline needs from config.
-#[derive(Debug, Clone)]
-pub struct PipelineSettings {
-    pub narrator: bool,
-    pub judge_max_tokens: u32,
-    pub narrator_max_tokens: u32,
-    pub max_input_chars: usize,
-    pub seed: Option<u64>,
-    /// Cosine similarity at or above which a question reuses an earlier
-    /// question's verdict (semantic consistency ledger).
-    pub ledger_threshold: f32,
-    /// Most characters of player memories the Narrator may be given.
-    pub memory_chars: usize,
-}
-
-impl Default for PipelineSettings {
-    fn default() -> Self {
-        PipelineSettings {
-            narrator: true,
-            judge_max_tokens: 96,
-            narrator_max_tokens: 48,
-            max_input_chars: super::text::MAX_INPUT_CHARS,
-            seed: None,
-            ledger_threshold: DEFAULT_LEDGER_THRESHOLD,
-            memory_chars: 480,
-        }
-    }
-}
-
-/// The semantic ledger's default threshold, tuned on
-/// `tests/data/question_pairs.toml` with all-MiniLM-L6-v2 (see `echoes bench ledger`).
-pub const DEFAULT_LEDGER_THRESHOLD: f32 = 0.93;
-
-/// Everything a turn needs besides the session.
-#[derive(Clone)]
-pub struct Pipeline {
-    pub models: RoleModels,
-    pub prompts: Arc<Prompts>,
-    pub settings: PipelineSettings,
-    /// Puzzle documents, retrieved by role (lore for the Judge, public
-    /// notes for AI players).
-    pub knowledge: Option<Arc<dyn Knowledge>>,
-    /// Player memories for the Narrator (never the Judge).
-    pub memory: Option<Arc<dyn Memory>>,
-    /// A sentence embedder for the semantic ledger; without one the
-    /// ledger matches normalised text only.
-    pub embedder: Option<Arc<dyn Embedder>>,
-}
-
-impl Pipeline {
-    pub fn new(models: RoleModels, prompts: Arc<Prompts>, settings: PipelineSettings) -> Self {
-        Pipeline { models, prompts, settings, knowledge: None, memory: None, embedder: None }
-    }
-}
+pub use crate::core::game::TurnInput;
+pub use crate::core::services::{DEFAULT_LEDGER_THRESHOLD, Pipeline, PipelineSettings, Progress, ProgressFn, Usage};
+use crate::core::soup::verbs::SoupVerb;
 
 /// An earlier question's embedding and the verdict it got.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,17 +47,7 @@ pub struct SessionView<'a> {
     pub ledger: &'a [LedgerVector],
 }
 
-pub use super::game::{Reply, ReplyKind};
-
-/// Model use and parse quality for one turn, kept in the turn record.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Usage {
-    pub model_calls: u32,
-    pub prompt_tokens: u32,
-    pub completion_tokens: u32,
-    /// "clean", "salvaged", "fallback", "ledger", or "" when no Judge call.
-    pub judge_parse: &'static str,
-}
+pub use crate::core::game::{Reply, ReplyKind};
 
 /// The result of one turn. `commit` is false only when the turn did not
 /// happen (the model was unavailable): then nothing may be stored.
@@ -165,17 +99,6 @@ impl<'t> Asked<'t> {
     }
 }
 
-/// Progress a front end may show while a turn runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Progress {
-    Judging,
-    Narrating,
-    /// A game's own named step ("Validating your action against the lore").
-    Step(String),
-}
-
-pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Send + Sync);
-
 impl Pipeline {
     /// Runs one turn against the session as it is now. While the game is
     /// on, the reply passes the secrecy gate (`guard`) before it is returned.
@@ -203,17 +126,14 @@ impl Pipeline {
                 self.simple(session, SoupEvent::Start, ReplyKind::Intro, |p, g| say(lang, &Msg::Intro(p, g.hint_limit)))
             }
             TurnInput::Say(text) => self.judged(session, player, text, JudgeMode::Auto, progress).await,
-            TurnInput::Ask(text) => self.judged(session, player, text, JudgeMode::Question, progress).await,
-            TurnInput::Guess(text) => self.judged(session, player, text, JudgeMode::Guess, progress).await,
-            TurnInput::Hint => self.hint(session),
             TurnInput::Status => TurnOutcome::reply(ReplyKind::Status, status_text(session)),
-            TurnInput::History => TurnOutcome::reply(ReplyKind::History, history_text(lang, session.history)),
-            TurnInput::GiveUp => self.simple(session, SoupEvent::GaveUp, ReplyKind::Ended, |p, _| {
-                say(lang, &Msg::GaveUp { bottom: &p.bottom })
-            }),
-            TurnInput::Reveal => self.simple(session, SoupEvent::Revealed, ReplyKind::Ended, |p, _| {
+            TurnInput::End => self.simple(session, SoupEvent::Revealed, ReplyKind::Ended, |p, _| {
                 say(lang, &Msg::Revealed { bottom: &p.bottom })
             }),
+            TurnInput::Verb(verb) => match SoupVerb::read(verb) {
+                Some(verb) => self.verb(session, player, verb, progress).await,
+                None => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
+            },
             // Lobby, ballot and timer moves: Turtle Soup has no seats, votes
             // or deadlines (anyone in the thread plays).
             TurnInput::Join
@@ -222,12 +142,26 @@ impl Pipeline {
             | TurnInput::AddAi
             | TurnInput::Vote(_)
             | TurnInput::Whisper
-            | TurnInput::Timer(_)
-            | TurnInput::Pause
-            | TurnInput::Resume
-            | TurnInput::Topic(_)
-            | TurnInput::SayTo { .. }
-            | TurnInput::Scores => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
+            | TurnInput::Timer(_) => TurnOutcome::reply(ReplyKind::Rejected, say(lang, &Msg::NotInThisGame)),
+        }
+    }
+
+    async fn verb(
+        &self,
+        session: &SessionView<'_>,
+        player: &Player,
+        verb: SoupVerb,
+        progress: ProgressFn<'_>,
+    ) -> TurnOutcome {
+        let lang = session.puzzle.language;
+        match verb {
+            SoupVerb::Ask(text) => self.judged(session, player, &text, JudgeMode::Question, progress).await,
+            SoupVerb::Guess(text) => self.judged(session, player, &text, JudgeMode::Guess, progress).await,
+            SoupVerb::Hint => self.hint(session),
+            SoupVerb::History => TurnOutcome::reply(ReplyKind::History, history_text(lang, session.history)),
+            SoupVerb::GiveUp => self.simple(session, SoupEvent::GaveUp, ReplyKind::Ended, |p, _| {
+                say(lang, &Msg::GaveUp { bottom: &p.bottom })
+            }),
         }
     }
 
@@ -454,9 +388,9 @@ fn layered_history(history: &[PublicTurn]) -> Vec<PublicTurn> {
     let (older, recent) = history.split_at(split);
     let taught = |t: &&PublicTurn| matches!(t.outcome.as_str(), "YES" | "NO" | "YES_AND_NO" | "guess");
     let lines: Vec<String> = older.iter().filter(taught).map(|t| format!("{} => {}", t.text, t.outcome)).collect();
-    let count = |t: &str| super::context::estimate_tokens(t);
+    let count = |t: &str| crate::core::context::estimate_tokens(t);
     let mut out = Vec::with_capacity(recent.len() + 1);
-    if let Some(text) = super::context::fold_older(&lines, EARLIER_TOKENS, &count) {
+    if let Some(text) = crate::core::context::fold_older(&lines, EARLIER_TOKENS, &count) {
         out.push(PublicTurn { player: String::new(), text, outcome: "earlier".into() });
     }
     out.extend(recent.iter().cloned());

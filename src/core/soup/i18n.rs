@@ -4,10 +4,12 @@
 //! can never carry the answer. Model-written text is only the Narrator's
 //! remark, and it is cut and checked elsewhere.
 
-use super::puzzle::{Language, Puzzle};
-use super::soup::{GuessGrade, Phase, Rejection};
-use super::text::InputProblem;
-use super::verdict::Verdict;
+use crate::core::soup::puzzle::Puzzle;
+
+use crate::core::soup::verdict::Verdict;
+use crate::core::soup::{GuessGrade, Phase, Rejection};
+use crate::core::text::InputProblem;
+use crate::core::vocab::Language;
 
 /// A fixed message and its arguments.
 #[derive(Debug, Clone, PartialEq)]
@@ -177,9 +179,9 @@ pub fn phase_label(lang: Language, phase: Phase) -> &'static str {
 
 fn difficulty_zh(p: &Puzzle) -> &'static str {
     match p.difficulty {
-        super::puzzle::Difficulty::Easy => "简单",
-        super::puzzle::Difficulty::Medium => "中等",
-        super::puzzle::Difficulty::Hard => "困难",
+        crate::core::soup::puzzle::Difficulty::Easy => "简单",
+        crate::core::soup::puzzle::Difficulty::Medium => "中等",
+        crate::core::soup::puzzle::Difficulty::Hard => "困难",
     }
 }
 

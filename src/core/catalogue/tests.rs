@@ -1,0 +1,113 @@
+use super::*;
+use crate::core::game::input::Verb as GameVerb;
+
+fn catalogue() -> Catalogue {
+    crate::assets::catalogue()
+}
+
+fn input(group: &str, line: &str) -> TurnInput {
+    match catalogue().read_line(Frontend::Slack, group, line, "/") {
+        Ok(Parsed::Input { input, .. }) => input,
+        other => panic!("{line:?}: {other:?}"),
+    }
+}
+
+fn verb(name: &str, args: &[&str]) -> TurnInput {
+    TurnInput::Verb(GameVerb::new(name, args.iter().map(|a| a.to_string())))
+}
+
+#[test]
+fn every_games_declaration_is_valid_and_each_name_is_taken_once() {
+    let c = catalogue();
+    for group in ["soup", "soup-admin", "undercover", "arena", "rpg"] {
+        assert!(c.verbs.iter().any(|v| v.group == group), "{group} declares its verbs");
+    }
+    let twice =
+        "[[verb]]\ngroup = \"g\"\nname = \"x\"\nwho = \"player\"\nfrontends = []\nhelp.en = \"\"\nhelp.zh = \"\"\n";
+    assert!(Catalogue::collect([twice, twice]).unwrap_err().contains("listed twice"));
+}
+
+#[test]
+fn a_typed_line_becomes_the_games_verb_or_the_engines_move() {
+    assert_eq!(input("soup", "ask  was it night? "), verb("ask", &["was it night?"]));
+    assert_eq!(input("soup", "A was it night?"), verb("ask", &["was it night?"]), "an alias");
+    assert_eq!(input("soup", "hint"), verb("hint", &[]));
+    assert_eq!(input("soup", "status"), TurnInput::Status);
+    assert_eq!(input("undercover", "describe it is warm"), TurnInput::Say("it is warm".into()));
+    assert_eq!(input("undercover", "whisper"), TurnInput::Whisper, "`word`'s alias");
+    assert_eq!(input("undercover", "vote 3"), TurnInput::Vote("3".into()));
+    assert_eq!(input("undercover", "end"), TurnInput::End);
+    assert_eq!(input("arena", "topic tides and moons"), verb("topic", &["tides and moons"]));
+    assert_eq!(input("arena", "react 2"), TurnInput::Vote("2".into()));
+}
+
+#[test]
+fn a_lead_option_is_typed_first_and_may_be_left_out() {
+    assert_eq!(input("rpg", "say Mira: where is the ship?"), verb("say", &["where is the ship?", "Mira"]));
+    assert_eq!(input("rpg", "say Mira hello there"), verb("say", &["hello there", "Mira"]));
+    assert_eq!(input("rpg", "say hello"), verb("say", &["hello"]));
+}
+
+#[test]
+fn a_missing_argument_is_the_usage_line_and_an_unknown_verb_is_named() {
+    let c = catalogue();
+    assert_eq!(c.read_line(Frontend::Terminal, "soup", "ask", "/"), Err(ReadError::Usage("/ask <question>".into())));
+    assert_eq!(c.read_line(Frontend::Slack, "soup", "dance now", "/soup "), Err(ReadError::Unknown("dance".into())));
+    assert_eq!(
+        c.read_line(Frontend::Slack, "soup", "quit", "/soup "),
+        Err(ReadError::Unknown("quit".into())),
+        "terminal only"
+    );
+}
+
+#[test]
+fn named_options_read_as_the_typed_line_does() {
+    let c = catalogue();
+    let named = [("npc".to_string(), "Mira".to_string()), ("text".to_string(), "hello".to_string())];
+    let Ok(Parsed::Input { input, verb: declared }) = c.read_named(Frontend::Discord, "rpg", "say", &named, "/rpg ")
+    else {
+        panic!("say reads")
+    };
+    assert_eq!(input, verb("say", &["hello", "Mira"]));
+    assert!(!declared.answers_privately());
+    let Ok(Parsed::Input { verb: guess, .. }) =
+        c.read_named(Frontend::Discord, "undercover", "guess", &[("word".into(), "tea".into())], "/")
+    else {
+        panic!("guess reads")
+    };
+    assert!(guess.answers_privately(), "a last guess is answered privately");
+}
+
+#[test]
+fn sub_verbs_and_bot_verbs_are_the_bots() {
+    let c = catalogue();
+    let Ok(Parsed::Bot { verb, args }) = c.read_line(Frontend::Slack, "undercover", "pairs remove abc", "/") else {
+        panic!("a content verb")
+    };
+    assert_eq!((verb.name.as_str(), verb.action, args), ("pairs remove", Some(Move::Content), vec!["abc".to_string()]));
+    let Ok(Parsed::Bot { verb, .. }) = c.read_line(Frontend::Slack, "undercover", "start 5", "/") else { panic!() };
+    assert_eq!(verb.action, Some(Move::Start));
+}
+
+#[test]
+fn start_options_fill_the_common_fields_and_the_games_own() {
+    let c = catalogue();
+    let o = c.start_options(Frontend::Slack, "undercover", "seats:6 ai:2 lang:zh anonymous blank:no");
+    assert_eq!((o.seats, o.ai_seats, o.language), (Some(6), Some(2), Some(Language::Zh)));
+    assert_eq!((o.flag("anonymous"), o.flag("blank")), (Some(true), Some(false)));
+    let o = c.start_options(Frontend::Terminal, "rpg", "zh Salt Marsh");
+    assert_eq!((o.language, o.get("world")), (Some(Language::Zh), Some("Salt Marsh")), "loose words are the world");
+    let o = c.start_options(Frontend::Terminal, "arena", "Should cities ban cars?");
+    assert_eq!(o.get("topic"), Some("Should cities ban cars?"), "or the topic");
+    let named = [("characters".to_string(), "3".to_string()), ("max_turns".to_string(), "9".to_string())];
+    let o = c.start_named(Frontend::Discord, "arena", &named);
+    assert_eq!((o.ai_seats, o.number::<u32>("max_turns")), (Some(3), Some(9)));
+}
+
+#[test]
+fn a_button_names_its_group_and_verb() {
+    let c = catalogue();
+    assert_eq!(c.button(Frontend::Discord, "soup:hint"), Some(verb("hint", &[])));
+    assert_eq!(c.button(Frontend::Slack, "soup:status"), Some(TurnInput::Status));
+    assert_eq!(c.button(Frontend::Slack, "soup_forget_me"), None);
+}

@@ -1,0 +1,17 @@
+//! The Lore RPG's own verbs: the declaration the catalogue reads
+//! (`verbs.toml`) and the closed enum the table plays.
+
+/// The `rpg` group, as the catalogue reads it.
+pub const DECLARATION: &str = include_str!("verbs.toml");
+
+crate::game_verbs! {
+    /// A Lore RPG verb beside the engine's moves (`act` is free text).
+    pub enum LoreVerb {
+        /// Words to someone in the world; without a name, an action.
+        Say(text, npc) = "say",
+        /// Turns won and lost.
+        Scores = "scores",
+        /// The story so far.
+        Recap = "recap" | "history",
+    }
+}

@@ -1,0 +1,17 @@
+//! Turtle Soup's own verbs: the declaration the catalogue reads
+//! (`verbs.toml`) and the closed enum the pipeline plays.
+
+/// The `soup` and `soup-admin` groups, as the catalogue reads them.
+pub const DECLARATION: &str = include_str!("verbs.toml");
+
+crate::game_verbs! {
+    /// A Turtle Soup verb (the engine's moves, `status` and `end`, are
+    /// not here).
+    pub enum SoupVerb {
+        Ask(question) = "ask",
+        Guess(story) = "guess",
+        Hint = "hint",
+        History = "history",
+        GiveUp = "giveup",
+    }
+}

@@ -1,0 +1,14 @@
+//! Who is the Undercover's own verbs: the declaration the catalogue reads
+//! (`verbs.toml`) and the closed enum the table plays.
+
+/// The `undercover` group, as the catalogue reads it.
+pub const DECLARATION: &str = include_str!("verbs.toml");
+
+crate::game_verbs! {
+    /// An Undercover verb beside the engine's moves.
+    pub enum UndercoverVerb {
+        /// The blank seat's last guess at the civilians' word, or the
+        /// seats a player thinks are AI ("guess the AI").
+        Guess(word) = "guess",
+    }
+}
