@@ -7,7 +7,8 @@ use crate::core::catalogue::Who;
 
 fn tree() -> (Catalogue, Vec<poise::Command<Data, Error>>) {
     let catalogue = crate::assets::catalogue();
-    let commands = commands(&catalogue, &["undercover", "arena", "rpg"]);
+    let groups: Vec<&str> = crate::assets::hosted_games().iter().map(|g| g.group()).collect();
+    let commands = commands(&catalogue, &groups);
     (catalogue, commands)
 }
 
