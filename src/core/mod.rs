@@ -47,4 +47,5 @@ games! {
     undercover,
     arena,
     lore,
+    secret_ballot,
 }

@@ -8,7 +8,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use echoes::core::catalogue::Catalogue;
 use echoes::core::guild::GuildStore;
 use echoes::core::llm::LlmClient;
 use echoes::discord::fake::{CHANNEL, Call, Opt, Who};
@@ -16,7 +15,7 @@ use echoes::discord::{Data, DiscordSettings};
 
 use super::{Rig, WAIT, is_private, rules};
 use crate::engine::ManualClock;
-use crate::engine::game::{BallotHost, CATALOGUE, PHRASES, VOTE_SECONDS};
+use crate::engine::game::{PHRASES, VOTE_SECONDS};
 
 /// The offline bot's parts with Secret Ballot hosted on `clock`.
 pub async fn data_with_ballot(
@@ -29,8 +28,6 @@ pub async fn data_with_ballot(
     let base = &parts.engine;
     let engine = echoes::core::actor::Engine::new(base.pipeline.clone(), base.store.clone(), clock, 0);
     parts.engine = Arc::new(engine);
-    parts.hosted.push(Arc::new(BallotHost));
-    parts.catalogue.verbs.extend(Catalogue::parse(CATALOGUE).unwrap().verbs);
     Data::from_bot(parts, settings)
 }
 

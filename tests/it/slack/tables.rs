@@ -8,14 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use echoes::bot::BotParts;
-use echoes::core::catalogue::Catalogue;
 use echoes::slack::SlackSettings;
 use echoes::slack::bench::Rig;
 use echoes::slack::fake::{Call, FakeSlack, payloads};
 
 use super::{CHANNEL, WAIT};
 use crate::engine::ManualClock;
-use crate::engine::game::{BallotHost, CATALOGUE, PHRASES, VOTE_SECONDS};
+use crate::engine::game::{BallotHost, PHRASES, VOTE_SECONDS};
 
 async fn parts(db: &Path, clock: Arc<ManualClock>) -> BotParts {
     let model = Arc::new(crate::discord::rules());
@@ -23,7 +22,6 @@ async fn parts(db: &Path, clock: Arc<ManualClock>) -> BotParts {
     let base = &parts.engine;
     parts.engine = Arc::new(echoes::core::actor::Engine::new(base.pipeline.clone(), base.store.clone(), clock, 0));
     parts.hosted = vec![Arc::new(BallotHost)];
-    parts.catalogue.verbs.extend(Catalogue::parse(CATALOGUE).unwrap().verbs);
     parts
 }
 

@@ -1,0 +1,218 @@
+//! Secret Ballot on the engine: inputs become the game's events, each
+//! change of state its public line and private messages, every message
+//! gated for its audience; AI seats vote from their own view.
+
+use async_trait::async_trait;
+
+use crate::core::game::table::{AgentMove, GameTable};
+use crate::core::game::{
+    Audience, Ballot, Game, Inbound, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
+    Snapshot, TurnContext, TurnInput, TurnRecord,
+};
+use crate::core::llm::{ChatMessage, ChatRequest};
+use crate::core::prompts::PublicTurn;
+use crate::core::secrecy::{Canary, Check};
+use crate::core::vocab::{Language, Player};
+
+use super::{BallotGame, Event, Phase, RULES, VOTE_SECONDS};
+
+/// The game on the engine.
+pub struct BallotTable {
+    pub game: BallotGame,
+    history: Vec<PublicTurn>,
+    canary: String,
+    gates: SecretGates,
+}
+
+pub struct Next {
+    game: BallotGame,
+    public: Option<PublicTurn>,
+}
+
+fn gates_for(game: &BallotGame, canary: &str) -> SecretGates {
+    let secrets: Vec<Secret> = game.phrases.iter().map(|(seat, p)| Secret::of_seat(seat.clone(), p.clone())).collect();
+    SecretGates::new("Whom do you trust?", &secrets, Canary::parse(canary))
+}
+
+impl BallotTable {
+    pub fn new(game: BallotGame, history: Vec<PublicTurn>, canary: &str) -> BallotTable {
+        BallotTable { gates: gates_for(&game, canary), game, history, canary: canary.to_string() }
+    }
+
+    fn event_for(&self, inbound: &Inbound, now_ms: i64) -> Option<Event> {
+        let who = inbound.player.clone();
+        Some(match &inbound.input {
+            TurnInput::Join => Event::Join(who),
+            TurnInput::Leave => Event::Leave(who.id),
+            TurnInput::AddAi => Event::AddAi,
+            TurnInput::Begin => Event::Begin { by: who.id, moderator: inbound.moderator, now_ms },
+            TurnInput::Vote(option) => Event::Vote { voter: who.id, option: option.clone() },
+            TurnInput::Timer(tag) => Event::Close { tag: tag.clone() },
+            _ => return None,
+        })
+    }
+
+    /// The messages a change of state sends.
+    fn messages(&self, before: &BallotGame, after: &BallotGame, who: &Player) -> (Reply, Vec<Message>) {
+        let mut out = Vec::new();
+        let reply = match (before.phase, after.phase) {
+            (Phase::Lobby, Phase::Lobby) => Reply::new(
+                ReplyKind::Lobby,
+                format!("{} seats taken ({}–{}).", after.seats.len(), RULES.min, RULES.max),
+            ),
+            (Phase::Lobby, Phase::Voting) => {
+                for (seat, phrase) in &after.phrases {
+                    let text = format!("Your secret phrase: {phrase}");
+                    out.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, text));
+                }
+                Reply::new(ReplyKind::Ballot, format!("Voting is open: whom do you trust? {VOTE_SECONDS} s."))
+            }
+            (_, Phase::Over) => Reply::new(ReplyKind::Ended, after.result.clone().unwrap_or_default()),
+            _ => {
+                let ballot = after.ballot.as_ref().map_or(0, Ballot::cast_count);
+                out.push(Message::to(Audience::Seat(who.id.clone()), ReplyKind::Private, "Your vote is in."));
+                Reply::new(ReplyKind::Ballot, format!("{ballot}/{} have voted.", after.seats.len()))
+            }
+        };
+        (reply, out)
+    }
+
+    /// Every message passes the gate for its audience while the game is on.
+    fn gated(&self, mut played: Played) -> Played {
+        if let Check::Blocked(b) = self.gates.check(&Audience::Everyone, &played.reply.text) {
+            played.reply.text = "(withheld)".into();
+            played.withheld = Some(b);
+        }
+        for m in &mut played.messages {
+            if let Check::Blocked(b) = self.gates.check(&m.audience, &m.reply.text) {
+                m.reply.text = "(withheld)".into();
+                played.withheld = Some(b);
+            }
+        }
+        played
+    }
+}
+
+fn refused(text: impl Into<String>) -> Played {
+    Played::reply(Reply::new(ReplyKind::Rejected, text))
+}
+
+#[async_trait]
+impl GameTable for BallotTable {
+    type Game = BallotGame;
+    type Next = Next;
+
+    fn game(&self) -> &BallotGame {
+        &self.game
+    }
+
+    fn language(&self) -> Language {
+        Language::En
+    }
+
+    fn is_running(&self) -> bool {
+        false
+    }
+
+    async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        if inbound.input == TurnInput::Status {
+            let text = format!("Secret Ballot · {} · {} seats", self.game.phase_name(), self.game.seats.len());
+            return self.gated(Played::reply(Reply::new(ReplyKind::Status, text)));
+        }
+        if inbound.input == TurnInput::Whisper {
+            let Some(phrase) = self.game.phrases.get(&inbound.player.id) else { return refused("You have no seat.") };
+            let mut played = Played::reply(Reply::new(ReplyKind::Private, "Sent to you privately."));
+            let text = format!("Your secret phrase: {phrase}");
+            played.messages.push(Message::to(Audience::Seat(inbound.player.id.clone()), ReplyKind::Private, text));
+            return self.gated(played);
+        }
+        let Some(event) = self.event_for(inbound, ctx.now_ms) else { return refused("Not in this game.") };
+        let next = match self.game.apply(&event, &()) {
+            Ok(next) => next,
+            Err(r) => return refused(format!("Refused: {r:?}")),
+        };
+        let (reply, messages) = self.messages(&self.game, &next, &inbound.player);
+        let public =
+            PublicTurn { player: inbound.player.name.clone(), text: reply.text.clone(), outcome: "move".into() };
+        let points = match next.is_over() {
+            true => next
+                .seats
+                .humans()
+                .map(|s| Points { player: s.player.clone(), points: 1, solved: false, role: None })
+                .collect(),
+            false => Vec::new(),
+        };
+        let snapshot: Snapshot = next.snapshot().expect("a ballot game serialises");
+        let record = TurnRecord { public: Some(public.clone()), ..TurnRecord::default() };
+        let choices = match (self.game.phase, next.phase, &next.ballot) {
+            (Phase::Lobby, Phase::Voting, Some(ballot)) => ballot.options.clone(),
+            _ => Vec::new(),
+        };
+        let played = Played {
+            reply,
+            messages,
+            choices,
+            record,
+            snapshot: Some(snapshot),
+            points,
+            commit: true,
+            withheld: None,
+            next: Some(Box::new(Next { game: next, public: Some(public) })),
+        };
+        self.gated(played)
+    }
+
+    fn expire(&mut self, _: &TurnContext<'_>) -> Played {
+        refused("expired")
+    }
+
+    fn adopt(&mut self, next: Next) {
+        if next.game.phrases != self.game.phrases {
+            self.gates = gates_for(&next.game, &self.canary);
+        }
+        self.game = next.game;
+        self.history.extend(next.public);
+    }
+
+    async fn agent_moves(&self, ctx: &TurnContext<'_>, seq: i64) -> Vec<AgentMove> {
+        let Some(ballot) = self.game.ballot.as_ref().filter(|b| !b.closed) else { return Vec::new() };
+        let mut moves = Vec::new();
+        for seat in self.game.seats.agents().filter(|s| !ballot.has_voted(&s.player.id)) {
+            let own: Vec<&str> = self.game.phrases.get(&seat.player.id).map(String::as_str).into_iter().collect();
+            let view = SeatView::new(&seat.player, &self.history, own);
+            let option = agent_vote(ctx, &view, ballot).await;
+            let event_id = format!("agent:{}:{seq}", seat.player.id);
+            moves.push(AgentMove {
+                seat: seat.player.clone(),
+                input: TurnInput::Vote(option),
+                event_id,
+                not_before_ms: None,
+            });
+        }
+        moves
+    }
+}
+
+/// The AI seat's choice from its own view; garbage or a failed call falls
+/// back to the first option that is not itself.
+async fn agent_vote(ctx: &TurnContext<'_>, view: &SeatView<'_>, ballot: &Ballot) -> String {
+    let ids: Vec<&str> = ballot.options.iter().map(|(id, _)| id.as_str()).collect();
+    let prompt = format!(
+        "You are {}. Your secret phrase: {}.\nWhat happened:\n{}\nAnswer with one id to trust: {}",
+        view.seat.name,
+        view.own.join(", "),
+        view.public_lines(12),
+        ids.join(", ")
+    );
+    let request = ChatRequest {
+        messages: vec![ChatMessage::system("You play Secret Ballot."), ChatMessage::user(prompt)],
+        max_tokens: 16,
+        temperature: 0.0,
+        seed: None,
+        json_schema: None,
+    };
+    let said = ctx.pipeline.models.narrator.chat(request).await.map(|r| r.text).unwrap_or_default();
+    let fallback = ids.iter().find(|id| **id != view.seat.id).copied().unwrap_or_default();
+    ids.iter().find(|id| said.trim() == **id).copied().unwrap_or(fallback).to_string()
+}
+
