@@ -38,6 +38,8 @@ pub enum Msg<'a> {
     },
     Chatter,
     Unclear,
+    /// The Judge cannot tell (too small a model, no known answer close).
+    CantTell,
     /// A reply the secrecy gate stopped.
     Withheld,
     ModelDown,
@@ -106,6 +108,7 @@ fn en(msg: &Msg<'_>) -> String {
         Msg::Revealed { bottom } => format!("The story is revealed:\n{}", bottom.trim()),
         Msg::Chatter => "(not counted: ask a yes/no question, or start a guess with /guess)".into(),
         Msg::Unclear => "The judge couldn't make sense of that. Try rephrasing it as a yes/no question.".into(),
+        Msg::CantTell => "I can't tell from that — ask it another way (this one doesn't count).".into(),
         Msg::Withheld => "(the host keeps that to itself: it would give the story away)".into(),
         Msg::ModelDown => {
             "The game master's model isn't answering right now. Your message wasn't counted; please try again in a moment."
@@ -152,6 +155,7 @@ fn zh(msg: &Msg<'_>) -> String {
         Msg::Revealed { bottom } => format!("真相揭晓：\n{}", bottom.trim()),
         Msg::Chatter => "（不计入：请提一个是非题，或用 /guess 说出推测）".into(),
         Msg::Unclear => "裁判没能理解这句话。请换成一个可以用“是/不是”回答的问题。".into(),
+        Msg::CantTell => "这个我判断不了——换个问法吧（这次不计数）。".into(),
         Msg::Withheld => "（主持人不便多说：这会泄露汤底）".into(),
         Msg::ModelDown => "主持人的模型暂时没有响应。这条消息没有计入，请稍后再试。".into(),
         Msg::NoRemark(v, n) => stock_remark_zh(*v, *n).into(),

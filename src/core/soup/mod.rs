@@ -248,6 +248,7 @@ impl super::game::Game for SoupGame {
 }
 
 pub mod i18n;
+pub mod known;
 pub mod pipeline;
 pub mod puzzle;
 pub mod remember;

@@ -24,6 +24,7 @@ const MAX_REMARK_CHARS: usize = 160;
 
 pub use crate::core::game::TurnInput;
 pub use crate::core::services::{DEFAULT_LEDGER_THRESHOLD, Pipeline, PipelineSettings, Progress, ProgressFn, Usage};
+use crate::core::soup::known::{self, Known};
 use crate::core::soup::verbs::SoupVerb;
 
 /// An earlier question's embedding and the verdict it got.
@@ -244,13 +245,25 @@ impl Pipeline {
             let asked = Asked::repeat(&text, key, verdict, "ledger");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
-        let vector = match mode != JudgeMode::Guess && looks_like_question(&text) {
+        let vector = match mode != JudgeMode::Guess {
             true => self.question_vector(&key).await,
             false => None,
         };
-        if let Some(verdict) = vector.as_deref().and_then(|v| self.semantic_match(session.ledger, &key, v)) {
+        let ledger_vector = vector.as_deref().filter(|_| looks_like_question(&text));
+        if let Some(verdict) = ledger_vector.and_then(|v| self.semantic_match(session.ledger, &key, v)) {
             let asked = Asked::repeat(&text, key, verdict, "semantic");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+        }
+        // The Judge's memory: the puzzle's known answers.
+        let known = known::prepared(session.puzzle, self.embedder.as_ref()).await;
+        if mode != JudgeMode::Guess
+            && let Some(recall) = known.recall(&text, vector.as_deref())
+        {
+            let asked = Asked::repeat(&text, key, recall.verdict, "known");
+            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+        }
+        if !self.models.judge.can_judge() {
+            return self.without_judge(session, player, &text, mode, &known).await;
         }
         progress(Progress::Judging);
         let mut usage = Usage::default();
@@ -295,6 +308,7 @@ impl Pipeline {
         };
         let remark = match repeat {
             Some("meta") => say(lang, &Msg::NoRemark(verdict, session.game.questions as usize)),
+            Some("known") => self.remark(session, text, verdict, usage, progress).await,
             Some(_) => say(lang, &Msg::Repeat),
             None => self.remark(session, text, verdict, usage, progress).await,
         };
@@ -307,6 +321,40 @@ impl Pipeline {
         out.next = Some(next);
         out.usage = std::mem::take(usage);
         out
+    }
+
+    /// A turn the Judge is too small to play: a guess (by its form) is
+    /// graded by the key facts it states; anything else, which the known
+    /// answers did not cover, is "can't tell", not counted and not a verdict.
+    async fn without_judge(
+        &self,
+        session: &SessionView<'_>,
+        player: &Player,
+        text: &str,
+        mode: JudgeMode,
+        known: &Known,
+    ) -> TurnOutcome {
+        let lang = session.puzzle.language;
+        let guess = match mode {
+            JudgeMode::Guess => true,
+            JudgeMode::Question => false,
+            JudgeMode::Auto => form_of(text) == Some(Form::Guess) || reads_as_account(text),
+        };
+        if !guess {
+            let mut out = TurnOutcome::reply(ReplyKind::Unclear, say(lang, &Msg::CantTell));
+            out.usage.judge_parse = "cant_tell";
+            return out;
+        }
+        let mut parts = vec![text.to_string()];
+        parts.extend(known::sentences(text));
+        let vectors = match &self.embedder {
+            Some(embedder) => embedder.embed(&parts).await.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let facts = known.facts_stated(text, &vectors);
+        let judgement = Judgement { intent: Intent::Guess, verdict: None, facts };
+        let usage = Usage { judge_parse: "facts", ..Usage::default() };
+        self.grade(session, player, text, judgement, usage)
     }
 
     fn grade(
@@ -338,6 +386,18 @@ impl Pipeline {
         out.usage = usage;
         out
     }
+}
+
+/// A declarative account of what happened, for a Judge too small to
+/// tell: no question form, and long enough to tell a story ("He had eaten
+/// something before and realised what it was.", "maybe the ...", "我觉得…").
+fn reads_as_account(text: &str) -> bool {
+    if form_of(text) == Some(Form::Question) {
+        return false;
+    }
+    let cjk = text.chars().filter(|c| crate::core::text::is_cjk(*c)).count();
+    let words = text.split_whitespace().count();
+    cjk >= 8 || words >= 5
 }
 
 /// Short social noise that needs no model ("lol", "ok", "哈哈").

@@ -1,0 +1,351 @@
+//! The Judge's memory: a puzzle's known answers (questions players ask,
+//! each with its verdict, written with the puzzle) matched against a
+//! player's question, so what the bundled content already knows is
+//! answered without a model. Matching is by words (English: content words,
+//! lightly stemmed, and their letter trigrams for typos; Chinese: pairs of
+//! characters) and, where an embedder is at hand, by sentence vectors. A
+//! question whose negation differs from the known one's takes the opposite
+//! verdict ("Did nobody die?" against "Did someone die?").
+//!
+//! Also here: key facts found in a guess by the same means, for a Judge
+//! too small to grade one.
+
+use std::collections::{HashMap, HashSet};
+
+use std::sync::{Arc, Mutex};
+
+use crate::core::embed::{Embedder, cosine};
+use crate::core::game::record::Verdict;
+use crate::core::text::{is_cjk, normalize_question};
+use crate::core::vocab::Language;
+
+use super::puzzle::{Fact, Puzzle};
+
+/// At or above this combined similarity a known answer is the verdict.
+/// Calibrated with `echoes eval known` on `tests/data/judge_eval.jsonl`
+/// (not on the held-out set the figures are reported on).
+pub const THRESHOLD_EN: f32 = 0.72;
+pub const THRESHOLD_ZH: f32 = 0.62;
+/// A key fact counts as stated at or above this similarity.
+pub const FACT_THRESHOLD_EN: f32 = 0.55;
+pub const FACT_THRESHOLD_ZH: f32 = 0.45;
+
+/// One known question, ready to match.
+#[derive(Debug, Clone)]
+struct Entry {
+    question: String,
+    verdict: Verdict,
+    features: Features,
+    vector: Option<Vec<f32>>,
+}
+
+/// What a text is matched by.
+#[derive(Debug, Clone, Default)]
+pub struct Features {
+    /// Content words (English, stemmed) or character pairs (Chinese).
+    grams: Vec<String>,
+    /// English: a word may differ by a typo (letter trigrams).
+    fuzzy: bool,
+    /// Whether the sentence is negated (an odd number of negations).
+    negated: bool,
+}
+
+/// A known answer recalled for a question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recall {
+    pub verdict: Verdict,
+    pub score: f32,
+    /// The known question it matched.
+    pub question: String,
+    /// The question's negation differs from the known one's: the verdict
+    /// was flipped.
+    pub flipped: bool,
+}
+
+/// A puzzle's known answers, matched as a whole.
+#[derive(Debug, Clone)]
+pub struct Known {
+    language: Language,
+    entries: Vec<Entry>,
+    facts: Vec<(String, Features, Option<Vec<f32>>)>,
+}
+
+impl Known {
+    /// The puzzle's known answers and key facts, without vectors.
+    pub fn new(puzzle: &Puzzle) -> Known {
+        let language = puzzle.language;
+        let entries = puzzle
+            .known
+            .iter()
+            .map(|k| Entry {
+                question: k.question.clone(),
+                verdict: k.verdict,
+                features: features(&k.question, language),
+                vector: None,
+            })
+            .collect();
+        let facts = puzzle.facts.iter().map(|f: &Fact| (f.id.clone(), features(&f.text, language), None)).collect();
+        Known { language, entries, facts }
+    }
+
+    /// The same, each known question with its sentence vector.
+    pub async fn with_vectors(mut self, embedder: &dyn Embedder) -> Known {
+        let questions: Vec<String> = self.entries.iter().map(|e| e.question.clone()).collect();
+        if let Ok(vectors) = embedder.embed(&questions).await {
+            for (entry, vector) in self.entries.iter_mut().zip(vectors) {
+                entry.vector = Some(vector);
+            }
+        }
+        self
+    }
+
+    /// Attaches the key facts' vectors (`texts` in the facts' order).
+    pub async fn with_fact_vectors(mut self, embedder: &dyn Embedder, texts: &[String]) -> Known {
+        if let Ok(vectors) = embedder.embed(texts).await {
+            for (fact, vector) in self.facts.iter_mut().zip(vectors) {
+                fact.2 = Some(vector);
+            }
+        }
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The closest known answer and its similarity, whatever it is.
+    pub fn closest(&self, question: &str, vector: Option<&[f32]>) -> Option<Recall> {
+        let asked = features(question, self.language);
+        self.entries
+            .iter()
+            .map(|e| {
+                let score = similarity(&asked, &e.features, vector, e.vector.as_deref());
+                let flipped = asked.negated != e.features.negated;
+                let verdict = if flipped { opposite(e.verdict) } else { e.verdict };
+                Recall { verdict, score, question: e.question.clone(), flipped }
+            })
+            .max_by(|a, b| a.score.total_cmp(&b.score))
+    }
+
+    /// The known answer for `question`, when one is close enough to trust.
+    pub fn recall(&self, question: &str, vector: Option<&[f32]>) -> Option<Recall> {
+        let threshold = match self.language {
+            Language::En => THRESHOLD_EN,
+            Language::Zh => THRESHOLD_ZH,
+        };
+        self.closest(question, vector).filter(|r| r.score >= threshold)
+    }
+
+    /// The key facts a guess states, each fact's best similarity to the
+    /// whole guess or one of its sentences at or above the threshold.
+    pub fn facts_stated(&self, guess: &str, vectors: &[Vec<f32>]) -> Vec<String> {
+        let threshold = match self.language {
+            Language::En => FACT_THRESHOLD_EN,
+            Language::Zh => FACT_THRESHOLD_ZH,
+        };
+        let parts: Vec<Features> = std::iter::once(guess.to_string())
+            .chain(sentences(guess))
+            .map(|s| features(&s, self.language))
+            .collect();
+        self.facts
+            .iter()
+            .filter(|(_, fact, vector)| {
+                let lexical = parts.iter().map(|p| coverage(fact, p)).fold(0.0, f32::max);
+                let semantic = vector
+                    .as_deref()
+                    .map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max))
+                    .unwrap_or(0.0);
+                lexical.max(semantic - 0.1) >= threshold
+            })
+            .map(|(id, ..)| id.clone())
+            .collect()
+    }
+}
+
+/// The guess's sentences (split at full stops, semicolons and commas that
+/// join clauses), for matching facts one by one.
+pub fn sentences(text: &str) -> Vec<String> {
+    text.split(['.', '!', ';', '。', '！', '；', '，', ','])
+        .map(str::trim)
+        .filter(|s| s.chars().count() >= 4)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The verdict a negated question gets from a known one.
+fn opposite(verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Yes => Verdict::No,
+        Verdict::No => Verdict::Yes,
+        other => other,
+    }
+}
+
+/// How alike two texts are, 0 to 1: word overlap (Dice, a typo still a
+/// match) and the sentence vectors' cosine where both have one.
+fn similarity(a: &Features, b: &Features, va: Option<&[f32]>, vb: Option<&[f32]>) -> f32 {
+    let lexical = dice(a, b);
+    match (va, vb) {
+        (Some(va), Some(vb)) => {
+            let semantic = cosine(va, vb);
+            // Either alone can mislead (shared words about another thing;
+            // a vector blind to a changed name): both must agree somewhat.
+            (0.5 * lexical + 0.5 * semantic).max(lexical.min(semantic))
+        }
+        _ => lexical,
+    }
+}
+
+/// The share of `fact`'s words (three letters or more, or Chinese pairs)
+/// that `text` has.
+fn coverage(fact: &Features, text: &Features) -> f32 {
+    let words: Vec<&String> = fact.grams.iter().filter(|w| w.chars().count() >= 3 || !fact.fuzzy).collect();
+    if words.is_empty() {
+        return 0.0;
+    }
+    let found = words.iter().filter(|w| text.grams.iter().any(|t| same(w, t, fact.fuzzy))).count();
+    found as f32 / words.len() as f32
+}
+
+/// Dice over words, a word matching its typo.
+fn dice(a: &Features, b: &Features) -> f32 {
+    if a.grams.is_empty() || b.grams.is_empty() {
+        return 0.0;
+    }
+    let fuzzy = a.fuzzy && b.fuzzy;
+    let in_a = a.grams.iter().filter(|w| b.grams.iter().any(|v| same(w, v, fuzzy))).count();
+    let in_b = b.grams.iter().filter(|v| a.grams.iter().any(|w| same(w, v, fuzzy))).count();
+    (in_a + in_b) as f32 / (a.grams.len() + b.grams.len()) as f32
+}
+
+/// The same word, or (English, four letters or more) one typo away by
+/// letter trigrams.
+fn same(a: &str, b: &str, fuzzy: bool) -> bool {
+    a == b || (fuzzy && a.len() >= 4 && b.len() >= 4 && trigram_dice(a, b) >= 0.6)
+}
+
+fn trigram_dice(a: &str, b: &str) -> f32 {
+    let grams = |w: &str| -> HashSet<String> {
+        let padded: Vec<char> = format!(" {w} ").chars().collect();
+        padded.windows(3).map(|t| t.iter().collect()).collect()
+    };
+    let (ga, gb) = (grams(a), grams(b));
+    2.0 * ga.intersection(&gb).count() as f32 / (ga.len() + gb.len()) as f32
+}
+
+/// Words that carry no content in a yes/no question.
+const STOP_EN: &[&str] = &[
+    "a", "an", "the", "is", "was", "are", "were", "be", "been", "being", "am", "did", "do", "does", "done", "to", "of",
+    "and", "or", "at", "by", "for", "that", "this", "these", "those", "it", "its", "s", "d", "ll", "re", "ve", "m",
+    "there", "any", "some", "so", "just", "really", "actually", "very", "has", "have", "had", "can", "could", "would",
+    "will", "should", "as", "from", "into", "about", "like", "then", "than", "also", "still", "yes", "ok", "okay", "hmm",
+    "um", "uh", "lol", "pls", "please", "question", "q", "because", "since", "which", "with", "i", "me", "my", "we", "us", "our", "you", "your", "thing",
+    "something", "anything", "somebody", "someone", "anyone", "anybody", "get", "got", "go", "went", "what", "who",
+];
+/// Negations, counted for a sentence's polarity ("t" is what is left of "didn't").
+const NEGATIONS_EN: &[&str] = &["not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "t", "without", "noone"];
+/// Chinese question forms that contain a negation but ask plainly.
+const ZH_PLAIN_ASKS: &[&str] = &["是不是", "有没有", "会不会", "能不能", "对不对", "是否", "可不可以", "要不要", "好不好"];
+const ZH_NEGATIONS: &[char] = &['不', '没', '未', '无', '别', '非'];
+/// Characters that only make a Chinese sentence a question or soften it.
+const ZH_FILLER: &[char] = &['吗', '呢', '吧', '啊', '呀', '么', '的', '了', '是', '有', '个', '这', '那', '请', '问'];
+
+/// A text's matching features in its language.
+pub fn features(text: &str, language: Language) -> Features {
+    match language {
+        Language::Zh if text.chars().any(is_cjk) => zh_features(text),
+        _ => en_features(text),
+    }
+}
+
+fn en_features(text: &str) -> Features {
+    let normalized = normalize_question(&text.replace("n't", " not").replace("no one", "noone"));
+    let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
+    let negations = words.iter().filter(|w| NEGATIONS_EN.contains(w)).count();
+    let mut grams: Vec<String> = Vec::new();
+    for w in words.iter().filter(|w| !NEGATIONS_EN.contains(w) && !is_stop(w)) {
+        let stemmed = stem(w);
+        if !grams.contains(&stemmed) {
+            grams.push(stemmed);
+        }
+    }
+    Features { grams, fuzzy: true, negated: negations % 2 == 1 }
+}
+
+/// A stop word, or a typo of a long one ("somone").
+fn is_stop(word: &str) -> bool {
+    STOP_EN.contains(&word)
+        || (word.len() >= 5 && STOP_EN.iter().any(|s| s.len() >= 6 && trigram_dice(word, s) >= 0.6))
+}
+
+/// A light English stem: plurals and common endings, so "died", "dies"
+/// and "die" meet.
+fn stem(word: &str) -> String {
+    let w = word.to_lowercase();
+    for suffix in ["ing", "ed", "es", "s", "ly"] {
+        if w.len() >= suffix.len() + 2 && w.ends_with(suffix) && !w.ends_with("ss") {
+            let base = &w[..w.len() - suffix.len()];
+            return base.trim_end_matches('e').to_string();
+        }
+    }
+    w.trim_end_matches('e').to_string()
+}
+
+fn zh_features(text: &str) -> Features {
+    let mut plain = text.to_string();
+    for ask in ZH_PLAIN_ASKS {
+        plain = plain.replace(ask, " ");
+    }
+    let negations = plain.chars().filter(|c| ZH_NEGATIONS.contains(c)).count();
+    let chars: Vec<char> =
+        plain.chars().filter(|c| is_cjk(*c) && !ZH_FILLER.contains(c) && !ZH_NEGATIONS.contains(c)).collect();
+    let mut grams: Vec<String> = Vec::new();
+    let mut add = |g: String| {
+        if !grams.contains(&g) {
+            grams.push(g);
+        }
+    };
+    chars.windows(2).for_each(|w| add(w.iter().collect()));
+    if chars.len() < 3 {
+        chars.iter().for_each(|c| add(c.to_string()));
+    }
+    // Latin words inside a Chinese question (names, numbers) count whole.
+    normalize_question(text)
+        .split(' ')
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric()))
+        .for_each(|w| add(w.to_string()));
+    Features { grams, fuzzy: false, negated: negations % 2 == 1 }
+}
+
+/// Each puzzle's prepared known answers, built once per process (and again
+/// when a puzzle's known answers change).
+static PREPARED: Mutex<Option<HashMap<String, Arc<Known>>>> = Mutex::new(None);
+
+/// The puzzle's known answers and facts, with vectors when `embedder` is
+/// at hand; prepared once and kept.
+pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> Arc<Known> {
+    let key = format!(
+        "{}#{}#{}#{}",
+        puzzle.id,
+        puzzle.known.len(),
+        puzzle.known.iter().map(|k| k.question.len()).sum::<usize>(),
+        embedder.map(|e| e.describe()).unwrap_or_default()
+    );
+    if let Some(known) = PREPARED.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {
+        return known;
+    }
+    let mut known = Known::new(puzzle);
+    if let Some(embedder) = embedder {
+        known = known.with_vectors(embedder.as_ref()).await;
+        let facts: Vec<String> = puzzle.facts.iter().map(|f| f.text.clone()).collect();
+        known = known.with_fact_vectors(embedder.as_ref(), &facts).await;
+    }
+    let known = Arc::new(known);
+    if let Ok(mut map) = PREPARED.lock() {
+        map.get_or_insert_with(HashMap::new).insert(key, known.clone());
+    }
+    known
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+use super::*;
+use crate::core::fixtures::LIGHTHOUSE;
+
+fn lighthouse() -> Puzzle {
+    let known = r#"
+[[known]]
+question = "Did someone die?"
+verdict = "YES"
+
+[[known]]
+question = "Was the keeper's brother on the ship?"
+verdict = "YES"
+
+[[known]]
+question = "Was it a ghost?"
+verdict = "NO"
+
+[[known]]
+question = "Does the weather matter?"
+verdict = "IRRELEVANT"
+"#;
+    Puzzle::from_toml(&format!("{LIGHTHOUSE}{known}"), Some("en-test-lighthouse"), None).unwrap()
+}
+
+fn zh() -> Puzzle {
+    let source = r#"
+id = "zh-test-deng"
+title = "灯塔"
+language = "zh"
+difficulty = "easy"
+tags = ["sea"]
+author = "tests"
+license = "CC0"
+surface = "灯塔看守人关掉了灯。第二天早上他看了报纸，哭了起来。"
+bottom = "看守人的哥哥那天夜里坐货船回家。因为灯塔没亮，船撞上礁石沉没了。报纸上的遇难船员名单里有他哥哥。"
+hints = ["想想那天夜里谁在海上。", "看守人有亲人在船上。", "灯塔是用来警告船只的。"]
+
+[[facts]]
+id = "f1"
+text = "灯灭了，船撞上礁石沉没。"
+required = true
+
+[[facts]]
+id = "f2"
+text = "看守人的哥哥在船上遇难。"
+required = true
+
+[[known]]
+question = "有人死了吗？"
+verdict = "YES"
+
+[[known]]
+question = "船沉了吗？"
+verdict = "YES"
+
+[[known]]
+question = "是鬼干的吗？"
+verdict = "NO"
+"#;
+    Puzzle::from_toml(source, Some("zh-test-deng"), None).unwrap()
+}
+
+fn recall(puzzle: &Puzzle, question: &str) -> Option<Verdict> {
+    Known::new(puzzle).recall(question, None).map(|r| r.verdict)
+}
+
+#[test]
+fn a_known_question_asked_as_players_type_it_gets_its_verdict() {
+    let p = lighthouse();
+    assert_eq!(recall(&p, "Did someone die?"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "did somone die"), Some(Verdict::Yes), "a typo, no capitals, no question mark");
+    assert_eq!(recall(&p, "was his brother on that ship?"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "was it a ghost"), Some(Verdict::No));
+}
+
+#[test]
+fn a_negated_question_takes_the_opposite_verdict() {
+    let p = lighthouse();
+    assert_eq!(recall(&p, "Did nobody die?"), Some(Verdict::No));
+    assert_eq!(recall(&p, "Wasn't it a ghost?"), Some(Verdict::Yes));
+    let r = Known::new(&p).recall("Did no one die?", None).unwrap();
+    assert!(r.flipped, "{r:?}");
+}
+
+#[test]
+fn an_unrelated_question_is_not_answered_from_memory() {
+    let p = lighthouse();
+    assert_eq!(recall(&p, "Was the newspaper printed in colour?"), None);
+    assert_eq!(recall(&p, "Is the keeper left-handed?"), None);
+}
+
+#[test]
+fn chinese_questions_match_by_character_pairs_and_plain_asks_are_not_negations() {
+    let p = zh();
+    assert_eq!(recall(&p, "有人死吗"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "船是不是沉了？"), Some(Verdict::Yes), "是不是 asks plainly");
+    assert_eq!(recall(&p, "船没沉吗？"), Some(Verdict::No), "没 negates");
+    assert_eq!(recall(&p, "看守人是左撇子吗"), None);
+}
+
+#[test]
+fn a_guess_states_the_facts_it_covers() {
+    let p = lighthouse();
+    let known = Known::new(&p);
+    let stated = known.facts_stated("The lamp was off so a ship hit the rocks and wrecked, and his brother drowned aboard.", &[]);
+    assert!(stated.contains(&"f1".to_string()) && stated.contains(&"f2".to_string()), "{stated:?}");
+    assert!(known.facts_stated("He was a ghost who hated newspapers.", &[]).is_empty());
+    let zh = Known::new(&zh());
+    let stated = zh.facts_stated("灯灭了所以船撞上礁石沉没了，他哥哥在船上遇难了", &[]);
+    assert_eq!(stated, ["f1", "f2"]);
+}
