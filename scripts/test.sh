@@ -34,13 +34,10 @@ cargo fmt --all -- --check
 # `cargo clippy --all-targets -- -D warnings` would), so the dependencies
 # are built once. A separate `cargo clippy` would compile all ~700 of them
 # a second time in check mode (about 15 minutes from cold on 2 cores).
-export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/clippy-rustc"
 # Setup, not a test: the local-model tests read the small chat model and the
 # embedder from the model cache (`echoes models path`); fetch them once.
-# `cargo test --no-run` builds the binary with the tests' feature set; a
-# plain `cargo build` would resolve features differently and rebuild half
-# the dependency graph (LanceDB included) a second time.
-cargo test --locked --no-run --quiet
+# build_echoes (require.sh) is the one build both README commands share.
+build_echoes
 ECHOES__LLM__LOCAL__CHAT_MODEL=small "$CARGO_TARGET_DIR/debug/echoes" models fetch --if-missing
 cargo test --locked
 echo "scripts/test.sh: fmt, clippy and tests passed in $(( $(date +%s) - start ))s"

@@ -69,7 +69,11 @@ pub struct Judged {
     pub expected: String,
     pub got: String,
     pub correct: bool,
-    /// clean, salvaged, fallback, ledger, meta, or "" (no Judge call).
+    /// A guess: the required facts found are the ones it states (what
+    /// decides the game); a question: the same as `correct`.
+    pub graded_right: bool,
+    /// clean, salvaged, fallback, ledger, meta, known, cant_tell, facts,
+    /// or "" (no Judge call).
     pub parse: &'static str,
     pub seconds: f64,
 }
@@ -160,11 +164,21 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
                 (want.join(","), found.join(","), found == want)
             }
         };
+        let required = |ids: &[String]| -> Vec<String> {
+            let mut r: Vec<String> =
+                ids.iter().filter(|id| puzzle.facts.iter().any(|f| f.required && &f.id == *id)).cloned().collect();
+            r.sort();
+            r
+        };
+        let graded_right = match &line.expected {
+            Expected::Facts(facts) => required(facts) == required(&outcome.facts),
+            Expected::Verdict(_) => correct,
+        };
         let parse = match outcome.usage.judge_parse {
             "" if outcome.reply.verdict == Some(Verdict::Meta) => "meta",
             p => p,
         };
-        out.push(Judged { line: n, kind: line.kind, expected, got, correct, parse, seconds });
+        out.push(Judged { line: n, kind: line.kind, expected, got, correct, graded_right, parse, seconds });
         if let Some(next) = outcome.next {
             game = next;
         }
@@ -222,7 +236,10 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
     let questions = count(&|j| j.kind == Kind::Question);
     let guesses = count(&|j| j.kind == Kind::Guess);
     let q_right = count(&|j| j.kind == Kind::Question && j.correct);
+    let q_cant = count(&|j| j.kind == Kind::Question && j.got == "unclear");
+    let q_wrong = questions - q_right - q_cant;
     let g_right = count(&|j| j.kind == Kind::Guess && j.correct);
+    let g_graded = count(&|j| j.kind == Kind::Guess && j.graded_right);
     let labels = ["YES", "NO", "YES_AND_NO", "IRRELEVANT"];
     let mut matrix: BTreeMap<(String, String), usize> = BTreeMap::new();
     for j in judged.iter().filter(|j| j.kind == Kind::Question) {
@@ -234,7 +251,7 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
             got_labels.push(got.clone());
         }
     }
-    let parses = ["clean", "salvaged", "fallback", "ledger", "meta", ""];
+    let parses = ["clean", "salvaged", "fallback", "ledger", "meta", "known", "cant_tell", "facts", ""];
     let parse_counts: Vec<(&str, usize)> = parses.iter().map(|p| (*p, count(&|j| j.parse == *p))).collect();
     let seconds: f64 = judged.iter().map(|j| j.seconds).sum();
     let mean = if judged.is_empty() { 0.0 } else { seconds / judged.len() as f64 };
@@ -244,6 +261,13 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
         pct(q_right, questions),
         pct(g_right, guesses)
     );
+    text.push_str(&format!(
+        "questions: right {:.1}% · can't tell {:.1}% · wrong {:.1}% · guesses graded right (required facts) {g_graded}/{guesses} ({:.1}%)\n",
+        pct(q_right, questions),
+        pct(q_cant, questions),
+        pct(q_wrong, questions),
+        pct(g_graded, guesses)
+    ));
     text.push_str("\nexpected \\ judged");
     for g in &got_labels {
         text.push_str(&format!(" {g:>11}"));
@@ -258,8 +282,8 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
     }
     let calls = judged.iter().filter(|j| matches!(j.parse, "clean" | "salvaged" | "fallback")).count();
     text.push_str(&format!(
-        "\nparse: clean {} · salvaged {} · fallback {} (of {calls} Judge calls) · ledger {} · meta {}\n",
-        parse_counts[0].1, parse_counts[1].1, parse_counts[2].1, parse_counts[3].1, parse_counts[4].1
+        "\nparse: clean {} · salvaged {} · fallback {} (of {calls} Judge calls) · ledger {} · meta {} · known answers {} · can't tell {} · guesses by key facts {}\n",
+        parse_counts[0].1, parse_counts[1].1, parse_counts[2].1, parse_counts[3].1, parse_counts[4].1, parse_counts[5].1, parse_counts[6].1, parse_counts[7].1
     ));
     text.push_str(&format!("{mean:.2} s per judgement ({seconds:.1} s in all)\n"));
     let wrong: Vec<String> = judged
@@ -273,8 +297,8 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
     }
     let json = json!({
         "lines": judged.len(),
-        "questions": {"total": questions, "right": q_right, "accuracy": pct(q_right, questions) / 100.0},
-        "guesses": {"total": guesses, "exact": g_right, "accuracy": pct(g_right, guesses) / 100.0},
+        "questions": {"total": questions, "right": q_right, "cant_tell": q_cant, "wrong": q_wrong, "accuracy": pct(q_right, questions) / 100.0},
+        "guesses": {"total": guesses, "exact": g_right, "accuracy": pct(g_right, guesses) / 100.0, "graded_right": g_graded},
         "confusion": matrix.iter().map(|((e, g), n)| json!({"expected": e, "judged": g, "count": n})).collect::<Vec<_>>(),
         "parse": parse_counts.iter().filter(|(p, _)| !p.is_empty()).map(|(p, n)| ((*p).to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "seconds_per_judgement": mean,

@@ -33,13 +33,22 @@ pub fn parse_line(catalogue: &Catalogue, line: &str) -> ConsoleCommand {
         return ConsoleCommand::Empty;
     }
     let Some(typed) = line.strip_prefix('/') else {
-        return ConsoleCommand::Turn(TurnInput::Say(line.to_string()));
+        // A command said plainly ("hint", "提示", "give up") is that command.
+        return match catalogue.said(Frontend::Terminal, "soup", line) {
+            Some(parsed) => command(Ok(parsed)),
+            None => ConsoleCommand::Turn(TurnInput::Say(line.to_string())),
+        };
     };
     let read = |group| catalogue.read_line(Frontend::Terminal, group, typed, "/");
     let parsed = match read("soup") {
         Err(ReadError::Unknown(_)) => read("soup-admin"),
         other => other,
     };
+    command(parsed)
+}
+
+/// What the catalogue read, as the terminal's command.
+fn command(parsed: Result<Parsed<'_>, ReadError>) -> ConsoleCommand {
     match parsed {
         Ok(Parsed::Input { input, .. }) => ConsoleCommand::Turn(input),
         Ok(Parsed::Bot { verb, .. }) => match verb.name.as_str() {

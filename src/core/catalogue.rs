@@ -111,6 +111,11 @@ pub struct Verb {
     /// Its answer goes to the sender alone (a vote, a last guess).
     #[serde(default)]
     pub private: bool,
+    /// What players type for it plainly, as a whole message and in either
+    /// language ("hint", "提示", "give up"): read without the slash in the
+    /// terminal and in a game's thread. Only for verbs with no required option.
+    #[serde(default)]
+    pub said: Vec<String>,
 }
 
 impl Verb {
@@ -357,6 +362,22 @@ impl Catalogue {
         }
     }
 
+    /// A message that is one of `group`'s verbs said plainly (`hint`,
+    /// `提示`, `give up please`): the verb, read as if typed with no
+    /// arguments. `None` for anything else (a question, a guess).
+    pub fn said(&self, frontend: Frontend, group: &str, text: &str) -> Option<Parsed<'_>> {
+        let plain = plainly(text);
+        if plain.is_empty() {
+            return None;
+        }
+        let verb = self.for_frontend(frontend).find(|v| {
+            v.group == group
+                && !v.options.iter().any(|o| o.required)
+                && (v.named(&plain) || v.said.iter().any(|s| plainly(s) == plain))
+        })?;
+        Self::parsed(verb, Vec::new(), "").ok()
+    }
+
     /// `start`'s options from a typed line: `seats:6 ai_seats:3
     /// language:zh blank:yes`, or the short forms `6`, `zh`, `blank`; an
     /// option marked `rest` takes the rest of the line (`topic: …`), one
@@ -430,6 +451,20 @@ impl Catalogue {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// A message as a plain command is compared: lower case, without the
+/// surrounding punctuation, a leading slash or a trailing "please".
+fn plainly(text: &str) -> String {
+    let lower = text.trim().trim_start_matches('/').to_lowercase();
+    let trimmed = lower.trim_matches(|c: char| c.is_ascii_punctuation() || "？！。，…~～".contains(c) || c.is_whitespace());
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let words = match words.as_slice() {
+        [rest @ .., "please" | "pls" | "plz"] if !rest.is_empty() => rest.to_vec(),
+        _ => words,
+    };
+    let joined = words.join(" ");
+    joined.trim_end_matches(['吧', '啊', '呀', '了']).trim_start_matches('请').to_string()
 }
 
 fn option_named<'v>(start: &'v Verb, key: &str) -> Option<&'v VerbOption> {

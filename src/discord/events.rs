@@ -6,7 +6,9 @@ use poise::serenity_prelude as serenity;
 use serenity::FullEvent;
 
 use crate::core::actor::Inbound;
-use crate::core::catalogue::Frontend;
+use crate::core::catalogue::{Frontend, Parsed};
+use crate::core::game::{Reply, ReplyKind};
+use crate::core::vocab::Language;
 use crate::core::game::TurnInput;
 use crate::core::vocab::Player;
 
@@ -61,9 +63,23 @@ async fn on_message(ctx: &serenity::Context, data: &Data, msg: &serenity::Messag
     if let Err(e) = msg.channel_id.broadcast_typing(http).await {
         tracing::debug!(error = %e, "typing indicator failed");
     }
-    let input = TurnInput::Say(neutralise(&msg.content));
+    // A command said plainly ("hint", "提示", "give up") is that command.
+    let input = match data.catalogue.said(Frontend::Discord, "soup", &msg.content) {
+        Some(Parsed::Input { input, .. }) => input,
+        Some(Parsed::Bot { .. }) => return say_help(http, data, msg, game.puzzle.language).await,
+        None => TurnInput::Say(neutralise(&msg.content)),
+    };
     let turn = Turn { thread: msg.channel_id, handle, game, player, input, event_id: msg.id.to_string() };
     data.take_turn(http, turn, Origin::Message(msg.id)).await?;
+    Ok(())
+}
+
+/// The help, answering a plain "help" in a game's thread.
+async fn say_help(http: &serenity::Http, data: &Data, msg: &serenity::Message, lang: Language) -> Result<(), Error> {
+    let reply = Reply::new(ReplyKind::Status, super::soup::help_text(data, lang));
+    for piece in super::render::plan(&reply, lang, data.settings.max_reply_messages) {
+        msg.channel_id.send_message(http, super::send::message(&piece, Some((msg.channel_id, msg.id)))).await?;
+    }
     Ok(())
 }
 

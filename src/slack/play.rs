@@ -11,7 +11,7 @@ use slack_morphism::prelude::*;
 use crate::bot::words::Markup;
 use crate::bot::{Found, LiveGame, NoPuzzle};
 use crate::core::actor::{Inbound, is_final};
-use crate::core::catalogue::Frontend;
+use crate::core::catalogue::{Frontend, Parsed};
 use crate::core::soup::SoupGame;
 use crate::core::soup::pipeline::TurnInput;
 use crate::core::vocab::Language;
@@ -107,7 +107,16 @@ impl SlackBot {
             let lang = found.game.puzzle.language;
             return self.tell(&m.channel, &m.user, Some(thread_ts), &say(lang, &Word::SlowDown(wait))).await;
         }
-        let input = TurnInput::Say(unescape(&m.text));
+        // A command said plainly ("hint", "提示", "give up") is that command.
+        let text = unescape(&m.text);
+        let input = match self.catalogue.said(Frontend::Slack, "soup", &text) {
+            Some(Parsed::Input { input, .. }) => input,
+            Some(Parsed::Bot { .. }) => {
+                let help = self.help_text(found.game.puzzle.language);
+                return self.tell(&m.channel, &m.user, Some(thread_ts), &help).await;
+            }
+            None => TurnInput::Say(text),
+        };
         let turn = Turn { channel: &m.channel, thread: &key, found, player, input, event_id: m.event_id.clone() };
         self.take_turn(turn).await
     }

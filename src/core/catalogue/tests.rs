@@ -111,3 +111,24 @@ fn a_button_names_its_group_and_verb() {
     assert_eq!(c.button(Frontend::Slack, "soup:status"), Some(TurnInput::Status));
     assert_eq!(c.button(Frontend::Slack, "soup_forget_me"), None);
 }
+
+#[test]
+fn a_command_said_plainly_is_that_command_in_either_language() {
+    let c = catalogue();
+    let said = |text: &str| match c.said(Frontend::Discord, "soup", text) {
+        Some(Parsed::Input { input, .. }) => Some(input),
+        Some(Parsed::Bot { verb, .. }) => Some(TurnInput::Say(format!("bot:{}", verb.name))),
+        None => None,
+    };
+    assert_eq!(said("hint"), Some(verb("hint", &[])));
+    assert_eq!(said("Hint please!"), Some(verb("hint", &[])));
+    assert_eq!(said("给个提示吧"), Some(verb("hint", &[])));
+    assert_eq!(said("I give up."), Some(verb("giveup", &[])));
+    assert_eq!(said("放弃"), Some(verb("giveup", &[])));
+    assert_eq!(said("状态"), Some(TurnInput::Status));
+    assert_eq!(said("help"), Some(TurnInput::Say("bot:help".into())));
+    assert_eq!(said("Was it a hint?"), None, "a question is a question");
+    assert_eq!(said("ask"), None, "a verb that needs words is not said plainly");
+    assert!(c.said(Frontend::Discord, "soup", "quit").is_none(), "quit is the terminal's");
+    assert!(c.said(Frontend::Terminal, "soup", "退出").is_some());
+}

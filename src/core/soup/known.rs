@@ -26,6 +26,8 @@ use super::puzzle::{Fact, Puzzle};
 /// (not on the held-out set the figures are reported on).
 pub const THRESHOLD_EN: f32 = 0.72;
 pub const THRESHOLD_ZH: f32 = 0.62;
+/// Two known questions this alike (by words) are the same question.
+const TWIN: f32 = 0.95;
 /// A key fact counts as stated at or above this similarity.
 pub const FACT_THRESHOLD_EN: f32 = 0.55;
 pub const FACT_THRESHOLD_ZH: f32 = 0.45;
@@ -40,7 +42,7 @@ struct Entry {
 }
 
 /// What a text is matched by.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Features {
     /// Content words (English, stemmed) or character pairs (Chinese).
     grams: Vec<String>,
@@ -111,6 +113,26 @@ impl Known {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// An earlier known question nearly identical to the `i`th whose
+    /// verdict (after negation) differs: its index and verdict.
+    pub fn twin_of(&self, i: usize) -> Option<(usize, Verdict)> {
+        let entry = self.entries.get(i)?;
+        self.entries[..i].iter().enumerate().find_map(|(j, e)| {
+            let close = dice(&entry.features, &e.features) >= TWIN;
+            let verdict = if entry.features.negated != e.features.negated { opposite(e.verdict) } else { e.verdict };
+            (close && verdict != entry.verdict).then_some((j, e.verdict))
+        })
+    }
+
+    /// The key fact a known question states nearly in full, if one.
+    pub fn fact_stated_by(&self, question: &str) -> Option<String> {
+        let asked = features(question, self.language);
+        if asked.negated {
+            return None;
+        }
+        self.facts.iter().find(|(_, fact, _)| coverage(fact, &asked) >= 0.85 && fact.grams.len() >= 3).map(|(id, ..)| id.clone())
     }
 
     /// The closest known answer and its similarity, whatever it is.

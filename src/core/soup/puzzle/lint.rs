@@ -41,6 +41,39 @@ impl Puzzle {
         self.lint_hints(out);
         self.lint_surface(out);
         self.lint_facts(out);
+        self.lint_known(out);
+    }
+
+    /// The known answers: none repeats the bottom word for word, none is
+    /// listed twice, no two near-identical questions get different
+    /// verdicts, and none answers NO to what a key fact states.
+    fn lint_known(&self, out: &mut Vec<Problem>) {
+        use crate::core::soup::known::{Known, features};
+        let run = match self.language {
+            Language::En => SURFACE_RUN_WORDS,
+            Language::Zh => SURFACE_RUN_CHARS,
+        };
+        let bottom = distinct_runs(&self.bottom, self.language, run);
+        let known = Known::new(self);
+        for (i, k) in self.known.iter().enumerate() {
+            let at = format!("known[{i}].question");
+            if shares_run(&k.question, self.language, run, &bottom) {
+                out.push(problem(&at, "repeats the bottom word for word; ask it as a player would"));
+            }
+            if let Some(j) = self.known[..i].iter().position(|e| features(&e.question, self.language) == features(&k.question, self.language)) {
+                out.push(problem(&at, format!("is known[{j}] again")));
+                continue;
+            }
+            if let Some(twin) = known.twin_of(i) {
+                let reason = format!("says {} where the near-identical known[{}] says {}", k.verdict.as_str(), twin.0, twin.1.as_str());
+                out.push(problem(&at, reason));
+            }
+            if k.verdict == crate::core::game::record::Verdict::No
+                && let Some(fact) = known.fact_stated_by(&k.question)
+            {
+                out.push(problem(&at, format!("says NO to what the key fact {fact} states")));
+            }
+        }
     }
 
     fn lint_hints(&self, out: &mut Vec<Problem>) {
