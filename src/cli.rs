@@ -135,6 +135,11 @@ pub enum EvalCommand {
         /// Print the report as JSON only.
         #[arg(long)]
         json: bool,
+        /// Print, for each question, the closest known answers and their
+        /// similarities (JSON lines), for calibrating the known-answer
+        /// threshold on your own labelled set; nothing is judged.
+        #[arg(long)]
+        scores: bool,
     },
 }
 
@@ -478,7 +483,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Arena(command) => arena(settings, command).await,
         Command::Rpg(RpgCommand::Check { paths }) => check_worlds(paths),
         Command::Selfplay(command) => selfplay(settings, command).await,
-        Command::Eval(EvalCommand::Judge { file, parallel, json }) => eval_judge(settings, &file, parallel, json).await,
+        Command::Eval(EvalCommand::Judge { file, parallel, json, scores }) => {
+            eval_judge(settings, &file, parallel, json, scores).await
+        }
         Command::Db(command) => db(&settings, command).await,
     }
 }
@@ -656,12 +663,24 @@ async fn models(settings: &Settings, command: ModelsCommand) -> anyhow::Result<(
 }
 
 /// `echoes eval judge`: the real Judge path over labelled lines.
-async fn eval_judge(mut settings: Settings, file: &std::path::Path, parallel: usize, json: bool) -> anyhow::Result<()> {
+async fn eval_judge(
+    mut settings: Settings,
+    file: &std::path::Path,
+    parallel: usize,
+    json: bool,
+    scores: bool,
+) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
     let lines = crate::eval::read_lines(&text)?;
     let (models, notice) = choose_models(&mut settings).await?;
     let app = App::open(settings, models).await?;
     eprintln!("{notice}");
+    if scores {
+        for row in crate::eval::known_scores(&app.engine.pipeline, &app.library, &lines).await {
+            println!("{row}");
+        }
+        return Ok(());
+    }
     let judged = crate::eval::run(&app.engine.pipeline, &app.library, lines, parallel).await?;
     let (table, report) = crate::eval::report(&judged);
     if json {

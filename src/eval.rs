@@ -228,6 +228,37 @@ pub async fn run(
     Ok(judged)
 }
 
+/// For each question line, its puzzle's closest known answers (by the
+/// combined score) with their word and vector similarities and whether
+/// the verdict would be right: what `known`'s thresholds are calibrated on.
+pub async fn known_scores(pipeline: &Pipeline, library: &PuzzleLibrary, lines: &[(usize, Line)]) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for (n, line) in lines.iter().filter(|(_, l)| l.kind == Kind::Question) {
+        let Some(puzzle) = line.puzzle.as_deref().and_then(|id| library.get(id)) else { continue };
+        let known = crate::core::soup::known::prepared(&puzzle, pipeline.embedder.as_ref()).await;
+        let key = crate::core::text::normalize_question(&line.input);
+        let vector = match &pipeline.embedder {
+            Some(e) => e.embed(std::slice::from_ref(&key)).await.ok().and_then(|mut v| v.pop()),
+            None => None,
+        };
+        let expected = match &line.expected {
+            Expected::Verdict(v) => Verdict::parse(v).map_or("?", Verdict::as_str).to_string(),
+            Expected::Facts(_) => continue,
+        };
+        let top: Vec<serde_json::Value> = known
+            .scores(&line.input, vector.as_deref())
+            .into_iter()
+            .take(3)
+            .map(|(r, lexical, semantic)| {
+                json!({"score": r.score, "lexical": lexical, "semantic": semantic, "verdict": r.verdict.as_str(),
+                       "flipped": r.flipped, "right": r.verdict.as_str() == expected, "known": r.question})
+            })
+            .collect();
+        out.push(json!({"line": n, "puzzle": puzzle.id, "language": puzzle.language.code(), "input": line.input, "expected": expected, "top": top}));
+    }
+    out
+}
+
 /// The report: accuracy per kind, the questions' confusion matrix, parse
 /// rate and seconds per judgement; as text and as JSON.
 pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {

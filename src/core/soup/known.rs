@@ -92,7 +92,8 @@ impl Known {
 
     /// The same, each known question with its sentence vector.
     pub async fn with_vectors(mut self, embedder: &dyn Embedder) -> Known {
-        let questions: Vec<String> = self.entries.iter().map(|e| e.question.clone()).collect();
+        // Normalised as the pipeline normalises a question before embedding it.
+        let questions: Vec<String> = self.entries.iter().map(|e| normalize_question(&e.question)).collect();
         if let Ok(vectors) = embedder.embed(&questions).await {
             for (entry, vector) in self.entries.iter_mut().zip(vectors) {
                 entry.vector = Some(vector);
@@ -147,6 +148,26 @@ impl Known {
                 Recall { verdict, score, question: e.question.clone(), flipped }
             })
             .max_by(|a, b| a.score.total_cmp(&b.score))
+    }
+
+    /// Each known answer's word and vector similarity to `question`, the
+    /// closest first (for calibrating the threshold: `echoes eval judge
+    /// --scores`).
+    pub fn scores(&self, question: &str, vector: Option<&[f32]>) -> Vec<(Recall, f32, Option<f32>)> {
+        let asked = features(question, self.language);
+        let mut out: Vec<(Recall, f32, Option<f32>)> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let flipped = asked.negated != e.features.negated;
+                let verdict = if flipped { opposite(e.verdict) } else { e.verdict };
+                let score = similarity(&asked, &e.features, vector, e.vector.as_deref());
+                let semantic = vector.zip(e.vector.as_deref()).map(|(a, b)| cosine(a, b));
+                (Recall { verdict, score, question: e.question.clone(), flipped }, dice(&asked, &e.features), semantic)
+            })
+            .collect();
+        out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+        out
     }
 
     /// The known answer for `question`, when one is close enough to trust.
