@@ -82,6 +82,11 @@ pub struct GameSettings {
     pub hint_limit: u32,
     pub expire_after_minutes: u64,
     pub narrator: Remarks,
+    /// Let the Judge model decide what the puzzle's known answers do not
+    /// cover (false: "can't tell" instead; "auto": yes, unless the Judge
+    /// is the small packaged in-process model, too small to judge).
+    #[serde(default = "auto_word")]
+    pub judge: Remarks,
     pub max_input_chars: usize,
     pub ledger_threshold: f32,
     #[serde(default)]
@@ -103,6 +108,10 @@ pub enum Remarks {
 #[serde(rename_all = "lowercase")]
 pub enum AutoWord {
     Auto,
+}
+
+fn auto_word() -> Remarks {
+    Remarks::Auto(AutoWord::Auto)
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -190,17 +199,31 @@ impl Settings {
         }
     }
 
+    /// Whether the Judge model decides what the known answers do not cover.
+    pub fn judge_model(&self) -> bool {
+        match self.game.judge {
+            Remarks::Set(on) => on,
+            Remarks::Auto(_) => !self.small_local_role(self.llm.judge.provider),
+        }
+    }
+
+    /// Whether a role is played by the small packaged in-process model.
+    fn small_local_role(&self, role_provider: Option<crate::llm::ProviderKind>) -> bool {
+        let provider = role_provider.unwrap_or(self.llm.provider);
+        provider == crate::llm::ProviderKind::Local
+            && crate::models::ModelDir::new(&self.llm.local).chat_model().is_ok_and(|c| c.small)
+    }
+
     /// Whether the Narrator role is played by the small packaged
     /// in-process model.
     pub fn small_local_narrator(&self) -> bool {
-        let provider = self.llm.narrator.provider.unwrap_or(self.llm.provider);
-        provider == crate::llm::ProviderKind::Local
-            && crate::models::ModelDir::new(&self.llm.local).chat_model().is_ok_and(|c| c.small)
+        self.small_local_role(self.llm.narrator.provider)
     }
 
     pub fn pipeline(&self) -> PipelineSettings {
         PipelineSettings {
             narrator: self.narrator_remarks(),
+            judge_model: self.judge_model(),
             max_input_chars: self.game.max_input_chars,
             seed: self.game.seed,
             ledger_threshold: self.game.ledger_threshold,

@@ -99,14 +99,6 @@ pub trait LlmClient: Send + Sync {
 
     /// A cheap reachability check (no generation) used at start-up.
     async fn health(&self) -> Result<(), LlmError>;
-
-    /// Whether this model can judge a yes/no question about a story. The
-    /// packaged tiny models cannot (SmolLM2-135M answers YES to nearly
-    /// everything): a game then answers from what its content knows and
-    /// says "can't tell" for the rest, instead of tossing a coin.
-    fn can_judge(&self) -> bool {
-        true
-    }
 }
 
 /// The models behind each agent role. Roles may share one client.
@@ -154,9 +146,5 @@ impl LlmClient for Metered {
 
     async fn health(&self) -> Result<(), LlmError> {
         self.inner.health().await
-    }
-
-    fn can_judge(&self) -> bool {
-        self.inner.can_judge()
     }
 }

@@ -26,6 +26,10 @@ pub struct PipelineSettings {
     pub ledger_threshold: f32,
     /// Most characters of player memories the Narrator may be given.
     pub memory_chars: usize,
+    /// Whether the Judge model decides what a game's known answers do not
+    /// cover; false for a model too small to judge ("can't tell" instead
+    /// of a coin toss).
+    pub judge_model: bool,
 }
 
 impl Default for PipelineSettings {
@@ -38,6 +42,7 @@ impl Default for PipelineSettings {
             seed: None,
             ledger_threshold: DEFAULT_LEDGER_THRESHOLD,
             memory_chars: 480,
+            judge_model: true,
         }
     }
 }

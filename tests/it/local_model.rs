@@ -31,6 +31,9 @@ fn local(sandbox: &Sandbox, models_dir: &str) -> tokio::process::Command {
     // One model call a turn keeps the CI run short; the narrator's path is
     // the same client.
     cmd.env("ECHOES__GAME__NARRATOR", "false");
+    // These tests drive the model itself; the embedded default lets it
+    // judge nothing (`game.judge = "auto"`), tested on its own below.
+    cmd.env("ECHOES__GAME__JUDGE", "true");
     cmd.env("ECHOES__LLM__LOCAL__MODELS_DIR", models_dir);
     cmd.env("ECHOES__LLM__LOCAL__CHAT_MODEL", "small");
     cmd.env("ECHOES__LLM__LOCAL__HUB_URL", format!("http://{refused}"));

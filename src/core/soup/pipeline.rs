@@ -262,7 +262,7 @@ impl Pipeline {
             let asked = Asked::repeat(&text, key, recall.verdict, "known");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
-        if !self.models.judge.can_judge() {
+        if !self.settings.judge_model {
             return self.without_judge(session, player, &text, mode, &known).await;
         }
         progress(Progress::Judging);

@@ -40,12 +40,6 @@ pub use engine::{Engine, GenerateError, Generation, ModelInfo, verify_gguf};
 use super::settings::ResolvedProvider;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
 
-/// Models the project knows to be too small to judge a story (measured
-/// with `echoes eval judge`: SmolLM2-135M at 38.5%, a coin landing on
-/// YES), matched in the file's name: the packaged SmolLM2 sizes and Gemma
-/// 3 270M.
-const TOO_SMALL_TO_JUDGE: &[&str] = &["smollm2-135m", "smollm2-360m", "gemma-3-270m", "gemma3-270m"];
-
 /// A chat model run in process.
 pub struct LocalClient {
     path: PathBuf,
@@ -137,11 +131,6 @@ impl LlmClient for LocalClient {
     fn describe(&self) -> String {
         let stem = self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         format!("local:{stem}")
-    }
-
-    fn can_judge(&self) -> bool {
-        let stem = self.path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
-        !TOO_SMALL_TO_JUDGE.iter().any(|tiny| stem.contains(tiny))
     }
 
     fn count_tokens(&self, text: &str) -> Option<usize> {
