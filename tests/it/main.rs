@@ -15,6 +15,7 @@ mod legacy;
 mod local_model;
 mod lore;
 mod memory;
+mod newcomer;
 mod parrot;
 mod resume;
 mod slack;
