@@ -107,7 +107,7 @@ async fn a_newcomer_gets_no_wrong_verdict_on_the_embedded_default() {
         for (question, truth) in script.questions {
             let turn = loaded.turns.iter().find(|t| t.input == *question).unwrap_or_else(|| panic!("{question}: no turn"));
             asked += 1;
-            match turn.reply.verdict {
+            match turn.verdict {
                 Some(verdict) => {
                     assert_eq!(verdict, *truth, "{}: {question:?} got a wrong verdict: {}", script.puzzle, turn.reply.text);
                     answered += 1;
