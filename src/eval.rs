@@ -231,7 +231,11 @@ pub async fn run(
 /// For each question line, its puzzle's closest known answers (by the
 /// combined score) with their word and vector similarities and whether
 /// the verdict would be right: what `known`'s thresholds are calibrated on.
-pub async fn known_scores(pipeline: &Pipeline, library: &PuzzleLibrary, lines: &[(usize, Line)]) -> Vec<serde_json::Value> {
+pub async fn known_scores(
+    pipeline: &Pipeline,
+    library: &PuzzleLibrary,
+    lines: &[(usize, Line)],
+) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
     for (n, line) in lines.iter().filter(|(_, l)| l.kind == Kind::Question) {
         let Some(puzzle) = line.puzzle.as_deref().and_then(|id| library.get(id)) else { continue };

@@ -457,7 +457,8 @@ impl Catalogue {
 /// surrounding punctuation, a leading slash or a trailing "please".
 fn plainly(text: &str) -> String {
     let lower = text.trim().trim_start_matches('/').to_lowercase();
-    let trimmed = lower.trim_matches(|c: char| c.is_ascii_punctuation() || "？！。，…~～".contains(c) || c.is_whitespace());
+    let trimmed =
+        lower.trim_matches(|c: char| c.is_ascii_punctuation() || "？！。，…~～".contains(c) || c.is_whitespace());
     let words: Vec<&str> = trimmed.split_whitespace().collect();
     let words = match words.as_slice() {
         [rest @ .., "please" | "pls" | "plz"] if !rest.is_empty() => rest.to_vec(),

@@ -7,9 +7,9 @@ use serenity::FullEvent;
 
 use crate::core::actor::Inbound;
 use crate::core::catalogue::{Frontend, Parsed};
+use crate::core::game::TurnInput;
 use crate::core::game::{Reply, ReplyKind};
 use crate::core::vocab::Language;
-use crate::core::game::TurnInput;
 use crate::core::vocab::Player;
 
 use super::games::player_of;

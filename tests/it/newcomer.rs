@@ -87,7 +87,8 @@ async fn a_newcomer_gets_no_wrong_verdict_on_the_embedded_default() {
     let mut answered = 0;
     let mut asked = 0;
     for script in SCRIPTS {
-        let lines: Vec<&str> = script.questions.iter().map(|(q, _)| *q).chain(script.commands.iter().copied()).collect();
+        let lines: Vec<&str> =
+            script.questions.iter().map(|(q, _)| *q).chain(script.commands.iter().copied()).collect();
         let file = sandbox.write(&format!("{}.txt", script.puzzle), &(lines.join("\n") + "\n"));
         let refused = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
         let mut cmd = sandbox.echoes(Some(&format!("http://{refused}")));
@@ -96,8 +97,11 @@ async fn a_newcomer_gets_no_wrong_verdict_on_the_embedded_default() {
         cmd.env("ECHOES__LLM__LOCAL__CHAT_MODEL", "small");
         cmd.env("ECHOES__LLM__LOCAL__HUB_URL", format!("http://{refused}"));
         cmd.env("ECHOES__KNOWLEDGE__EMBEDDER", "auto");
-        let output =
-            cmd.args(["play", script.puzzle, "--name", "Newcomer", "--script", file.to_str().unwrap()]).output().await.unwrap();
+        let output = cmd
+            .args(["play", script.puzzle, "--name", "Newcomer", "--script", file.to_str().unwrap()])
+            .output()
+            .await
+            .unwrap();
         let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
         assert!(output.status.success(), "{}: {stderr}\n{stdout}", script.puzzle);
 
@@ -105,11 +109,16 @@ async fn a_newcomer_gets_no_wrong_verdict_on_the_embedded_default() {
         let session = store.recent_sessions(1).await.unwrap().remove(0);
         let loaded = store.load_session(&session.id).await.unwrap().unwrap();
         for (question, truth) in script.questions {
-            let turn = loaded.turns.iter().find(|t| t.input == *question).unwrap_or_else(|| panic!("{question}: no turn"));
+            let turn =
+                loaded.turns.iter().find(|t| t.input == *question).unwrap_or_else(|| panic!("{question}: no turn"));
             asked += 1;
             match turn.verdict {
                 Some(verdict) => {
-                    assert_eq!(verdict, *truth, "{}: {question:?} got a wrong verdict: {}", script.puzzle, turn.reply.text);
+                    assert_eq!(
+                        verdict, *truth,
+                        "{}: {question:?} got a wrong verdict: {}",
+                        script.puzzle, turn.reply.text
+                    );
                     answered += 1;
                 }
                 None => assert!(
@@ -121,8 +130,16 @@ async fn a_newcomer_gets_no_wrong_verdict_on_the_embedded_default() {
             }
         }
         // The plain commands: a hint was taken, the game was given up.
-        assert!(loaded.turns.iter().any(|t| t.kind == "hint"), "{}: no hint from a plain command\n{stdout}", script.puzzle);
-        assert!(loaded.turns.iter().any(|t| t.kind == "giveup"), "{}: not given up by a plain command\n{stdout}", script.puzzle);
+        assert!(
+            loaded.turns.iter().any(|t| t.kind == "hint"),
+            "{}: no hint from a plain command\n{stdout}",
+            script.puzzle
+        );
+        assert!(
+            loaded.turns.iter().any(|t| t.kind == "giveup"),
+            "{}: not given up by a plain command\n{stdout}",
+            script.puzzle
+        );
     }
     assert!(answered * 4 >= asked * 3, "only {answered} of {asked} scripted questions got a verdict");
 }

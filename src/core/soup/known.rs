@@ -133,7 +133,10 @@ impl Known {
         if asked.negated {
             return None;
         }
-        self.facts.iter().find(|(_, fact, _)| coverage(fact, &asked) >= 0.85 && fact.grams.len() >= 3).map(|(id, ..)| id.clone())
+        self.facts
+            .iter()
+            .find(|(_, fact, _)| coverage(fact, &asked) >= 0.85 && fact.grams.len() >= 3)
+            .map(|(id, ..)| id.clone())
     }
 
     /// The closest known answer and its similarity, whatever it is.
@@ -186,18 +189,14 @@ impl Known {
             Language::En => FACT_THRESHOLD_EN,
             Language::Zh => FACT_THRESHOLD_ZH,
         };
-        let parts: Vec<Features> = std::iter::once(guess.to_string())
-            .chain(sentences(guess))
-            .map(|s| features(&s, self.language))
-            .collect();
+        let parts: Vec<Features> =
+            std::iter::once(guess.to_string()).chain(sentences(guess)).map(|s| features(&s, self.language)).collect();
         self.facts
             .iter()
             .filter(|(_, fact, vector)| {
                 let lexical = parts.iter().map(|p| coverage(fact, p)).fold(0.0, f32::max);
-                let semantic = vector
-                    .as_deref()
-                    .map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max))
-                    .unwrap_or(0.0);
+                let semantic =
+                    vector.as_deref().map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max)).unwrap_or(0.0);
                 lexical.max(semantic - 0.1) >= threshold
             })
             .map(|(id, ..)| id.clone())
@@ -278,17 +277,108 @@ fn trigram_dice(a: &str, b: &str) -> f32 {
 
 /// Words that carry no content in a yes/no question.
 const STOP_EN: &[&str] = &[
-    "a", "an", "the", "is", "was", "are", "were", "be", "been", "being", "am", "did", "do", "does", "done", "to", "of",
-    "and", "or", "at", "by", "for", "that", "this", "these", "those", "it", "its", "s", "d", "ll", "re", "ve", "m",
-    "there", "any", "some", "so", "just", "really", "actually", "very", "has", "have", "had", "can", "could", "would",
-    "will", "should", "as", "from", "into", "about", "like", "then", "than", "also", "still", "yes", "ok", "okay", "hmm",
-    "um", "uh", "lol", "pls", "please", "question", "q", "because", "since", "which", "with", "i", "me", "my", "we", "us", "our", "you", "your", "thing",
-    "something", "anything", "somebody", "someone", "anyone", "anybody", "get", "got", "go", "went", "what", "who",
+    "a",
+    "an",
+    "the",
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "being",
+    "am",
+    "did",
+    "do",
+    "does",
+    "done",
+    "to",
+    "of",
+    "and",
+    "or",
+    "at",
+    "by",
+    "for",
+    "that",
+    "this",
+    "these",
+    "those",
+    "it",
+    "its",
+    "s",
+    "d",
+    "ll",
+    "re",
+    "ve",
+    "m",
+    "there",
+    "any",
+    "some",
+    "so",
+    "just",
+    "really",
+    "actually",
+    "very",
+    "has",
+    "have",
+    "had",
+    "can",
+    "could",
+    "would",
+    "will",
+    "should",
+    "as",
+    "from",
+    "into",
+    "about",
+    "like",
+    "then",
+    "than",
+    "also",
+    "still",
+    "yes",
+    "ok",
+    "okay",
+    "hmm",
+    "um",
+    "uh",
+    "lol",
+    "pls",
+    "please",
+    "question",
+    "q",
+    "because",
+    "since",
+    "which",
+    "with",
+    "i",
+    "me",
+    "my",
+    "we",
+    "us",
+    "our",
+    "you",
+    "your",
+    "thing",
+    "something",
+    "anything",
+    "somebody",
+    "someone",
+    "anyone",
+    "anybody",
+    "get",
+    "got",
+    "go",
+    "went",
+    "what",
+    "who",
 ];
 /// Negations, counted for a sentence's polarity ("t" is what is left of "didn't").
-const NEGATIONS_EN: &[&str] = &["not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "t", "without", "noone"];
+const NEGATIONS_EN: &[&str] =
+    &["not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "t", "without", "noone"];
 /// Chinese question forms that contain a negation but ask plainly.
-const ZH_PLAIN_ASKS: &[&str] = &["是不是", "有没有", "会不会", "能不能", "对不对", "是否", "可不可以", "要不要", "好不好"];
+const ZH_PLAIN_ASKS: &[&str] =
+    &["是不是", "有没有", "会不会", "能不能", "对不对", "是否", "可不可以", "要不要", "好不好"];
 const ZH_NEGATIONS: &[char] = &['不', '没', '未', '无', '别', '非'];
 /// Characters that only make a Chinese sentence a question or soften it.
 const ZH_FILLER: &[char] = &['吗', '呢', '吧', '啊', '呀', '么', '的', '了', '是', '有', '个', '这', '那', '请', '问'];
@@ -317,8 +407,7 @@ fn en_features(text: &str) -> Features {
 
 /// A stop word, or a typo of a long one ("somone").
 fn is_stop(word: &str) -> bool {
-    STOP_EN.contains(&word)
-        || (word.len() >= 5 && STOP_EN.iter().any(|s| s.len() >= 6 && trigram_dice(word, s) >= 0.6))
+    STOP_EN.contains(&word) || (word.len() >= 5 && STOP_EN.iter().any(|s| s.len() >= 6 && trigram_dice(word, s) >= 0.6))
 }
 
 /// A light English stem: plurals and common endings, so "died", "dies"

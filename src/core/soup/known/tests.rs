@@ -102,7 +102,8 @@ fn chinese_questions_match_by_character_pairs_and_plain_asks_are_not_negations()
 fn a_guess_states_the_facts_it_covers() {
     let p = lighthouse();
     let known = Known::new(&p);
-    let stated = known.facts_stated("The lamp was off so a ship hit the rocks and wrecked, and his brother drowned aboard.", &[]);
+    let stated = known
+        .facts_stated("The lamp was off so a ship hit the rocks and wrecked, and his brother drowned aboard.", &[]);
     assert!(stated.contains(&"f1".to_string()) && stated.contains(&"f2".to_string()), "{stated:?}");
     assert!(known.facts_stated("He was a ghost who hated newspapers.", &[]).is_empty());
     let zh = Known::new(&zh());

@@ -60,12 +60,20 @@ impl Puzzle {
             if shares_run(&k.question, self.language, run, &bottom) {
                 out.push(problem(&at, "repeats the bottom word for word; ask it as a player would"));
             }
-            if let Some(j) = self.known[..i].iter().position(|e| features(&e.question, self.language) == features(&k.question, self.language)) {
+            if let Some(j) = self.known[..i]
+                .iter()
+                .position(|e| features(&e.question, self.language) == features(&k.question, self.language))
+            {
                 out.push(problem(&at, format!("is known[{j}] again")));
                 continue;
             }
             if let Some(twin) = known.twin_of(i) {
-                let reason = format!("says {} where the near-identical known[{}] says {}", k.verdict.as_str(), twin.0, twin.1.as_str());
+                let reason = format!(
+                    "says {} where the near-identical known[{}] says {}",
+                    k.verdict.as_str(),
+                    twin.0,
+                    twin.1.as_str()
+                );
                 out.push(problem(&at, reason));
             }
             if k.verdict == crate::core::game::record::Verdict::No
