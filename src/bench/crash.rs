@@ -247,7 +247,7 @@ async fn settle(
         let turns = committed(store, sessions).await?;
         let mut unsent = 0;
         for session in sessions {
-            unsent += crate::core::store::Store::unsent(store, session).await?.len();
+            unsent += crate::core::store::SessionRecord::unsent(store, session).await?.len();
         }
         if (turns.len() >= events.len() && unsent == 0) || Instant::now() > deadline {
             figures.inputs += events.len();

@@ -1,6 +1,10 @@
 //! The storage port: what the game needs to keep, not how. `crate::store`
 //! implements it with sqlx. SQL is the record; everything else (LanceDB,
-//! caches) can be rebuilt from it.
+//! caches) can be rebuilt from it. The port is split by concern, so each
+//! part says what it owns and what it must answer: `SessionRecord` (the
+//! sessions and their turns, inbox and outbox), `Leases` (which process
+//! runs a session, and hand-over between processes) and `Stats` (boards
+//! and players' records); `Store` is all three, what callers hold.
 
 use async_trait::async_trait;
 
@@ -157,7 +161,7 @@ pub struct LeaseRenewal<'a> {
     pub until_ms: i64,
 }
 
-/// Who runs a session's actor (`Store::claim_lease`).
+/// Who runs a session's actor (`Leases::claim_lease`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lease {
     /// The caller holds it now.
@@ -280,8 +284,30 @@ pub struct CustomPuzzle {
     pub enabled: bool,
 }
 
+/// The storage port, whole: what a process needs of the database. Every
+/// caller holds one (`Arc<dyn Store>`); an adapter implements the three
+/// concerns below and gets `Store` for free. Methods of the three are
+/// callable on a `dyn Store` as they are; on a concrete store, import the
+/// concern (`SessionRecord`, `Leases`, `Stats`) whose methods you call.
+pub trait Store: SessionRecord + Leases + Stats {}
+
+impl<T: SessionRecord + Leases + Stats> Store for T {}
+
+/// A session's record: its row and snapshot, its turns, the inbox of
+/// events it processed and the outbox of replies to deliver; also the
+/// sessions a process lists or resumes at start, the custom puzzles they
+/// may play, and whether the database answers at all.
+///
+/// Errors: `commit_turn` MUST return `StoreError::Duplicate` (writing
+/// nothing) for an event id already committed in the session, and
+/// `StoreError::LeaseLost` (writing nothing) when its `TurnCommit::lease`
+/// passed to another process. A stored value that cannot be read back
+/// (a snapshot that is not JSON, an unknown enum name or audience) MUST be
+/// `StoreError::Corrupt`. A missing session is `Ok(None)`, not
+/// `StoreError::NotFound`. Anything else the database refuses is
+/// `StoreError::Database`.
 #[async_trait]
-pub trait Store: Send + Sync {
+pub trait SessionRecord: Send + Sync {
     async fn create_session(&self, session: &NewSession) -> Result<(), StoreError>;
 
     /// `Ok(None)` when no such session exists.
@@ -299,36 +325,10 @@ pub trait Store: Send + Sync {
     /// Committed replies not yet marked sent, oldest first.
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
 
-    /// Turtle Soup's best players, in one server's or workspace's threads
-    /// (`scope`) or everywhere.
-    async fn leaderboard(&self, scope: Option<&str>, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
-
-    /// One player's Turtle Soup games, in one scope or everywhere; games
-    /// before an erase of their memory are not counted.
-    async fn soup_stats(&self, player_id: &str, scope: Option<&str>) -> Result<SoupStats, StoreError>;
-
-    /// Games and wins per player and role in one game (`undercover`),
-    /// within one server or workspace when `scope` is given; most wins first.
-    async fn role_stats(&self, kind: &str, scope: Option<&str>, limit: u32) -> Result<Vec<RoleRow>, StoreError>;
-
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError>;
 
     /// Keeps the public summary of a finished game.
     async fn set_summary(&self, session_id: &str, summary: &str) -> Result<(), StoreError>;
-
-    /// Finished games, oldest first, with their players; for each player
-    /// only games after their memory was erased.
-    async fn finished_sessions(&self) -> Result<Vec<FinishedSession>, StoreError>;
-
-    async fn player_stats(&self, player_id: &str) -> Result<PlayerStats, StoreError>;
-
-    async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError>;
-
-    /// Players whose id or name matches, for `echoes memory`.
-    async fn find_players(&self, id_or_name: &str) -> Result<Vec<Player>, StoreError>;
-
-    /// Marks a player's memory erased now: rebuilds skip everything before.
-    async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError>;
 
     async fn custom_puzzles(&self) -> Result<Vec<CustomPuzzle>, StoreError>;
 
@@ -346,7 +346,19 @@ pub trait Store: Send + Sync {
 
     /// Whether the database answers (`/healthz`).
     async fn ping(&self) -> Result<(), StoreError>;
+}
 
+/// Leases and hand-over between processes: which process runs a session's
+/// actor, and the queue of inputs that reached another process and wait
+/// for the holder. (A commit's own lease check is `SessionRecord::commit_turn`'s.)
+///
+/// Errors: a lease held by someone else is an answer, not an error
+/// (`Lease::HeldBy`); an event queued twice is `Ok(false)`, not
+/// `StoreError::Duplicate`; releasing or dropping what is not there is a
+/// no-op. Everything else the database refuses, and a lease that keeps
+/// changing hands while claimed, is `StoreError::Database`.
+#[async_trait]
+pub trait Leases: Send + Sync {
     /// Takes `session_id`'s lease for `owner` until `until_ms`, or renews
     /// it: when nobody holds it, `owner` does, or its holder's expired
     /// before `now_ms`. Otherwise says who holds it.
@@ -380,6 +392,44 @@ pub trait Store: Send + Sync {
         let _ = owner;
         Ok(None)
     }
+}
+
+/// Statistics and boards, counted from the record: leaderboards, role and
+/// player records, puzzle plays, the finished games that memory is rebuilt
+/// from, and a player's right to be forgotten (games before an erase of
+/// their memory no longer count). Reads only, but for the erase.
+///
+/// Errors: a player or puzzle with no games is an empty or zero answer
+/// (`Default`), never `StoreError::NotFound`, and erasing an unknown
+/// player's memory is `Ok(())`. Anything the database refuses is
+/// `StoreError::Database`.
+#[async_trait]
+pub trait Stats: Send + Sync {
+    /// Turtle Soup's best players, in one server's or workspace's threads
+    /// (`scope`) or everywhere.
+    async fn leaderboard(&self, scope: Option<&str>, limit: u32) -> Result<Vec<LeaderRow>, StoreError>;
+
+    /// One player's Turtle Soup games, in one scope or everywhere; games
+    /// before an erase of their memory are not counted.
+    async fn soup_stats(&self, player_id: &str, scope: Option<&str>) -> Result<SoupStats, StoreError>;
+
+    /// Games and wins per player and role in one game (`undercover`),
+    /// within one server or workspace when `scope` is given; most wins first.
+    async fn role_stats(&self, kind: &str, scope: Option<&str>, limit: u32) -> Result<Vec<RoleRow>, StoreError>;
+
+    /// Finished games, oldest first, with their players; for each player
+    /// only games after their memory was erased.
+    async fn finished_sessions(&self) -> Result<Vec<FinishedSession>, StoreError>;
+
+    async fn player_stats(&self, player_id: &str) -> Result<PlayerStats, StoreError>;
+
+    async fn puzzle_stats(&self, puzzle_id: &str) -> Result<PuzzleStats, StoreError>;
+
+    /// Players whose id or name matches, for `echoes memory`.
+    async fn find_players(&self, id_or_name: &str) -> Result<Vec<Player>, StoreError>;
+
+    /// Marks a player's memory erased now: rebuilds skip everything before.
+    async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError>;
 }
 
 /// Time, injected so tests and replays control it.

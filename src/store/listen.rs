@@ -1,4 +1,4 @@
-//! PostgreSQL's `LISTEN/NOTIFY` for hand-overs. `Store::hand_off` queues
+//! PostgreSQL's `LISTEN/NOTIFY` for hand-overs. `Leases::hand_off` queues
 //! an input and, in the same statement, notifies channel `echoes_handoff`
 //! with the session's lease holder as payload (empty when nobody holds
 //! it); the notification goes out when that row is committed. Each process

@@ -4,7 +4,7 @@
 //! refuses a target that already holds rows. `echoes db migrate` on a new
 //! server database applies every migration once.
 
-use echoes::core::store::Store;
+use echoes::core::store::{SessionRecord, Stats};
 use echoes::store::scratch::ScratchDb;
 use echoes::store::{SqlStore, count_rows};
 

@@ -78,7 +78,7 @@ async fn the_database_records_turns_with_model_usage() {
     assert!(run.ok, "{}", run.stderr);
     assert!(run.stdout.contains("You gave up"), "{}", run.stdout);
     let store = echoes::store::SqlStore::open(&sandbox.path().join("echoes.db")).await.unwrap();
-    use echoes::core::store::Store;
+    use echoes::core::store::SessionRecord;
     let sessions = store.recent_sessions(5).await.unwrap();
     assert_eq!(sessions.len(), 1);
     let loaded = store.load_session(&sessions[0].id).await.unwrap().unwrap();

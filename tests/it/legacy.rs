@@ -13,7 +13,7 @@ use echoes::core::llm::RoleModels;
 use echoes::core::soup::pipeline::{Pipeline, PipelineSettings, TurnInput};
 use echoes::core::soup::verdict::Verdict;
 use echoes::core::soup::{Phase, SoupGame};
-use echoes::core::store::{Store, SystemClock};
+use echoes::core::store::{SessionRecord, Stats, SystemClock};
 use echoes::core::vocab::Player;
 use echoes::llm::ScriptedLlm;
 use echoes::store::SqlStore;

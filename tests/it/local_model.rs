@@ -3,7 +3,7 @@
 //! for missing and corrupt model files. Uses the model files that
 //! `scripts/test.sh` fetches first (in CI a missing file fails the test).
 
-use echoes::core::store::Store;
+use echoes::core::store::SessionRecord;
 use echoes::models::testing;
 
 use crate::support::Sandbox;

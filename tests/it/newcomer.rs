@@ -7,7 +7,7 @@
 //! `give up`, `提示`, `放弃`) work without the slash.
 
 use echoes::core::game::record::Verdict;
-use echoes::core::store::Store;
+use echoes::core::store::SessionRecord;
 use echoes::models::testing;
 
 use crate::support::Sandbox;

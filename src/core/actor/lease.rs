@@ -1,13 +1,13 @@
 //! One process plays a session at a time, when several share a database.
-//! An actor holds its session's lease (`Store::claim_lease`): taken when it
+//! An actor holds its session's lease (`Leases::claim_lease`): taken when it
 //! starts, renewed on a timer and by every commit, given up when it stops.
 //! A commit carries the lease, so a process that stalled past its expiry
 //! while another took over writes nothing; the input it was playing goes to
 //! the new holder. The engines of one process (one per scope's model) share
 //! one registry of running actors, so one poller serves them all. An input that reaches an actor
 //! whose session another process holds is handed to that process through
-//! the store (`Store::hand_off`); each process is told of the inputs handed
-//! to its sessions (PostgreSQL's `LISTEN/NOTIFY`, `Store::handoff_signals`),
+//! the store (`Leases::hand_off`); each process is told of the inputs handed
+//! to its sessions (PostgreSQL's `LISTEN/NOTIFY`, `Leases::handoff_signals`),
 //! or polls for them (`Engine::poll_handoffs`), and plays them like its own,
 //! its courier showing the replies. An actor that lost its session and
 //! gets it back (its holder died) knows its state is behind: it hands the

@@ -10,7 +10,7 @@ use crate::core::game::ReplyKind;
 use crate::core::llm::RoleModels;
 use crate::core::soup::SoupGame;
 use crate::core::soup::pipeline::PipelineSettings;
-use crate::core::store::Clock;
+use crate::core::store::{Clock, Stats};
 use crate::llm::{ScriptedLlm, ScriptedReply};
 use crate::store::SqlStore;
 

@@ -2,7 +2,7 @@ use super::*;
 use crate::core::fixtures::puzzle;
 use crate::core::game::Game;
 use crate::core::soup::SoupGame;
-use crate::core::store::{NewSession, Store};
+use crate::core::store::{NewSession, SessionRecord};
 
 use crate::store::Backend;
 use crate::store::sql::tests::{Fresh, fresh, on_both_backends};

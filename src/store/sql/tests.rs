@@ -3,6 +3,7 @@ use crate::core::fixtures::puzzle;
 use crate::core::game::{Game, Points, TurnRecord};
 use crate::core::soup::pipeline::Usage;
 use crate::core::soup::{Phase, SoupEvent, SoupGame};
+use crate::core::store::{Leases, PlayerStats, SoupStats, Stats};
 use crate::core::vocab::Language;
 use crate::store::Backend;
 use crate::store::scratch::ScratchDb;

@@ -4,7 +4,7 @@
 
 use echoes::core::guild::GuildStore;
 use echoes::core::soup::SoupGame;
-use echoes::core::store::Store;
+use echoes::core::store::SessionRecord;
 use echoes::discord::fake::{Opt, Who};
 use echoes::store::SqlStore;
 

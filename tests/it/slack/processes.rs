@@ -80,7 +80,8 @@ async fn events_reaching_either_process_are_played_and_shown_once() {
 
     let store = SqlStore::connect(&server.database()).await.unwrap();
     let binding = store.thread_binding(&format!("slack:{CHANNEL}:{thread}")).await.unwrap().unwrap();
-    let turns = echoes::core::store::Store::load_session(&store, &binding.session_id).await.unwrap().unwrap().turns;
+    let turns =
+        echoes::core::store::SessionRecord::load_session(&store, &binding.session_id).await.unwrap().unwrap().turns;
     let events: Vec<Option<&str>> = turns.iter().skip(1).map(|t| t.event_id.as_deref()).collect();
     assert_eq!(events, [Some("Ev1"), Some("Ev2")], "each played once, in order");
 }
