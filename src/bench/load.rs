@@ -23,7 +23,7 @@ use anyhow::Context;
 use tokio::sync::mpsc;
 
 use crate::bot::instant::InstantModel;
-use crate::core::actor::{Courier, Delivery, Engine, Inbound};
+use crate::core::actor::{Courier, Delivery, Engine, Inbound, SessionHandle};
 use crate::core::game::TurnInput;
 use crate::core::llm::RoleModels;
 use crate::core::soup::pipeline::{Pipeline, PipelineSettings};
@@ -216,33 +216,8 @@ async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<
     }
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
-    for (s, (on_a, on_b, mut rx, player)) in sessions.into_iter().enumerate() {
-        let turns = opts.turns;
-        tasks.spawn(async move {
-            let mut took = Vec::with_capacity(turns);
-            let mut handed = 0usize;
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ (s as u64 + 1);
-            for t in 0..turns {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let inbound = Inbound::new(
-                    player.clone(),
-                    TurnInput::from(SoupVerb::Ask(format!("Question {t}: was it raining?"))),
-                )
-                .with_event(format!("load2:{s}:{t}"));
-                let turn = Instant::now();
-                let to = if seed.is_multiple_of(2) { &on_a } else { &on_b };
-                if to.send(inbound).await?.handed_off {
-                    handed += 1;
-                    tokio::time::timeout(Duration::from_secs(30), rx.recv())
-                        .await
-                        .context("a handed-over input was not played within 30 s")?;
-                }
-                took.push(turn.elapsed());
-            }
-            anyhow::Ok((took, handed))
-        });
+    for (s, (on_a, on_b, rx, player)) in sessions.into_iter().enumerate() {
+        tasks.spawn(play_on_two(s, [on_a, on_b], rx, player, opts.turns));
     }
     let (mut turns, mut handed): (Vec<Duration>, usize) = (Vec::new(), 0);
     while let Some(done) = tasks.join_next().await {
@@ -274,6 +249,40 @@ async fn measure_two(scratch: &ScratchDb, opts: &LoadOptions) -> anyhow::Result<
         ms(percentile(&mut commits, 0.99)),
         format!("{}% handed", 100 * handed / turns.len().max(1)),
     ))
+}
+
+/// Session `s`'s turns on two processes, each input sent to one of
+/// `on` by a fixed xorshift sequence; a handed-over input's turn lasts
+/// until `rx` hears the holder showed its reply. Each turn's time, and
+/// how many inputs were handed over.
+async fn play_on_two(
+    s: usize,
+    on: [SessionHandle; 2],
+    mut rx: mpsc::UnboundedReceiver<Delivery>,
+    player: Player,
+    turns: usize,
+) -> anyhow::Result<(Vec<Duration>, usize)> {
+    let mut took = Vec::with_capacity(turns);
+    let mut handed = 0usize;
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ (s as u64 + 1);
+    for t in 0..turns {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let inbound =
+            Inbound::new(player.clone(), TurnInput::from(SoupVerb::Ask(format!("Question {t}: was it raining?"))))
+                .with_event(format!("load2:{s}:{t}"));
+        let turn = Instant::now();
+        let to = if seed.is_multiple_of(2) { &on[0] } else { &on[1] };
+        if to.send(inbound).await?.handed_off {
+            handed += 1;
+            tokio::time::timeout(Duration::from_secs(30), rx.recv())
+                .await
+                .context("a handed-over input was not played within 30 s")?;
+        }
+        took.push(turn.elapsed());
+    }
+    Ok((took, handed))
 }
 
 /// Resident memory added per session by opening `n` sessions that wait

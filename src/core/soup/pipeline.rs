@@ -218,20 +218,10 @@ impl Pipeline {
             Ok(text) => text,
             Err(problem) => return input_rejected(lang, problem),
         };
-        let probe = SoupEvent::Asked { player: player.clone(), key: String::new(), verdict: Verdict::Irrelevant };
-        if let Err(r) = session.game.check(&probe) {
-            return rejected(lang, r);
+        if let Some(out) = turned_away(session, player, &text, mode) {
+            return out;
         }
-        if mode == JudgeMode::Auto && looks_like_chatter(&text) {
-            return chatter(lang);
-        }
-        // Where the form is clear (a question mark, an interrogative
-        // opening, a long declarative story) no model decides what it is.
-        let mode = match (mode, form_of(&text)) {
-            (JudgeMode::Auto, Some(Form::Question)) => JudgeMode::Question,
-            (JudgeMode::Auto, Some(Form::Guess)) => JudgeMode::Guess,
-            (mode, _) => mode,
-        };
+        let mode = settled_mode(mode, &text);
         let key = normalize_question(&text);
         if is_meta_question(&text) {
             // About the answer's wording, or an attempt to take over the
@@ -398,6 +388,31 @@ fn reads_as_account(text: &str) -> bool {
     let cjk = text.chars().filter(|c| crate::core::text::is_cjk(*c)).count();
     let words = text.split_whitespace().count();
     cjk >= 8 || words >= 5
+}
+
+/// The reply that ends a turn before anything is looked up: the game
+/// takes no question now, or (when the player did not say which) chatter.
+fn turned_away(session: &SessionView<'_>, player: &Player, text: &str, mode: JudgeMode) -> Option<TurnOutcome> {
+    let lang = session.puzzle.language;
+    let probe = SoupEvent::Asked { player: player.clone(), key: String::new(), verdict: Verdict::Irrelevant };
+    if let Err(r) = session.game.check(&probe) {
+        return Some(rejected(lang, r));
+    }
+    if mode == JudgeMode::Auto && looks_like_chatter(text) {
+        return Some(chatter(lang));
+    }
+    None
+}
+
+/// The mode, settled where the form is clear (a question mark, an
+/// interrogative opening, a long declarative story): no model decides
+/// what it is.
+fn settled_mode(mode: JudgeMode, text: &str) -> JudgeMode {
+    match (mode, form_of(text)) {
+        (JudgeMode::Auto, Some(Form::Question)) => JudgeMode::Question,
+        (JudgeMode::Auto, Some(Form::Guess)) => JudgeMode::Guess,
+        (mode, _) => mode,
+    }
 }
 
 /// Short social noise that needs no model ("lol", "ok", "哈哈").
