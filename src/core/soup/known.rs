@@ -32,11 +32,13 @@ use super::puzzle::{Fact, Puzzle};
 pub struct Tuning {
     pub lexical_weight: f32,
     pub threshold: f32,
+    /// The threshold by words alone, with no sentence vectors at hand.
+    pub lexical_threshold: f32,
     pub margin: f32,
 }
 
-pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.0, threshold: 0.9, margin: 0.06 };
-pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.6, threshold: 0.44, margin: 0.06 };
+pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.0, threshold: 0.9, lexical_threshold: 0.75, margin: 0.06 };
+pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.6, threshold: 0.44, lexical_threshold: 0.44, margin: 0.06 };
 
 fn tuning(language: Language) -> Tuning {
     language.pick(TUNING_EN, TUNING_ZH)
@@ -202,7 +204,8 @@ impl Known {
     /// Not when it is below the threshold, nor when a known answer with
     /// another verdict is nearly as close (a question between two).
     pub fn recall(&self, question: &str, vector: Option<&[f32]>) -> Option<Recall> {
-        let Tuning { threshold, margin, .. } = tuning(self.language);
+        let Tuning { threshold, lexical_threshold, margin, .. } = tuning(self.language);
+        let threshold = if vector.is_some() { threshold } else { lexical_threshold };
         let ranked = self.ranked(question, vector);
         let best = ranked.first()?;
         let rival = ranked.iter().find(|r| r.verdict != best.verdict);
