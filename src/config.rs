@@ -87,6 +87,9 @@ pub struct GameSettings {
     /// is the small packaged in-process model, too small to judge).
     #[serde(default = "auto_word")]
     pub judge: Remarks,
+    /// Answer from the puzzles' known answers before asking the Judge.
+    #[serde(default = "yes")]
+    pub known_answers: bool,
     pub max_input_chars: usize,
     pub ledger_threshold: f32,
     #[serde(default)]
@@ -108,6 +111,10 @@ pub enum Remarks {
 #[serde(rename_all = "lowercase")]
 pub enum AutoWord {
     Auto,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn auto_word() -> Remarks {
@@ -224,6 +231,7 @@ impl Settings {
         PipelineSettings {
             narrator: self.narrator_remarks(),
             judge_model: self.judge_model(),
+            known_answers: self.game.known_answers,
             max_input_chars: self.game.max_input_chars,
             seed: self.game.seed,
             ledger_threshold: self.game.ledger_threshold,

@@ -30,6 +30,9 @@ pub struct PipelineSettings {
     /// cover; false for a model too small to judge ("can't tell" instead
     /// of a coin toss).
     pub judge_model: bool,
+    /// Whether a game answers from its content's known answers before
+    /// asking the Judge model.
+    pub known_answers: bool,
 }
 
 impl Default for PipelineSettings {
@@ -43,6 +46,7 @@ impl Default for PipelineSettings {
             ledger_threshold: DEFAULT_LEDGER_THRESHOLD,
             memory_chars: 480,
             judge_model: true,
+            known_answers: true,
         }
     }
 }

@@ -154,6 +154,9 @@ impl Sandbox {
         // The word-hashing embedder keeps each fresh sandbox's first index
         // build instant; the sentence model has its own tests.
         cmd.env("ECHOES__KNOWLEDGE__EMBEDDER", "hashing");
+        // These tests drive the Judge model (a fake one); the puzzles'
+        // known answers are on by default and tested in `newcomer.rs`.
+        cmd.env("ECHOES__GAME__KNOWN_ANSWERS", "false");
         cmd.kill_on_drop(true);
         cmd
     }

@@ -247,6 +247,7 @@ impl Pipeline {
         // The Judge's memory: the puzzle's known answers.
         let known = known::prepared(session.puzzle, self.embedder.as_ref()).await;
         if mode != JudgeMode::Guess
+            && self.settings.known_answers
             && let Some(recall) = known.recall(&text, vector.as_deref())
         {
             let asked = Asked::repeat(&text, key, recall.verdict, "known");
