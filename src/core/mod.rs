@@ -17,6 +17,7 @@ pub mod guild;
 pub mod knowledge;
 pub mod llm;
 pub mod memory;
+pub mod phrases;
 pub mod prompts;
 pub mod secrecy;
 pub mod services;

@@ -1,0 +1,204 @@
+//! One way to say a fixed sentence in two languages: Project Fluent.
+//!
+//! Each game (and the chat bots) keeps its sentences in `en.ftl` and
+//! `zh.ftl` beside its code, one message per sentence, and declares them
+//! once with [`phrasebook!`]. Its Rust side stays typed: a function per
+//! sentence (`say.rs`) whose arguments are the message's variables, saying
+//! it with [`phrase!`]. The test at the bottom reads every `en.ftl` under
+//! `src/` and holds its `zh.ftl` to the same messages with the same
+//! variables, so a sentence can't exist in one language only.
+//!
+//! ```ignore
+//! crate::phrasebook!(BOOK, "core/undercover");
+//! pub fn next_speaker(lang: Language, speaker: &str, seconds: u32) -> String {
+//!     crate::phrase!(BOOK, lang, "next-speaker", speaker = speaker, seconds = seconds)
+//! }
+//! ```
+
+use std::collections::BTreeMap;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use fluent_syntax::ast;
+
+use crate::core::vocab::Language;
+
+/// A value a sentence names: text or a number (`FluentValue` converts
+/// from `&str`, `String` and the integer and float types).
+pub type Arg<'a> = FluentValue<'a>;
+
+/// One game's sentences in every language, parsed once.
+pub struct Phrasebook {
+    name: &'static str,
+    en: FluentBundle<FluentResource>,
+    zh: FluentBundle<FluentResource>,
+}
+
+impl Phrasebook {
+    /// Parses the two files. A file that does not parse is a bug in the
+    /// build (the files are compiled in), so the caller panics with it.
+    pub fn new(name: &'static str, en: &str, zh: &str) -> Result<Self, String> {
+        Ok(Self { name, en: bundle(name, "en", en)?, zh: bundle(name, "zh", zh)? })
+    }
+
+    /// The message `id` in `lang` with its variables. A missing message
+    /// (which the tests rule out) says its id rather than nothing.
+    pub fn say(&self, lang: Language, id: &str, args: &[(&str, Arg<'_>)]) -> String {
+        let bundle = lang.pick(&self.en, &self.zh);
+        let Some(pattern) = bundle.get_message(id).and_then(|message| message.value()) else {
+            debug_assert!(false, "{}: no message `{id}` in {}", self.name, lang.code());
+            tracing::error!(book = self.name, id, lang = lang.code(), "no such sentence");
+            return id.to_owned();
+        };
+        let mut values = FluentArgs::new();
+        for (name, value) in args {
+            values.set(*name, value.clone());
+        }
+        let mut errors = Vec::new();
+        let text = bundle.format_pattern(pattern, Some(&values), &mut errors);
+        if !errors.is_empty() {
+            debug_assert!(false, "{}: `{id}` in {}: {errors:?}", self.name, lang.code());
+            tracing::error!(book = self.name, id, ?errors, "a sentence's variables");
+        }
+        text.into_owned()
+    }
+}
+
+fn bundle(name: &str, code: &str, source: &str) -> Result<FluentBundle<FluentResource>, String> {
+    let resource = FluentResource::try_new(source.to_owned())
+        .map_err(|(_, errors)| format!("{name}/{code}.ftl does not parse: {errors:?}"))?;
+    let locale = code.parse().map_err(|error| format!("{code}: {error}"))?;
+    let mut bundle = FluentBundle::new_concurrent(vec![locale]);
+    // No Unicode isolation marks around values: chat clients show them.
+    bundle.set_use_isolating(false);
+    bundle.add_resource(resource).map_err(|errors| format!("{name}/{code}.ftl: {errors:?}"))?;
+    Ok(bundle)
+}
+
+/// Every message of a file and the variables it names (in its value,
+/// its selectors and its variants), for the parity test and tools.
+pub fn messages(source: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let resource = fluent_syntax::parser::parse(source).map_err(|(_, errors)| format!("{errors:?}"))?;
+    let mut found = BTreeMap::new();
+    for entry in resource.body {
+        if let ast::Entry::Message(message) = entry {
+            let mut names = Vec::new();
+            if let Some(pattern) = &message.value {
+                pattern_variables(pattern, &mut names);
+            }
+            names.sort();
+            names.dedup();
+            found.insert(message.id.name.to_owned(), names);
+        }
+    }
+    Ok(found)
+}
+
+fn pattern_variables(pattern: &ast::Pattern<&str>, names: &mut Vec<String>) {
+    for element in &pattern.elements {
+        if let ast::PatternElement::Placeable { expression } = element {
+            expression_variables(expression, names);
+        }
+    }
+}
+
+fn expression_variables(expression: &ast::Expression<&str>, names: &mut Vec<String>) {
+    match expression {
+        ast::Expression::Select { selector, variants } => {
+            inline_variables(selector, names);
+            for variant in variants {
+                pattern_variables(&variant.value, names);
+            }
+        }
+        ast::Expression::Inline(inline) => inline_variables(inline, names),
+    }
+}
+
+fn inline_variables(inline: &ast::InlineExpression<&str>, names: &mut Vec<String>) {
+    match inline {
+        ast::InlineExpression::VariableReference { id } => names.push(id.name.to_owned()),
+        ast::InlineExpression::FunctionReference { arguments, .. } => {
+            for argument in &arguments.positional {
+                inline_variables(argument, names);
+            }
+            for argument in &arguments.named {
+                inline_variables(&argument.value, names);
+            }
+        }
+        ast::InlineExpression::Placeable { expression } => expression_variables(expression, names),
+        _ => {}
+    }
+}
+
+/// Declares a phrasebook read from `src/<dir>/en.ftl` and `zh.ftl`.
+#[macro_export]
+macro_rules! phrasebook {
+    ($name:ident, $dir:literal) => {
+        static $name: std::sync::LazyLock<$crate::core::phrases::Phrasebook> = std::sync::LazyLock::new(|| {
+            $crate::core::phrases::Phrasebook::new(
+                $dir,
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/", $dir, "/en.ftl")),
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/", $dir, "/zh.ftl")),
+            )
+            .unwrap_or_else(|error| panic!("{error}"))
+        });
+    };
+}
+
+/// Says message `id` of a phrasebook in `lang`, with named variables:
+/// `phrase!(BOOK, lang, "next-speaker", speaker = name, seconds = 30)`.
+#[macro_export]
+macro_rules! phrase {
+    ($book:expr, $lang:expr, $id:literal $(, $key:ident = $value:expr)* $(,)?) => {
+        $book.say($lang, $id, &[$((stringify!($key), $crate::core::phrases::Arg::from($value))),*])
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    fn english_files(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                english_files(&path, found);
+            } else if path.file_name().is_some_and(|name| name == "en.ftl") {
+                found.push(path);
+            }
+        }
+    }
+
+    /// Every sentence file has its other language, with the same messages
+    /// and each message with the same variables.
+    #[test]
+    fn every_sentence_is_in_both_languages_with_the_same_variables() {
+        let mut files = Vec::new();
+        english_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+        for en_path in files {
+            let zh_path = en_path.with_file_name("zh.ftl");
+            let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let en = messages(&read(&en_path)).unwrap_or_else(|e| panic!("{en_path:?}: {e}"));
+            let zh = messages(&read(&zh_path)).unwrap_or_else(|e| panic!("{zh_path:?}: {e}"));
+            let en_ids: Vec<_> = en.keys().collect();
+            let zh_ids: Vec<_> = zh.keys().collect();
+            assert_eq!(en_ids, zh_ids, "{en_path:?} and its zh.ftl name different messages");
+            for (id, variables) in &en {
+                assert_eq!(Some(variables), zh.get(id), "{en_path:?}: `{id}` has other variables in zh");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sentence_is_said_with_its_values_and_plurals() {
+        let en = "seats = { $count ->\n    [one] one seat\n   *[other] { $count } seats\n } for { $name }\n";
+        let zh = "seats = { $name } 的 { $count } 个座位\n";
+        let book = Phrasebook::new("test", en, zh).unwrap();
+        assert_eq!(book.say(Language::En, "seats", &[("count", 1.into()), ("name", "Mira".into())]), "one seat for Mira");
+        assert_eq!(crate::phrase!(book, Language::En, "seats", count = 3, name = "Mira"), "3 seats for Mira");
+        assert_eq!(crate::phrase!(book, Language::Zh, "seats", count = 3, name = "Mira"), "Mira 的 3 个座位");
+        assert_eq!(messages(en).unwrap()["seats"], vec!["count".to_owned(), "name".to_owned()]);
+    }
+}
