@@ -324,6 +324,9 @@ pub enum BenchCommand {
     Crash {
         #[arg(long, default_value_t = 100)]
         runs: usize,
+        /// The platform replies are shown on (a local fake of it).
+        #[arg(long, value_enum, default_value_t = crate::bench::crash::Shape::Discord)]
+        platform: crate::bench::crash::Shape,
     },
     /// One process of `bench crash` (started by it): an engine behind a
     /// line protocol on stdin and stdout.
@@ -335,6 +338,10 @@ pub enum BenchCommand {
         owner: String,
         #[arg(long, default_value_t = 500)]
         lease_ms: i64,
+        #[arg(long, value_enum)]
+        platform: crate::bench::crash::Shape,
+        #[arg(long)]
+        platform_url: String,
     },
     /// A scripted long Lore RPG session: prompt tokens per role at turns
     /// 1, 50, 100 and 300, model calls per turn, and a recall probe.

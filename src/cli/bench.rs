@@ -21,13 +21,13 @@ pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Re
             println!("{}", run(&opts).await?);
             Ok(())
         }
-        BenchCommand::Crash { runs } => {
+        BenchCommand::Crash { runs, platform } => {
             use crate::bench::crash::{CrashOptions, run};
-            println!("{}", run(&CrashOptions { runs, ..CrashOptions::default() }).await?);
+            println!("{}", run(&CrashOptions { runs, platform, ..CrashOptions::default() }).await?);
             Ok(())
         }
-        BenchCommand::Worker { database, owner, lease_ms } => {
-            crate::bench::crash::worker(&database, &owner, lease_ms).await
+        BenchCommand::Worker { database, owner, lease_ms, platform, platform_url } => {
+            crate::bench::crash::worker(&database, &owner, lease_ms, platform, &platform_url).await
         }
         BenchCommand::Context { turns } => crate::bench::context::run(turns).await,
         BenchCommand::Secrecy { models, puzzles, limit } => bench_secrecy(settings, models, puzzles, limit).await,

@@ -196,7 +196,10 @@ mod tests {
         let en = "seats = { $count ->\n    [one] one seat\n   *[other] { $count } seats\n } for { $name }\n";
         let zh = "seats = { $name } 的 { $count } 个座位\n";
         let book = Phrasebook::new("test", en, zh).unwrap();
-        assert_eq!(book.say(Language::En, "seats", &[("count", 1.into()), ("name", "Mira".into())]), "one seat for Mira");
+        assert_eq!(
+            book.say(Language::En, "seats", &[("count", 1.into()), ("name", "Mira".into())]),
+            "one seat for Mira"
+        );
         assert_eq!(crate::phrase!(book, Language::En, "seats", count = 3, name = "Mira"), "3 seats for Mira");
         assert_eq!(crate::phrase!(book, Language::Zh, "seats", count = 3, name = "Mira"), "Mira 的 3 个座位");
         assert_eq!(messages(en).unwrap()["seats"], vec!["count".to_owned(), "name".to_owned()]);

@@ -37,7 +37,7 @@ pub mod fake;
 pub mod games;
 mod limiter;
 pub mod render;
-mod send;
+pub(crate) mod send;
 pub mod soup;
 mod table_commands;
 pub mod tables;

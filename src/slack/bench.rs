@@ -117,7 +117,7 @@ impl Rig {
             socket.stop().await;
         }
         self.bot.shut_down();
-        self.fake
+        self.fake.clone()
     }
 
     /// Posts a body to the Events API signed with `secret` at `timestamp`.
@@ -152,6 +152,7 @@ impl Rig {
         if self.socket.is_some() {
             return self.fake.send_frame(&payloads::envelope(kind, id, payload));
         }
+        self.fake.saw(&payload);
         let (path, body) = match kind {
             "events_api" => ("/slack/events", payload.to_string()),
             "slash_commands" => ("/slack/commands", payloads::command_form(&payload)),
@@ -173,6 +174,17 @@ impl Rig {
         let calls = self.fake.wait_for_count("the intro", 1, Duration::from_secs(30), intro).await?;
         let ts = calls.iter().rev().find(|c| intro(c)).and_then(|c| c.ts.clone());
         ts.ok_or_else(|| anyhow::anyhow!("the intro has no ts"))
+    }
+}
+
+/// A test's rig fails it when the bot sent what Slack would refuse
+/// (`fake::rules`), unless the test asked for refusals.
+impl Drop for Rig {
+    fn drop(&mut self) {
+        let refusals = self.fake.unexpected_refusals();
+        if !refusals.is_empty() && !std::thread::panicking() {
+            panic!("the bot sent {} call(s) Slack would refuse: {refusals:#?}", refusals.len());
+        }
     }
 }
 

@@ -28,6 +28,7 @@ pub mod bench;
 pub mod command;
 pub mod fake;
 pub mod ingress;
+pub mod outbox;
 pub mod play;
 pub mod render;
 pub mod settings;

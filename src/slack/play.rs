@@ -19,6 +19,7 @@ use crate::core::vocab::Player;
 
 use super::command::{SoupCommand, WantedArgs, parse};
 use super::ingress::{ButtonIn, CommandIn, Incoming, MessageIn};
+use super::outbox::{self, outbox_text};
 use super::render::{BUTTON_FORGET, intro_blocks, neutralise, plan, safe_name, summary};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
@@ -219,10 +220,21 @@ impl SlackBot {
     pub(super) async fn game(&self, channel: &str, key: &str) -> anyhow::Result<Option<Found>> {
         let Some(mut found) = self.find_game(key).await? else { return Ok(None) };
         let lang = found.game.puzzle.language;
-        for item in std::mem::take(&mut found.unsent) {
+        let unsent = std::mem::take(&mut found.unsent);
+        // Part of them may be in the thread already (`outbox.rs`).
+        let shown = match (unsent.is_empty(), thread_ts_of(key)) {
+            (false, Some(thread_ts)) => outbox::shown_in_thread(&self.session(), channel, thread_ts)
+                .await
+                .inspect_err(|e| tracing::warn!(thread = key, error = %format!("{e:#}"), "could not read the thread"))
+                .unwrap_or_default(),
+            _ => outbox::Shown::default(),
+        };
+        for item in unsent {
             let reply = crate::core::soup::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
-            for piece in plan(&reply, lang, self.settings.max_reply_messages) {
-                self.post(channel, thread_ts_of(key), &piece).await?;
+            for (i, piece) in plan(&reply, lang, self.settings.max_reply_messages).iter().enumerate() {
+                if !shown.has(item.id, i) {
+                    self.post_content(channel, thread_ts_of(key), outbox_text(piece, Some((item.id, i)))).await?;
+                }
             }
             self.store.mark_sent(item.id).await?;
         }
@@ -290,10 +302,12 @@ impl SlackBot {
             // process, or one after a restart): "thinking…" goes.
             return self.delete(channel, &thinking).await;
         }
-        let mut pieces = plan(&delivery.reply, lang, self.settings.max_reply_messages).into_iter();
-        self.update_text(channel, &thinking, &pieces.next().unwrap_or_default()).await?;
-        for piece in pieces {
-            self.post(channel, thread_ts, &piece).await?;
+        let mark = |i: usize| delivery.outbox_id.map(|row| (row, i));
+        let pieces = plan(&delivery.reply, lang, self.settings.max_reply_messages);
+        let first = pieces.first().cloned().unwrap_or_default();
+        self.update(channel, &thinking, outbox_text(&first, mark(0))).await?;
+        for (i, piece) in pieces.iter().enumerate().skip(1) {
+            self.post_content(channel, thread_ts, outbox_text(piece, mark(i))).await?;
         }
         found.handle.delivered(&delivery).await?;
         if is_final(delivery.reply.kind) && !delivery.duplicate {

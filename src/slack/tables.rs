@@ -19,6 +19,7 @@ use crate::core::store::OutboxItem;
 use crate::core::vocab::Language;
 
 use super::ingress::{ButtonIn, CommandIn, MessageIn};
+use super::outbox::{self, Shown, outbox_text};
 use super::render::{neutralise, plan, unescape};
 use super::words::{Word, say};
 use super::{SlackBot, scope_of, thread_key, thread_ts_of};
@@ -72,17 +73,21 @@ impl SlackBot {
         inbound.moderator = self.is_admin(&scope_of(&c.team), &c.user).await.unwrap_or(false);
         let delivery = self.send_with_steps(&key, &table, inbound).await?;
         let answer = Answer { channel: &c.channel, user: &c.user, secret };
-        self.deliver_table(&key, &table, &delivery, Some(&answer)).await
+        self.deliver_table(&key, &table, &delivery, Some(&answer), &Shown::default()).await
     }
 
     /// A Soup turn nobody's command waits for (an AI player's): posted in
     /// the game's thread, and the game wrapped up when it ended.
-    async fn soup_courier(&self, session_id: &str, delivery: &Delivery) -> anyhow::Result<()> {
+    async fn soup_courier(&self, session_id: &str, delivery: &Delivery, again: bool) -> anyhow::Result<()> {
         let Some((key, found)) = self.soup_by_session(session_id).await? else { return Ok(()) };
         let channel = channel_of(&key).to_string();
         let lang = found.game.puzzle.language;
-        for piece in plan(&delivery.reply, lang, self.settings.max_reply_messages) {
-            self.post(&channel, thread_ts_of(&key), &piece).await?;
+        let shown = if again { self.shown(&key).await } else { Shown::default() };
+        for (i, piece) in plan(&delivery.reply, lang, self.settings.max_reply_messages).iter().enumerate() {
+            if delivery.outbox_id.is_none_or(|row| !shown.has(row, i)) {
+                let content = outbox_text(piece, delivery.outbox_id.map(|row| (row, i)));
+                self.post_content(&channel, thread_ts_of(&key), content).await?;
+            }
         }
         found.handle.delivered(delivery).await?;
         if crate::core::actor::is_final(delivery.reply.kind) && !delivery.duplicate {
@@ -109,7 +114,7 @@ impl SlackBot {
         }
         let inbound = Inbound::new(player, TurnInput::Say(unescape(&m.text))).with_event(m.event_id.clone());
         let delivery = self.send_with_steps(&key, &table, inbound).await?;
-        self.deliver_table(&key, &table, &delivery, None).await?;
+        self.deliver_table(&key, &table, &delivery, None, &Shown::default()).await?;
         Ok(true)
     }
 
@@ -245,7 +250,7 @@ impl SlackBot {
             Opening::Refused(why) => return self.tell(&c.channel, &c.user, None, &neutralise(&why)).await,
         };
         self.remember_channel(&c.channel, &key);
-        self.deliver_table(&key, &table, &intro, None).await
+        self.deliver_table(&key, &table, &intro, None, &Shown::default()).await
     }
 
     /// The channel's newest table and its thread key; replies a restart
@@ -253,24 +258,33 @@ impl SlackBot {
     async fn channel_table(&self, channel: &str) -> anyhow::Result<Option<(String, LiveTable)>> {
         let Some(key) = self.channel_thread(channel).await? else { return Ok(None) };
         let Some(found) = self.find_table(&key).await? else { return Ok(None) };
+        let shown = if found.unsent.is_empty() { Shown::default() } else { self.shown(&key).await };
         for item in found.unsent.iter().chain(&found.unsent_private) {
-            self.deliver_row(&key, found.table.language, item).await?;
+            self.deliver_row(&key, found.table.language, item, &shown).await?;
         }
         Ok(Some((key, found.table)))
     }
 
-    async fn deliver_row(&self, key: &str, lang: Language, item: &OutboxItem) -> anyhow::Result<()> {
+    async fn deliver_row(&self, key: &str, lang: Language, item: &OutboxItem, shown: &Shown) -> anyhow::Result<()> {
         let reply = Reply::new(item.kind, item.body.clone());
-        self.deliver_to(key, lang, &item.audience, &reply).await?;
+        self.deliver_to(key, lang, &item.audience, &reply, Some(item.id), shown).await?;
         self.store.mark_sent(item.id).await?;
         Ok(())
     }
 
     /// One message to its audience: the thread, or one user privately.
-    async fn deliver_to(&self, key: &str, lang: Language, audience: &Audience, reply: &Reply) -> anyhow::Result<()> {
+    async fn deliver_to(
+        &self,
+        key: &str,
+        lang: Language,
+        audience: &Audience,
+        reply: &Reply,
+        row: Option<i64>,
+        shown: &Shown,
+    ) -> anyhow::Result<()> {
         let channel = channel_of(key);
         match audience {
-            Audience::Everyone => self.post_public(key, lang, reply, &[]).await,
+            Audience::Everyone => self.post_public(key, lang, reply, &[], Marks { row, shown }).await,
             Audience::Seat(seat) => match seat.strip_prefix("slack:") {
                 Some(user) => self.tell(channel, user, thread_ts_of(key), &neutralise(&reply.text)).await,
                 // An agent's seat reads the game's state, not messages.
@@ -289,22 +303,22 @@ impl SlackBot {
         lang: Language,
         reply: &Reply,
         choices: &[(String, String)],
+        marks: Marks<'_>,
     ) -> anyhow::Result<()> {
         let (channel, thread_ts) = (channel_of(key), thread_ts_of(key));
         let pieces = plan(reply, lang, self.settings.max_reply_messages);
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
-            if i == last && !choices.is_empty() {
-                let content =
-                    SlackMessageContent::new().with_text(piece.clone()).with_blocks(ballot_blocks(piece, choices));
-                self.post_content(channel, thread_ts, content).await?;
-            } else if i == last && reply.kind == ReplyKind::Lobby {
-                let content =
-                    SlackMessageContent::new().with_text(piece.clone()).with_blocks(lobby_blocks(piece, lang));
-                self.post_content(channel, thread_ts, content).await?;
-            } else {
-                self.post(channel, thread_ts, piece).await?;
+            if marks.row.is_some_and(|row| marks.shown.has(row, i)) {
+                continue;
             }
+            let mut content = outbox_text(piece, marks.row.map(|row| (row, i)));
+            if i == last && !choices.is_empty() {
+                content = content.with_blocks(ballot_blocks(piece, choices));
+            } else if i == last && reply.kind == ReplyKind::Lobby {
+                content = content.with_blocks(lobby_blocks(piece, lang));
+            }
+            self.post_content(channel, thread_ts, content).await?;
         }
         Ok(())
     }
@@ -317,8 +331,12 @@ impl SlackBot {
         table: &LiveTable,
         delivery: &Delivery,
         answer: Option<&Answer<'_>>,
+        shown: &Shown,
     ) -> anyhow::Result<()> {
         let refused = delivery.reply.kind == ReplyKind::Rejected || delivery.duplicate;
+        // A reply shown again after a restart or a take-over skips what the
+        // thread already has (`outbox.rs`).
+        let marks = Marks { row: delivery.outbox_id, shown };
         match answer {
             Some(a) if refused => {
                 self.tell(a.channel, a.user, thread_ts_of(key), &neutralise(&delivery.reply.text)).await?
@@ -326,12 +344,12 @@ impl SlackBot {
             Some(a) if a.secret => {
                 let done = format!("✅ {}", say(table.language, &Word::Done));
                 self.tell(a.channel, a.user, thread_ts_of(key), &done).await?;
-                self.post_public(key, table.language, &delivery.reply, &delivery.choices).await?;
+                self.post_public(key, table.language, &delivery.reply, &delivery.choices, marks).await?;
             }
-            _ => self.post_public(key, table.language, &delivery.reply, &delivery.choices).await?,
+            _ => self.post_public(key, table.language, &delivery.reply, &delivery.choices, marks).await?,
         }
         for m in &delivery.messages {
-            self.deliver_to(key, table.language, &m.audience, &m.reply).await?;
+            self.deliver_to(key, table.language, &m.audience, &m.reply, m.outbox_id, shown).await?;
         }
         table.handle.delivered(delivery).await?;
         if delivery.over && !delivery.duplicate {
@@ -370,16 +388,39 @@ impl SlackBot {
         inbound.moderator = self.is_admin(&scope_of(&b.team), &b.user).await.unwrap_or(false);
         let delivery = table.handle.send(inbound).await?;
         let answer = Answer { channel: &b.channel, user: &b.user, secret };
-        self.deliver_table(&key, &table, &delivery, Some(&answer)).await
+        self.deliver_table(&key, &table, &delivery, Some(&answer), &Shown::default()).await
     }
 
-    async fn courier_deliver(&self, session_id: &str, delivery: &Delivery) -> anyhow::Result<()> {
+    /// Shows a turn's reply no command waits for; `again` for a reply a
+    /// reopened session had unsent (the thread may show part of it).
+    async fn courier_deliver(&self, session_id: &str, delivery: &Delivery, again: bool) -> anyhow::Result<()> {
         let Some(key) = self.tables.thread_of(session_id) else {
-            return self.soup_courier(session_id, delivery).await;
+            return self.soup_courier(session_id, delivery, again).await;
         };
         let Some(found) = self.find_table(&key).await? else { return Ok(()) };
-        self.deliver_table(&key, &found.table, delivery, None).await
+        let shown = if again { self.shown(&key).await } else { Shown::default() };
+        self.deliver_table(&key, &found.table, delivery, None, &shown).await
     }
+
+    /// The outbox rows the thread `key` already shows (none when Slack
+    /// can't say: the rows are then shown as if new).
+    async fn shown(&self, key: &str) -> Shown {
+        let Some(thread_ts) = thread_ts_of(key) else { return Shown::default() };
+        match outbox::shown_in_thread(&self.session(), channel_of(key), thread_ts).await {
+            Ok(shown) => shown,
+            Err(e) => {
+                tracing::warn!(thread = key, error = %format!("{e:#}"), "could not read which replies the thread shows");
+                Shown::default()
+            }
+        }
+    }
+}
+
+/// The outbox row a reply is shown for and the pieces its thread has.
+#[derive(Clone, Copy)]
+struct Marks<'a> {
+    row: Option<i64>,
+    shown: &'a Shown,
 }
 
 /// `slack:<channel>:<ts>` → the channel.
@@ -435,7 +476,7 @@ impl Courier for SlackCourier {
             match bot.reopen_session(&session_id).await {
                 Ok(unsent) => {
                     for delivery in unsent {
-                        if let Err(e) = bot.courier_deliver(&session_id, &delivery).await {
+                        if let Err(e) = bot.courier_deliver(&session_id, &delivery, true).await {
                             tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an unsent reply");
                         }
                     }
@@ -451,7 +492,7 @@ impl Courier for SlackCourier {
         let Some(bot) = self.0.upgrade() else { return };
         let session_id = session_id.to_string();
         tokio::spawn(async move {
-            if let Err(e) = bot.courier_deliver(&session_id, &delivery).await {
+            if let Err(e) = bot.courier_deliver(&session_id, &delivery, false).await {
                 tracing::warn!(session = %session_id, error = %format!("{e:#}"), "could not show an engine turn");
             }
         });

@@ -24,6 +24,7 @@ mod gateway;
 pub mod limits;
 pub mod payloads;
 mod rest;
+pub mod spec;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,6 +36,7 @@ use tokio::sync::{Notify, broadcast, watch};
 
 pub use limits::RateLimits;
 pub use payloads::{Opt, Who};
+pub use spec::Violation;
 
 use crate::bot::quota::Quotas;
 pub use crate::bot::quota::{Limit, Tally};
@@ -138,6 +140,12 @@ pub(crate) struct Inner {
     /// The rate limits enforced (none by default) and their windows.
     pub limits: RateLimits,
     pub quotas: Quotas,
+    /// Discord's published API, held against every call (`spec.rs`).
+    spec: Option<&'static spec::Spec>,
+    /// Calls and interaction responses Discord would have refused.
+    violations: Mutex<Vec<Violation>>,
+    /// Whether the test expects violations (it sends bad bodies itself).
+    violations_allowed: std::sync::atomic::AtomicBool,
 }
 
 /// One gateway dispatch (op 0) queued for the connected bots.
@@ -159,6 +167,18 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Inner {
     pub fn next_id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// What Discord would refuse in this call (kept for the test); empty
+    /// when it conforms or no document is loaded.
+    pub fn conform(&self, method: &str, path: &str, body: &Value) -> Vec<Violation> {
+        let Some(spec) = self.spec else { return Vec::new() };
+        let found = spec.check(method, path, body);
+        for violation in &found {
+            tracing::warn!(%violation, "Discord would refuse this");
+        }
+        lock(&self.violations).extend(found.iter().cloned());
+        found
     }
 
     pub fn record(&self, call: Call) {
@@ -273,6 +293,13 @@ impl Drop for FakeDiscord {
         for task in &self.tasks {
             task.abort();
         }
+        // A test whose bot sent Discord what it would refuse fails here,
+        // naming each route and field (unless it is failing already).
+        let violations = self.unexpected_violations();
+        if !violations.is_empty() && !std::thread::panicking() {
+            let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
+            panic!("the bot sent what Discord's API refuses:\n{}", list.join("\n"));
+        }
     }
 }
 
@@ -317,6 +344,9 @@ impl FakeDiscord {
             closed_dms: Mutex::default(),
             limits,
             quotas: Quotas::default(),
+            spec: spec::Spec::shared(),
+            violations: Mutex::default(),
+            violations_allowed: std::sync::atomic::AtomicBool::new(false),
         });
         let tasks =
             vec![tokio::spawn(rest::serve(rest, inner.clone())), tokio::spawn(gateway::serve(ws, inner.clone()))];
@@ -412,6 +442,20 @@ impl FakeDiscord {
 
     pub fn add_member(&self, who: &Who) {
         lock(&self.inner.members).push(who.clone());
+    }
+
+    /// Every call and interaction response Discord would have refused.
+    pub fn violations(&self) -> Vec<Violation> {
+        lock(&self.inner.violations).clone()
+    }
+
+    /// The test sends bad bodies on purpose: its fake does not fail it.
+    pub fn allow_violations(&self) {
+        self.inner.violations_allowed.store(true, Ordering::Relaxed);
+    }
+
+    fn unexpected_violations(&self) -> Vec<Violation> {
+        if self.inner.violations_allowed.load(Ordering::Relaxed) { Vec::new() } else { self.violations() }
     }
 
     /// Every REST call so far, in order.
@@ -630,6 +674,7 @@ async fn post_interaction(inner: Arc<Inner>, url: String, id: u64, payload: Stri
         200 => {
             let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
             let path = format!("/interactions/{id}/{}/callback", payloads::token(id));
+            inner.conform("POST", &path, &body);
             let call = Call { at, method: "POST".into(), path, body, files: Vec::new(), created: None, inline: true };
             inner.record(call);
         }

@@ -10,15 +10,19 @@
 //! `signed` builds requests signed like Slack's (v0 HMAC-SHA256). Started
 //! with `start_limited`, it enforces Slack's rate limits (`limits.rs`: 429,
 //! `Retry-After`, `ratelimited`) and tallies 429s and calls that came
-//! before a wait ended (`rate_limits`).
+//! before a wait ended (`rate_limits`). Always, it refuses what Slack
+//! refuses in a message (`rules.rs`: lengths, blocks, ephemeral messages
+//! to non-members, updates of others' messages, unknown threads) with
+//! Slack's error, and keeps the refusal (`refusals`).
 
 pub mod limits;
 pub mod payloads;
+pub mod rules;
 mod socket;
 mod web;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -85,6 +89,20 @@ pub(crate) struct Inner {
     /// The rate limits enforced (none by default) and their windows.
     pub limits: RateLimits,
     pub quotas: Quotas,
+    /// Channels' members and messages' authors, for `rules`.
+    pub workspace: Mutex<rules::Workspace>,
+    /// Calls refused by `rules`, in order.
+    pub refusals: Mutex<Vec<Refusal>>,
+    /// Whether a test means to provoke refusals (`allow_refusals`).
+    pub refusals_allowed: AtomicBool,
+}
+
+/// A message call Slack would refuse: its method, Slack's error and body.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub method: String,
+    pub error: &'static str,
+    pub body: Value,
 }
 
 /// A file the bot uploads.
@@ -150,6 +168,9 @@ impl FakeSlack {
             files: Mutex::default(),
             limits,
             quotas: Quotas::default(),
+            workspace: Mutex::default(),
+            refusals: Mutex::default(),
+            refusals_allowed: AtomicBool::new(false),
         });
         let api_url = format!("http://{}/api", web.local_addr()?);
         tokio::spawn(web::serve(web, inner.clone()));
@@ -169,6 +190,33 @@ impl FakeSlack {
 
     pub fn set_group(&self, group: &str, members: &[&str]) {
         lock(&self.inner.groups).insert(group.into(), members.iter().map(|m| m.to_string()).collect());
+    }
+
+    /// Learns from an inbound payload (event, command, interaction) who
+    /// is in which channel and which messages exist (`rules`).
+    pub fn saw(&self, payload: &Value) {
+        lock(&self.inner.workspace).saw(payload);
+    }
+
+    /// Makes `user` a member of `channel`.
+    pub fn join(&self, channel: &str, user: &str) {
+        lock(&self.inner.workspace).members.entry(channel.into()).or_default().insert(user.into());
+    }
+
+    /// The calls Slack would have refused, in order.
+    pub fn refusals(&self) -> Vec<Refusal> {
+        lock(&self.inner.refusals).clone()
+    }
+
+    /// For a test that provokes refusals on purpose: the rig will not
+    /// fail it for them.
+    pub fn allow_refusals(&self) {
+        self.inner.refusals_allowed.store(true, Ordering::Relaxed);
+    }
+
+    /// Refusals a test did not mean to provoke.
+    pub fn unexpected_refusals(&self) -> Vec<Refusal> {
+        if self.inner.refusals_allowed.load(Ordering::Relaxed) { Vec::new() } else { self.refusals() }
     }
 
     /// The rate limits' tally: 429s sent, limits reached, and calls that
@@ -231,6 +279,9 @@ impl FakeSlack {
         let mut sockets = lock(&self.inner.sockets);
         sockets.retain(|s| !s.is_closed());
         let socket = sockets.last().ok_or_else(|| anyhow::anyhow!("no Socket Mode connection is open"))?;
+        if let Some(payload) = frame.get("payload") {
+            self.saw(payload);
+        }
         if let Some(id) = frame.get("envelope_id").and_then(Value::as_str) {
             lock(&self.inner.envelopes).insert(id.to_string(), (Instant::now(), None));
         }

@@ -11,7 +11,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
 use serde_json::{Value, json};
 
-use super::{BOT_ID, BOT_USER, Call, Inner, TEAM, Upload, lock};
+use super::rules::Author;
+use super::{BOT_ID, BOT_USER, Call, Inner, Refusal, TEAM, Upload, lock};
 use crate::bot::quota::Admission;
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, inner: Arc<Inner>) {
@@ -42,6 +43,11 @@ async fn handle(
     {
         return super::limits::too_many(retry_after);
     }
+    if let Some(error) = lock(&inner.workspace).refuse(&method, &body) {
+        tracing::warn!(method, error, %body, "fake Slack refused a call");
+        lock(&inner.refusals).push(Refusal { method, error, body });
+        return Json(json!({"ok": false, "error": error})).into_response();
+    }
     let (reply, ts) = match method.as_str() {
         "auth.test" => (
             json!({"ok": true, "user_id": BOT_USER, "team_id": TEAM, "team": "Fake", "bot_id": BOT_ID,
@@ -50,6 +56,7 @@ async fn handle(
         ),
         "chat.postMessage" => {
             let ts = inner.next_ts();
+            lock(&inner.workspace).messages.insert(ts.clone(), Author::Bot);
             let message = json!({"ts": ts, "text": body.get("text"), "bot_id": BOT_ID, "user": BOT_USER});
             (json!({"ok": true, "channel": channel, "ts": ts, "message": message}), Some(ts))
         }
@@ -59,6 +66,7 @@ async fn handle(
         }
         "chat.delete" => (json!({"ok": true, "channel": body["channel"], "ts": body["ts"]}), None),
         "chat.postEphemeral" => (json!({"ok": true, "message_ts": inner.next_ts()}), None),
+        "conversations.replies" => (replies(&inner, &body), None),
         "usergroups.users.list" => {
             let group = body.get("usergroup").and_then(Value::as_str).unwrap_or_default();
             let users = lock(&inner.groups).get(group).cloned();
@@ -86,6 +94,45 @@ async fn handle(
     };
     inner.record(Call { at, method, body, ts });
     Json(reply).into_response()
+}
+
+/// `conversations.replies`: the thread's root and replies the bot posted
+/// (oldest first, deleted ones left out), each with its `metadata` when
+/// the call asks `include_all_metadata`, as Slack does.
+fn replies(inner: &Inner, body: &Value) -> Value {
+    let field = |key: &str| body.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let (channel, thread) = (field("channel"), field("ts"));
+    if !lock(&inner.workspace).messages.contains_key(&thread) {
+        return json!({"ok": false, "error": "thread_not_found"});
+    }
+    let with_metadata =
+        matches!(body.get("include_all_metadata"), Some(Value::Bool(true))) || field("include_all_metadata") == "true";
+    let calls = lock(&inner.calls).clone();
+    let deleted: std::collections::HashSet<&str> =
+        calls.iter().filter(|c| c.method == "chat.delete").filter_map(|c| c.body.get("ts")?.as_str()).collect();
+    let messages: Vec<Value> = calls
+        .iter()
+        .filter(|c| c.method == "chat.postMessage" && c.body.get("channel").and_then(Value::as_str) == Some(&channel))
+        .filter_map(|c| Some((c, c.ts.as_deref()?)))
+        .filter(|(c, ts)| (*ts == thread || c.thread_ts() == Some(thread.as_str())) && !deleted.contains(ts))
+        .map(|(posted, ts)| {
+            // What it says now: the last `chat.update` of it, if any.
+            let updated = calls.iter().rev().find(|u| u.method == "chat.update" && u.ts.as_deref() == Some(ts));
+            let c = updated.unwrap_or(posted);
+            let mut message = json!({"type": "message", "ts": ts, "text": c.text(), "bot_id": BOT_ID,
+                                     "user": BOT_USER, "thread_ts": thread});
+            let metadata = match c.body.get("metadata") {
+                Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
+                Some(m) => m.clone(),
+                None => Value::Null,
+            };
+            if with_metadata && !metadata.is_null() {
+                message["metadata"] = metadata;
+            }
+            message
+        })
+        .collect();
+    json!({"ok": true, "messages": messages, "has_more": false})
 }
 
 /// `files.getUploadURLExternal`: a file id and the URL to POST its bytes to.

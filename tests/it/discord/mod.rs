@@ -5,6 +5,7 @@
 
 pub mod arena;
 mod bench;
+mod conformance;
 mod endpoint;
 mod game;
 mod lore;

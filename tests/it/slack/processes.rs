@@ -85,3 +85,49 @@ async fn events_reaching_either_process_are_played_and_shown_once() {
     let events: Vec<Option<&str>> = turns.iter().skip(1).map(|t| t.event_id.as_deref()).collect();
     assert_eq!(events, [Some("Ev1"), Some("Ev2")], "each played once, in order");
 }
+
+/// A process killed between posting a reply and marking it sent leaves a
+/// row that is unsent but already in the thread. Every reply carries its
+/// row in Slack's message metadata, so the next process reads the thread
+/// (`conversations.replies`) and does not post it again.
+#[tokio::test]
+async fn a_reply_shown_before_a_crash_is_not_shown_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("echoes.db");
+    let model = || -> Arc<dyn LlmClient> { Arc::new(crate::discord::rules()) };
+    let a = Rig::start_with(FakeSlack::start().await.unwrap(), &db, model(), SlackSettings::default(), false)
+        .await
+        .unwrap();
+    let thread = a.start_game(CHANNEL, "UHOST", PUZZLE, "trig-start").await.unwrap();
+    say(&a, &thread, "Ev1", "Was the gunner alone?").await;
+    let calls = a.fake.wait_for_count("the answer", 1, WAIT, super::answered).await.unwrap();
+    let answer = calls.iter().find(|c| super::answered(c)).unwrap().clone();
+    assert_eq!(answer.body["metadata"]["event_type"], "echoes_outbox", "{}", answer.body);
+    let row: i64 = answer.body["metadata"]["event_payload"]["row"].as_str().unwrap().parse().unwrap();
+    let url = format!("sqlite://{}", db.display());
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let sent = || sqlx::query_scalar::<_, Option<i64>>("SELECT sent_ms FROM outbox WHERE id = ?").bind(row);
+    let deadline = std::time::Instant::now() + WAIT;
+    while sent().fetch_one(&pool).await.unwrap().is_none() {
+        assert!(std::time::Instant::now() < deadline, "a never marked its reply sent");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let fake = a.halt().await;
+
+    // The kill came after the post and before `mark_sent`.
+    let unmarked = sqlx::query("UPDATE outbox SET sent_ms = NULL WHERE id = ?").bind(row).execute(&pool).await.unwrap();
+    assert_eq!(unmarked.rows_affected(), 1);
+
+    let b = Rig::start_with(fake.clone(), &db, model(), SlackSettings::default(), false).await.unwrap();
+    let before = fake.calls().len();
+    say(&b, &thread, "Ev2", "Did the watch matter?").await;
+    fake.wait_for_count("the second answer", 2, WAIT, super::answered).await.unwrap();
+    let after = fake.calls()[before..].to_vec();
+    assert!(after.iter().any(|c| c.method == "conversations.replies"), "b read the thread before showing");
+    let row_text = row.to_string();
+    let again: Vec<&Call> =
+        after.iter().filter(|c| c.body["metadata"]["event_payload"]["row"] == row_text.as_str()).collect();
+    assert!(again.is_empty(), "the reply was shown again: {again:?}");
+    assert!(sent().fetch_one(&pool).await.unwrap().is_some(), "the row shown before is marked sent");
+    pool.close().await;
+}
