@@ -184,8 +184,8 @@ pub struct SelfplayArgs {
     pub seed: u64,
     #[arg(long, value_parser = parse_language)]
     pub language: Option<Language>,
-    /// The game's own options, read as its `start` reads them
-    /// (`--seats 5 --blank`, `--max-turns 6`, `seats:5`).
+    /// The game's own options, as its declaration's `selfplay` verb lists
+    /// them (`--seats 5 --blank`, `--max-turns=6`, `seats:5`).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub options: Vec<String>,
 }

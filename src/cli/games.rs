@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::config::Settings;
 use crate::console::{self, PlayOptions};
 use crate::core::catalogue::Frontend;
-use crate::core::game::{GameRow, SelfplayRun, Selfplayer as _};
+use crate::core::game::{GameRow, SelfplayRun};
 use crate::core::vocab::Language;
 
 /// `echoes play`: a resumed session, a seated game named by `puzzle`

@@ -75,7 +75,7 @@ impl SelfPlay for ArenaHost {
     /// personas from its seed.
     async fn play(&self, pipeline: &Pipeline, lobby: Lobby) -> Result<GameResult, String> {
         let mut options = lobby.options.with("spectate", "yes");
-        options.ai_seats.get_or_insert(CHARACTERS);
+        options.ai_seats = options.ai_seats.or(Some(CHARACTERS));
         let (game, cast) = self.lobby(&host(), lobby.language, &options, lobby.seed)?;
         let table = ArenaTable::new(game, cast, &format!("selfplay-{}", lobby.seed));
         Ok(play_game(pipeline, table, &host(), &mut |_, _| {}).await)

@@ -105,7 +105,7 @@ pub trait Selfplayer: Send + Sync {
     async fn play_games(
         &self,
         run: SelfplayRun<'_>,
-        each: &(dyn Fn(&GameRow) + Send + Sync),
+        each: &(dyn for<'g> Fn(&'g GameRow) + Send + Sync),
     ) -> Result<SelfplayReport, String>;
 }
 
@@ -118,7 +118,7 @@ impl<T: SelfPlay> Selfplayer for T {
     async fn play_games(
         &self,
         run: SelfplayRun<'_>,
-        each: &(dyn Fn(&GameRow) + Send + Sync),
+        each: &(dyn for<'g> Fn(&'g GameRow) + Send + Sync),
     ) -> Result<SelfplayReport, String> {
         let (mut results, mut millis) = (Vec::new(), Vec::new());
         for lobby in self.plan(&run)? {
