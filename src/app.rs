@@ -10,10 +10,12 @@ use crate::config::Settings;
 use crate::core::actor::Engine;
 use crate::core::catalogue::Catalogue;
 use crate::core::embed::Embedder;
+use crate::core::game::Selfplayer;
 use crate::core::knowledge::{Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
 use crate::core::soup::pipeline::Pipeline;
 use crate::core::soup::puzzle::Puzzle;
+use crate::core::soup::selfplay::SoupSelfplay;
 use crate::core::store::{Store, SystemClock};
 use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
@@ -150,4 +152,18 @@ async fn open_vectors(
         std::fs::write(&marker, &label).with_context(|| format!("writing {}", marker.display()))?;
     }
     Ok(Vectors { knowledge, memory, embedder, semantic })
+}
+
+/// Every game that offers self-play (`echoes selfplay`), by its group:
+/// Turtle Soup over the configured puzzles, then each hosted game whose
+/// `HostedGame::selfplay` offers one.
+pub fn selfplayers(settings: &Settings) -> Vec<(&'static str, Arc<dyn Selfplayer>)> {
+    let (library, _) = PuzzleLibrary::load(Some(&settings.puzzle_dir()));
+    let soup = SoupSelfplay { puzzles: library.all().to_vec() };
+    let mut out: Vec<(&'static str, Arc<dyn Selfplayer>)> = vec![("soup", Arc::new(soup))];
+    for game in crate::assets::hosted_games() {
+        let group = game.group();
+        out.extend(game.selfplay().map(|s| (group, s)));
+    }
+    out
 }

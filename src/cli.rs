@@ -94,9 +94,10 @@ pub enum Command {
     /// The Lore RPG: check world directories.
     #[command(subcommand)]
     Rpg(RpgCommand),
-    /// AI-only games, to judge a model or a prompt.
-    #[command(subcommand)]
-    Selfplay(SelfplayCommand),
+    /// AI-only games of any game that offers them, to judge a model or a
+    /// prompt: a row per game, then win rates, length, parse and fallback
+    /// rates and the game's own figures.
+    Selfplay(SelfplayArgs),
     /// Measure a role against labelled data.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -169,55 +170,24 @@ pub enum RpgCommand {
     Check { paths: Vec<PathBuf> },
 }
 
-#[derive(Debug, Subcommand)]
-pub enum SelfplayCommand {
-    /// Turtle Soup: AI players against the AI host; per puzzle solved or
-    /// not, questions, hints, model calls and the Judge's parse rate, then
-    /// the solve rate.
-    Soup {
-        /// Puzzle ids (default: the first --games puzzles in the language).
-        #[arg(long, value_delimiter = ',')]
-        puzzles: Vec<String>,
-        #[arg(long, default_value_t = 5)]
-        games: usize,
-        #[arg(long, default_value_t = 2)]
-        ai_players: u32,
-        /// Turns before the AI players give up.
-        #[arg(long, default_value_t = 30)]
-        max_turns: usize,
-        #[arg(long, value_parser = parse_language)]
-        language: Option<Language>,
-    },
-    /// Who is the Undercover with AI seats only: win rates by role, game
-    /// length and how often an AI seat's move fell back to a safe move.
-    Undercover {
-        #[arg(long, default_value_t = 6)]
-        seats: usize,
-        #[arg(long, default_value_t = 10)]
-        games: usize,
-        #[arg(long)]
-        blank: bool,
-        #[arg(long, value_parser = parse_language)]
-        language: Option<Language>,
-        /// Seed for pairs, roles and tie-breaks (games differ by index).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
-    /// The Arena with AI characters only: score spread per dimension,
-    /// game length and how often the scorer's answer could be read.
-    Arena {
-        #[arg(long, default_value_t = 4)]
-        characters: usize,
-        #[arg(long, default_value_t = 5)]
-        games: usize,
-        #[arg(long)]
-        max_turns: Option<u32>,
-        #[arg(long, value_parser = parse_language)]
-        language: Option<Language>,
-        /// Seed for topics and personas (games differ by index).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+/// `echoes selfplay <game> [--games N] [--seed S] [--language L] [game options…]`.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// The game, by its command group; without one, the games that offer
+    /// self-play and their options.
+    pub game: Option<String>,
+    /// Games to play (default: the game's own number).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// The run's seed: each game plays its own seed mixed from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_parser = parse_language)]
+    pub language: Option<Language>,
+    /// The game's own options, as its declaration's `selfplay` verb lists
+    /// them (`--seats 5 --blank`, `--max-turns=6`, `seats:5`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub options: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -492,7 +462,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Undercover(UndercoverCommand::Check { paths }) => games::check_words(paths),
         Command::Arena(command) => games::arena(settings, command).await,
         Command::Rpg(RpgCommand::Check { paths }) => games::check_worlds(paths),
-        Command::Selfplay(command) => games::selfplay(settings, command).await,
+        Command::Selfplay(args) => games::selfplay(settings, args).await,
         Command::Eval(EvalCommand::Judge { file, parallel, json, scores }) => {
             ops::eval_judge(settings, &file, parallel, json, scores).await
         }

@@ -5,11 +5,12 @@
 
 use std::path::PathBuf;
 
-use super::{ArenaCommand, PlayArgs, PuzzlesCommand, SelfplayCommand};
+use super::{ArenaCommand, PlayArgs, PuzzlesCommand, SelfplayArgs};
 use crate::app::App;
 use crate::config::Settings;
 use crate::console::{self, PlayOptions};
 use crate::core::catalogue::Frontend;
+use crate::core::game::{GameRow, SelfplayRun};
 use crate::core::vocab::Language;
 
 /// `echoes play`: a resumed session, a seated game named by `puzzle`
@@ -227,100 +228,59 @@ async fn arena_replay(settings: Settings, session: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `echoes selfplay soup|undercover|arena`: AI-only games.
-pub(super) async fn selfplay(settings: Settings, command: SelfplayCommand) -> anyhow::Result<()> {
-    match command {
-        SelfplayCommand::Soup { puzzles, games, ai_players, max_turns, language } => {
-            selfplay_soup(settings, puzzles, games, ai_players, max_turns, language).await
-        }
-        SelfplayCommand::Undercover { seats, games, blank, language, seed } => {
-            selfplay_undercover(settings, seats, games, blank, language, seed).await
-        }
-        SelfplayCommand::Arena { characters, games, max_turns, language, seed } => {
-            selfplay_arena(settings, characters, games, max_turns, language, seed).await
-        }
-    }
-}
-
-/// `echoes selfplay soup`: the named puzzles, or the first `games` in the
-/// language, each played by AI players to the end or `max_turns`.
-async fn selfplay_soup(
-    mut settings: Settings,
-    puzzles: Vec<String>,
-    games: usize,
-    ai_players: u32,
-    max_turns: usize,
-    language: Option<Language>,
-) -> anyhow::Result<()> {
-    let (models, notice) = super::ops::choose_models(&mut settings).await?;
-    let app = App::open(settings, models).await?;
-    eprintln!("{notice}");
-    let chosen: Vec<std::sync::Arc<crate::core::soup::puzzle::Puzzle>> = if puzzles.is_empty() {
-        let language = language.unwrap_or_else(|| app.settings.language());
-        app.library.all().iter().filter(|p| p.language == language).take(games).cloned().collect()
-    } else {
-        let mut out = Vec::new();
-        for id in &puzzles {
-            out.push(app.library.get(id).ok_or_else(|| anyhow::anyhow!("There is no puzzle {id:?}."))?);
-        }
-        out
+/// `echoes selfplay <game>`: AI-only games of any game that offers them
+/// (`HostedGame::selfplay`), its options read as its declaration's
+/// `selfplay` verb says; a line per game on stderr as it ends, the report
+/// on stdout.
+pub(super) async fn selfplay(mut settings: Settings, args: SelfplayArgs) -> anyhow::Result<()> {
+    let catalogue = crate::assets::catalogue();
+    let offered = crate::app::selfplayers(&settings);
+    let Some((group, game)) = offered.iter().find(|(group, _)| Some(*group) == args.game.as_deref()).cloned() else {
+        let lang = args.language.unwrap_or_else(|| settings.language());
+        let list: Vec<String> = offered
+            .iter()
+            .filter_map(|(group, _)| catalogue.selfplay_help(group, lang))
+            .map(|l| format!("  {l}"))
+            .collect();
+        anyhow::bail!("name a game that offers self-play:\n{}", list.join("\n"));
     };
-    let mut results = Vec::new();
-    for puzzle in chosen {
-        let result = crate::core::soup::selfplay::play(&app.engine.pipeline, puzzle, ai_players, max_turns).await;
-        eprintln!("· {} {}", result.puzzle, if result.solved { "solved" } else { "not solved" });
-        results.push(result);
-    }
-    print!("{}", crate::core::soup::selfplay::render(&results));
-    Ok(())
-}
-
-/// `echoes selfplay undercover`: `games` tables of AI seats only.
-async fn selfplay_undercover(
-    mut settings: Settings,
-    seats: usize,
-    games: usize,
-    blank: bool,
-    language: Option<Language>,
-    seed: u64,
-) -> anyhow::Result<()> {
-    if !(crate::core::undercover::MIN_SEATS..=crate::core::undercover::MAX_SEATS).contains(&seats) {
-        anyhow::bail!("--seats must be between 3 and 12");
-    }
+    let (args, words) = run_options(args)?;
+    let options = catalogue.selfplay_options(group, &words).map_err(anyhow::Error::msg)?;
     let (models, notice) = super::ops::choose_models(&mut settings).await?;
     let app = App::open(settings, models).await?;
     eprintln!("{notice}");
-    let language = language.unwrap_or_else(|| app.settings.language());
-    let host = crate::core::undercover::UndercoverHost::new(std::sync::Arc::new(crate::assets::words()));
-    let report =
-        crate::core::undercover::selfplay::run(&app.engine.pipeline, &host, seats, blank, language, games, seed)
-            .await
-            .map_err(|e| anyhow::anyhow!(e))?;
+    let run = SelfplayRun {
+        pipeline: &app.engine.pipeline,
+        games: args.games.unwrap_or_else(|| game.default_games()),
+        seed: args.seed,
+        language: args.language.unwrap_or_else(|| app.settings.language()),
+        options,
+    };
+    let each = |row: &GameRow| eprintln!("· {} {}", row.label, row.outcome);
+    let report = game.play_games(run, &each).await.map_err(anyhow::Error::msg)?;
     print!("{}", report.render());
     Ok(())
 }
 
-/// `echoes selfplay arena`: `games` Arena games of AI characters only.
-async fn selfplay_arena(
-    mut settings: Settings,
-    characters: usize,
-    games: usize,
-    max_turns: Option<u32>,
-    language: Option<Language>,
-    seed: u64,
-) -> anyhow::Result<()> {
-    if !(crate::core::arena::MIN_SEATS..=crate::core::arena::MAX_SEATS).contains(&characters) {
-        anyhow::bail!("--characters must be between 2 and 8");
+/// The run's `--games`, `--seed` and `--language` wherever they were
+/// typed (after the game's own options too), and the game's own words.
+fn run_options(mut args: SelfplayArgs) -> anyhow::Result<(SelfplayArgs, Vec<String>)> {
+    let mut words = Vec::new();
+    let mut typed = std::mem::take(&mut args.options).into_iter();
+    while let Some(word) = typed.next() {
+        let (name, inline) = word.split_once('=').map_or((word.as_str(), None), |(n, v)| (n, Some(v.to_string())));
+        if !matches!(name, "--games" | "--seed" | "--language") {
+            words.push(word);
+            continue;
+        }
+        let name = name.to_string();
+        let value = inline.or_else(|| typed.next()).unwrap_or_default();
+        let bad = || anyhow::anyhow!("{name} does not take {value:?}");
+        match name.as_str() {
+            "--games" => args.games = Some(value.parse().map_err(|_| bad())?),
+            "--seed" => args.seed = value.parse().map_err(|_| bad())?,
+            _ => args.language = Some(Language::parse(&value).ok_or_else(bad)?),
+        }
     }
-    let (models, notice) = super::ops::choose_models(&mut settings).await?;
-    let app = App::open(settings, models).await?;
-    eprintln!("{notice}");
-    let language = language.unwrap_or_else(|| app.settings.language());
-    let host = crate::core::arena::ArenaHost::new(std::sync::Arc::new(crate::assets::roster()));
-    let report =
-        crate::core::arena::selfplay::run(&app.engine.pipeline, &host, characters, max_turns, language, games, seed)
-            .await
-            .map_err(|e| anyhow::anyhow!(e))?;
-    print!("{}", report.render());
-    Ok(())
+    Ok((args, words))
 }

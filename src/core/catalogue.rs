@@ -49,6 +49,9 @@ pub enum Move {
     Content,
     /// Something the bot answers itself, outside the session (stats, help).
     Bot,
+    /// AI-only games of the game (`echoes selfplay <group>`, on no front
+    /// end): its options are the ones a run reads.
+    Selfplay,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -200,7 +203,7 @@ impl Verb {
             Some(Move::Whisper) => TurnInput::Whisper,
             Some(Move::Status) => TurnInput::Status,
             Some(Move::End) => TurnInput::End,
-            Some(Move::Start | Move::Content | Move::Bot) => return Ok(None),
+            Some(Move::Start | Move::Content | Move::Bot | Move::Selfplay) => return Ok(None),
         }))
     }
 
@@ -488,6 +491,8 @@ fn bare_option<'v>(start: &'v Verb, value: &str) -> Option<&'v VerbOption> {
 fn flag_text(value: &str) -> &'static str {
     if matches!(value.to_lowercase().as_str(), "yes" | "true" | "on" | "1") { "yes" } else { "no" }
 }
+
+mod selfplay;
 
 #[cfg(test)]
 mod tests;

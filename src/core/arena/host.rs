@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{About, Game, HostedGame, Table, TableOptions};
+use crate::core::game::{About, Bundled, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled};
 use crate::core::store::{LoadedSession, NewSession};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
@@ -92,15 +92,9 @@ impl ArenaHost {
     }
 }
 
-
 /// The Arena, over its bundled cast and topics (`data/arena`). The game's registration (`core::games!`).
-pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
-    use std::sync::Arc;
-    let (found, problems) = super::Roster::from_sources(&data.sources("arena"));
-    for p in &problems {
-        tracing::warn!(problem = %p, "a bundled Arena file was skipped");
-    }
-    Arc::new(ArenaHost::new(Arc::new(found)))
+pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
+    Arc::new(ArenaHost::new(bundled::load(data, "arena", "a bundled Arena file", super::Roster::from_sources)))
 }
 
 impl HostedGame for ArenaHost {
@@ -108,17 +102,15 @@ impl HostedGame for ArenaHost {
         About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION }
     }
 
-    fn open(
-        &self,
-        host: &Player,
-        language: Language,
-        options: &TableOptions,
-        new: NewSession,
-    ) -> Result<(NewSession, Box<dyn Table>), String> {
+    fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {
         let (game, cast) = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
         let new = new.with_game(&game, language, "arena")?;
         let table = ArenaTable::new(game, cast, &new.canary);
         Ok((new, Box::new(table)))
+    }
+
+    fn selfplay(self: Arc<Self>) -> Option<Arc<dyn Selfplayer>> {
+        Some(self)
     }
 
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {

@@ -1,21 +1,24 @@
 //! `echoes selfplay arena`: AI-only games on the real table (the same
 //! prompts, scorer, parser, narrator and fallbacks as a live game), driven
-//! without a store or timers. The report is what a user judges a model or
-//! a rubric by: the spread of scores per dimension, game length and how
-//! often the scorer's answer could be read.
+//! without a store or timers. The report (one engine `SelfplayReport`) is
+//! what a user judges a model or a rubric by: the spread of scores per
+//! dimension, game length and how often the scorer's answer could be read.
+//! Its options are the `selfplay` verb's in `verbs.toml`.
 
-use std::time::Instant;
+use async_trait::async_trait;
 
+use crate::core::game::Played;
 use crate::core::game::drive::drive;
-use crate::core::game::{Played, TableOptions};
-use crate::core::soup::pipeline::Pipeline;
-use crate::core::vocab::Language;
+use crate::core::game::selfplay::{Figure, GameRow, Lobby, Row, SelfPlay, per_game, percent};
+use crate::core::services::Pipeline;
 use crate::core::vocab::Player;
 
-use super::{ArenaGame, ArenaHost, ArenaTable, DIMENSIONS, Outcome, splitmix};
+use super::{ArenaGame, ArenaHost, ArenaTable, DIMENSIONS, Outcome};
 
 /// Most inputs one game may take before it is called off.
 const MAX_STEPS: usize = 600;
+/// AI characters per self-played game unless the run names a number.
+const CHARACTERS: usize = 4;
 
 /// One self-played game.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,12 +34,6 @@ pub struct GameResult {
     pub parsed: usize,
     pub agent_moves: usize,
     pub fallbacks: usize,
-    pub millis: u128,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Report {
-    pub games: Vec<GameResult>,
 }
 
 /// Mean, standard deviation, least and most of some scores.
@@ -50,89 +47,71 @@ fn spread(values: &[u8]) -> (f64, f64, u8, u8) {
     (mean, var.sqrt(), *values.iter().min().unwrap_or(&0), *values.iter().max().unwrap_or(&0))
 }
 
-impl Report {
-    /// Contributions whose scores could be read, of all scored.
-    pub fn parse_rate(&self) -> f64 {
-        let scored: usize = self.games.iter().map(|g| g.scored).sum();
-        let parsed: usize = self.games.iter().map(|g| g.parsed).sum();
-        if scored == 0 { 0.0 } else { parsed as f64 / scored as f64 }
-    }
-
-    /// Mean, sd, min and max of one dimension over every game.
-    pub fn dimension(&self, i: usize) -> (f64, f64, u8, u8) {
-        let all: Vec<u8> = self.games.iter().flat_map(|g| g.scores[i].iter().copied()).collect();
-        spread(&all)
-    }
-
-    pub fn render(&self) -> String {
-        let mut out = String::from("game  outcome     turns  rounds  out  scored  parsed  fallbacks  seconds  topic\n");
-        for (i, g) in self.games.iter().enumerate() {
-            let outcome = g.outcome.map_or("unfinished", |o| match o {
-                Outcome::Finished => "finished",
-                Outcome::Ended => "ended",
-                Outcome::Abandoned => "abandoned",
-            });
-            let topic: String = g.topic.chars().take(40).collect();
-            out.push_str(&format!(
-                "{:<5} {:<11} {:>5}  {:>6}  {:>3}  {:>6}  {:>6}  {:>9}  {:>7.1}  {topic}\n",
-                i + 1,
-                outcome,
-                g.turns,
-                g.rounds,
-                g.eliminated,
-                g.scored,
-                g.parsed,
-                g.fallbacks,
-                g.millis as f64 / 1000.0
-            ));
-        }
-        let n = self.games.len().max(1) as f64;
-        let turns: u32 = self.games.iter().map(|g| g.turns).sum();
-        let out_n: usize = self.games.iter().map(|g| g.eliminated).sum();
-        out.push_str(&format!(
-            "\n{} games · mean length {:.1} turns · {:.1} eliminations per game · scorer parse rate {:.1}%\n",
-            self.games.len(),
-            f64::from(turns) / n,
-            out_n as f64 / n,
-            100.0 * self.parse_rate()
-        ));
-        let moves: usize = self.games.iter().map(|g| g.agent_moves).sum();
-        let fell: usize = self.games.iter().map(|g| g.fallbacks).sum();
-        let fallback = if moves == 0 { 0.0 } else { 100.0 * fell as f64 / moves as f64 };
-        out.push_str(&format!("AI contributions that fell back to a stock line: {fallback:.1}%\n"));
-        out.push_str("score spread (readable scores only): dimension  mean  sd  min  max\n");
-        for (i, name) in DIMENSIONS.iter().enumerate() {
-            let (mean, sd, min, max) = self.dimension(i);
-            out.push_str(&format!("  {name:<17} {mean:>5.2} {sd:>4.2} {min:>4} {max:>4}\n"));
-        }
-        out
-    }
+/// The spread of one dimension's readable scores over every game.
+fn dimension(games: &[GameResult], i: usize) -> Row {
+    let all: Vec<u8> = games.iter().flat_map(|g| g.scores[i].iter().copied()).collect();
+    let (mean, sd, min, max) = spread(&all);
+    let figures = vec![
+        Figure::new("mean", format!("{mean:.2}")),
+        Figure::new("sd", format!("{sd:.2}")),
+        Figure::new("min", min.to_string()),
+        Figure::new("max", max.to_string()),
+    ];
+    Row::labelled(format!("score spread (readable scores only), {}", DIMENSIONS[i]), figures)
 }
 
-/// Plays `games` AI-only games of `characters` contestants.
-pub async fn run(
-    pipeline: &Pipeline,
-    host: &ArenaHost,
-    characters: usize,
-    max_turns: Option<u32>,
-    language: Language,
-    games: usize,
-    seed: u64,
-) -> Result<Report, String> {
-    let mut report = Report::default();
-    for g in 0..games {
-        let seed = splitmix(seed.wrapping_add(g as u64));
-        let mut options = TableOptions { ai_seats: Some(characters), seed: Some(seed), ..TableOptions::default() }
-            .with("spectate", "yes");
-        if let Some(max_turns) = max_turns {
-            options.set("max_turns", max_turns.to_string());
-        }
-        let first = Player { id: "selfplay:host".into(), name: "host".into() };
-        let (game, cast) = host.lobby(&first, language, &options, seed)?;
-        let table = ArenaTable::new(game, cast, &format!("selfplay-{seed}"));
-        report.games.push(play_game(pipeline, table, &first, &mut |_, _| {}).await);
+/// Who opens every self-played lobby (and leaves it to the characters).
+fn host() -> Player {
+    Player { id: "selfplay:host".into(), name: "host".into() }
+}
+
+#[async_trait]
+impl SelfPlay for ArenaHost {
+    type Result = GameResult;
+    const GAMES: usize = 5;
+    const COLUMNS: &'static [&'static str] = &["topic", "turns", "rounds", "out", "scored", "parsed", "fallbacks"];
+
+    /// A lobby of AI characters only (the host leaves it), topic and
+    /// personas from its seed.
+    async fn play(&self, pipeline: &Pipeline, lobby: Lobby) -> Result<GameResult, String> {
+        let mut options = lobby.options.with("spectate", "yes");
+        options.ai_seats = options.ai_seats.or(Some(CHARACTERS));
+        let (game, cast) = self.lobby(&host(), lobby.language, &options, lobby.seed)?;
+        let table = ArenaTable::new(game, cast, &format!("selfplay-{}", lobby.seed));
+        Ok(play_game(pipeline, table, &host(), &mut |_, _| {}).await)
     }
-    Ok(report)
+
+    fn row(&self, g: &GameResult) -> GameRow {
+        let outcome = g.outcome.map_or("unfinished", |o| match o {
+            Outcome::Finished => "finished",
+            Outcome::Ended => "ended",
+            Outcome::Abandoned => "abandoned",
+        });
+        let counts = [g.turns as usize, g.rounds as usize, g.eliminated, g.scored, g.parsed, g.fallbacks];
+        GameRow::new(g.topic.chars().take(40).collect::<String>(), outcome, counts.map(|n| n.to_string()).to_vec())
+    }
+
+    fn summary(&self, games: &[GameResult]) -> Vec<Row> {
+        let sum = |f: fn(&GameResult) -> usize| games.iter().map(f).sum::<usize>();
+        let turns = sum(|g| g.turns as usize) as f64;
+        let parse_rate = percent(sum(|g| g.parsed), sum(|g| g.scored));
+        let mut rows = vec![
+            Row::new(vec![
+                Figure::new("mean length", format!("{:.1} turns", per_game(turns, games.len()))),
+                Figure::new(
+                    "eliminations per game",
+                    format!("{:.1}", per_game(sum(|g| g.eliminated) as f64, games.len())),
+                ),
+                Figure::new("scorer parse rate", format!("{parse_rate:.1}%")),
+            ]),
+            Row::new(vec![Figure::new(
+                "AI contributions that fell back to a stock line",
+                format!("{:.1}%", percent(sum(|g| g.fallbacks), sum(|g| g.agent_moves))),
+            )]),
+        ];
+        rows.extend((0..DIMENSIONS.len()).map(|i| dimension(games, i)));
+        rows
+    }
 }
 
 /// Plays a lobby to the end with AI contestants only, `host` starting it;
@@ -143,7 +122,6 @@ pub async fn play_game(
     host: &Player,
     observe: &mut (dyn FnMut(&ArenaGame, &Played) + Send),
 ) -> GameResult {
-    let started = Instant::now();
     let mut watch = |t: &ArenaTable, played: &Played| observe(&t.game, played);
     drive(pipeline, &mut table, host.clone(), MAX_STEPS, &mut watch).await;
     let g = &table.game;
@@ -168,6 +146,5 @@ pub async fn play_game(
         parsed,
         agent_moves,
         fallbacks,
-        millis: started.elapsed().as_millis(),
     }
 }

@@ -132,3 +132,23 @@ fn a_command_said_plainly_is_that_command_in_either_language() {
     assert!(c.said(Frontend::Discord, "soup", "quit").is_none(), "quit is the terminal's");
     assert!(c.said(Frontend::Terminal, "soup", "退出").is_some());
 }
+
+#[test]
+fn self_play_options_are_read_as_the_games_selfplay_verb_declares_them() {
+    let c = catalogue();
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let o = c.selfplay_options("undercover", &words(&["--seats", "5", "--blank"])).unwrap();
+    assert_eq!((o.seats, o.flag("blank")), (Some(5), Some(true)));
+    let o = c.selfplay_options("arena", &words(&["--characters", "3", "--max-turns=6"])).unwrap();
+    assert_eq!((o.ai_seats, o.number::<u32>("max_turns")), (Some(3), Some(6)), "`characters` fills ai_seats");
+    let o = c.selfplay_options("soup", &words(&["--puzzles", "a,b", "--ai-players", "1", "max_turns:6"])).unwrap();
+    assert_eq!(o.get("puzzles"), Some("a,b"));
+    assert_eq!((o.number::<u32>("ai_players"), o.number::<u32>("max_turns")), (Some(1), Some(6)));
+    let refused = |group: &str, w: &[&str]| c.selfplay_options(group, &words(w)).unwrap_err();
+    assert_eq!(refused("undercover", &["--seats", "2"]), "--seats must be between 3 and 12");
+    assert_eq!(refused("arena", &["--characters", "9"]), "--characters must be between 2 and 8");
+    assert!(refused("undercover", &["--seat", "5"]).contains("no option --seat"), "a misspelt option");
+    assert!(refused("undercover", &["--seats", "many"]).contains("takes a number"));
+    assert!(refused("rpg", &[]).contains("offers no self-play"));
+    assert!(c.selfplay_help("undercover", Language::En).unwrap().starts_with("undercover [--seats N] [--blank]"));
+}

@@ -3,6 +3,8 @@
 //! `undercover::UndercoverHost`) with the bots (`BotParts::hosted`) under
 //! its catalogue group; the front ends know no game beyond that.
 
+use std::sync::Arc;
+
 use super::EngineError;
 use crate::core::guild::CustomContent;
 use crate::core::store::{LoadedSession, NewSession};
@@ -10,6 +12,7 @@ use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
 use super::Table;
+use super::selfplay::Selfplayer;
 
 /// What `start` was given: what every game has (seats, AI seats, the
 /// language, the seed, the server's own content) and the game's own
@@ -83,6 +86,10 @@ pub struct CustomItem {
     pub shown: String,
 }
 
+/// What `HostedGame::open` gives: the session row and the lobby's table,
+/// or a sentence for the host.
+pub type Opened = Result<(NewSession, Box<dyn Table>), String>;
+
 /// A seated game a bot can host.
 pub trait HostedGame: Send + Sync {
     /// Its names: kind, group and verb declaration.
@@ -103,13 +110,7 @@ pub trait HostedGame: Send + Sync {
     /// A lobby opened by `host`: the first state as a table and its
     /// session row (the id, canary and times are the engine's); an error
     /// is a sentence for the host (no words in that language).
-    fn open(
-        &self,
-        host: &Player,
-        language: Language,
-        options: &TableOptions,
-        new: NewSession,
-    ) -> Result<(NewSession, Box<dyn Table>), String>;
+    fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened;
     /// The table of a stored session of this game.
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError>;
     /// A stored role's name for players (`civilian` → `平民`).
@@ -130,5 +131,10 @@ pub trait HostedGame: Send + Sync {
     /// How the moderators' list shows one stored item.
     fn custom_shown(&self, item: &CustomContent) -> String {
         item.id.clone()
+    }
+    /// Its self-play (`echoes selfplay <group>`), when it offers one: a
+    /// host that implements `SelfPlay` returns `Some(self)`.
+    fn selfplay(self: Arc<Self>) -> Option<Arc<dyn Selfplayer>> {
+        None
     }
 }

@@ -15,7 +15,8 @@
 //! - `ballot`: secret simultaneous choices, revealed together;
 //! - `timer`: durable deadlines that come back as ordinary inputs;
 //! - `view`: what one seat may know, for an agent's prompt;
-//! - `secrets`: the secrecy gate cut per audience from the game's secrets.
+//! - `secrets`: the secrecy gate cut per audience from the game's secrets;
+//! - `selfplay`: AI-only games through one driver and one report.
 //!
 //! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
 
@@ -30,6 +31,7 @@ pub mod message;
 pub mod record;
 pub mod seats;
 pub mod secrets;
+pub mod selfplay;
 pub mod table;
 pub mod timer;
 pub mod view;
@@ -39,12 +41,13 @@ use serde::{Serialize, de::DeserializeOwned};
 pub use ballot::{Ballot, BallotError, Tally};
 pub use bundled::Bundled;
 pub use error::EngineError;
-pub use host::{About, CustomItem, HostedGame, TableOptions};
+pub use host::{About, CustomItem, HostedGame, Opened, TableOptions};
 pub use inbound::{Inbound, engine_player};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};
 pub use secrets::{Secret, SecretGates};
+pub use selfplay::{Figure, GameRow, Row, SelfPlay, SelfplayReport, SelfplayRun, Selfplayer};
 pub use table::{Played, Points, Table, TurnContext, TurnRecord};
 pub use timer::Deadline;
 pub use view::SeatView;

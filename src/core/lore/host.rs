@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{About, CustomItem, Game, HostedGame, Table, TableOptions};
+use crate::core::game::{About, Bundled, CustomItem, Game, HostedGame, Opened, Table, TableOptions, bundled};
 use crate::core::guild::CustomContent;
 use crate::core::store::{LoadedSession, NewSession};
 use crate::core::vocab::Language;
@@ -51,15 +51,9 @@ fn shown(w: &World) -> String {
     format!("{} ({}) · {} passages, {} NPCs", w.title, w.language.code(), w.passages.len(), w.npcs.len())
 }
 
-
 /// The Lore RPG, over its bundled worlds (`data/worlds`). The game's registration (`core::games!`).
-pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
-    use std::sync::Arc;
-    let (found, problems) = super::Worlds::from_sources(&data.sources("worlds"));
-    for p in &problems {
-        tracing::warn!(problem = %p, "a bundled world was skipped");
-    }
-    Arc::new(LoreHost::new(Arc::new(found)))
+pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
+    Arc::new(LoreHost::new(bundled::load(data, "worlds", "a bundled world", super::Worlds::from_sources)))
 }
 
 impl HostedGame for LoreHost {
@@ -67,13 +61,7 @@ impl HostedGame for LoreHost {
         About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION }
     }
 
-    fn open(
-        &self,
-        host: &Player,
-        language: Language,
-        options: &TableOptions,
-        new: NewSession,
-    ) -> Result<(NewSession, Box<dyn Table>), String> {
+    fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {
         // A server's own world (`/rpg worlds add`) by its id, else a bundled one.
         let named = options.get("world");
         let own = named.and_then(|n| options.custom.iter().find(|c| c.id.eq_ignore_ascii_case(n)));

@@ -1,22 +1,30 @@
 //! `echoes selfplay soup`: AI players against the AI host on the real
 //! table (the same Judge prompt, parser, fallbacks, ledger and gate as a
-//! live game), driven without a store or timers. The report is how a user
-//! judges a model or a puzzle before putting it in front of people:
-//! solved or not, questions and hints used, model calls and the Judge's
-//! parse rate per puzzle, and the solve rate over all.
+//! live game), driven without a store or timers. The report (one engine
+//! `SelfplayReport`) is how a user judges a model or a puzzle before
+//! putting it in front of people: solved or not, questions and hints used,
+//! model calls and the Judge's parse rate per puzzle, and the solve rate
+//! over all.
 
 use crate::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
-use std::time::Instant;
+
+use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
 use crate::core::game::drive::drive;
+use crate::core::game::selfplay::{Figure, GameRow, Lobby, Row, SelfPlay, SelfplayRun, per_game, percent};
 use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::soup::pipeline::{Pipeline, Progress};
 use crate::core::soup::puzzle::Puzzle;
 
 use super::table::{SoupTable, ai_player};
 use super::{Phase, SoupGame};
+
+/// AI players per game unless the run names a number.
+const AI_PLAYERS: u32 = 2;
+/// Turns before the AI players give up, unless the run names a number.
+const MAX_TURNS: usize = 30;
 
 /// One self-played game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,13 +39,89 @@ pub struct GameResult {
     pub model_calls: u32,
     /// Judge answers: clean, salvaged, unusable (a fallback verdict).
     pub judge: [u32; 3],
-    pub millis: u128,
+}
+
+/// Turtle Soup's self-play over a set of puzzles (the app's library).
+#[derive(Default)]
+pub struct SoupSelfplay {
+    pub puzzles: Vec<Arc<Puzzle>>,
+}
+
+impl SoupSelfplay {
+    /// The puzzles the run names (`puzzles: a,b,c`), or the first
+    /// `games` in its language.
+    fn chosen(&self, run: &SelfplayRun<'_>) -> Result<Vec<Arc<Puzzle>>, String> {
+        let Some(ids) = run.options.get("puzzles") else {
+            return Ok(self.puzzles.iter().filter(|p| p.language == run.language).take(run.games).cloned().collect());
+        };
+        let ids = ids.split(',').map(str::trim).filter(|id| !id.is_empty());
+        ids.map(|id| self.puzzle(id).ok_or_else(|| format!("There is no puzzle {id:?}."))).collect()
+    }
+
+    fn puzzle(&self, id: &str) -> Option<Arc<Puzzle>> {
+        self.puzzles.iter().find(|p| p.id == id).cloned()
+    }
+}
+
+#[async_trait]
+impl SelfPlay for SoupSelfplay {
+    type Result = GameResult;
+    const GAMES: usize = 5;
+    const COLUMNS: &'static [&'static str] =
+        &["puzzle", "questions", "guesses", "hints", "facts", "host calls", "judge clean/salvaged/fallback"];
+
+    /// A lobby per chosen puzzle, named by its `puzzle` option.
+    fn plan(&self, run: &SelfplayRun<'_>) -> Result<Vec<Lobby>, String> {
+        let lobby = |(i, p): (usize, Arc<Puzzle>)| {
+            let Lobby { language, seed, options } = run.lobby(i);
+            Lobby { language, seed, options: options.with("puzzle", p.id.as_str()) }
+        };
+        Ok(self.chosen(run)?.into_iter().enumerate().map(lobby).collect())
+    }
+
+    async fn play(&self, pipeline: &Pipeline, lobby: Lobby) -> Result<GameResult, String> {
+        let id = lobby.options.get("puzzle").unwrap_or_default();
+        let puzzle = self.puzzle(id).ok_or_else(|| format!("There is no puzzle {id:?}."))?;
+        let ai_players = lobby.options.number("ai_players").unwrap_or(AI_PLAYERS);
+        let max_turns = lobby.options.number("max_turns").unwrap_or(MAX_TURNS);
+        Ok(play(pipeline, puzzle, ai_players, max_turns).await)
+    }
+
+    fn row(&self, r: &GameResult) -> GameRow {
+        let figures = vec![
+            r.questions.to_string(),
+            r.guesses.to_string(),
+            r.hints.to_string(),
+            format!("{}/{}", r.facts_found, r.facts),
+            r.model_calls.to_string(),
+            format!("{}/{}/{}", r.judge[0], r.judge[1], r.judge[2]),
+        ];
+        GameRow::new(&r.puzzle, if r.solved { "solved" } else { "not solved" }, figures)
+    }
+
+    fn summary(&self, results: &[GameResult]) -> Vec<Row> {
+        let n = results.len();
+        let solved = results.iter().filter(|r| r.solved).count();
+        let judged: u32 = results.iter().map(|r| r.judge.iter().sum::<u32>()).sum();
+        let clean: u32 = results.iter().map(|r| r.judge[0] + r.judge[1]).sum();
+        let calls: u32 = results.iter().map(|r| r.model_calls).sum();
+        let turns: u32 = results.iter().map(|r| r.questions + r.guesses).sum();
+        let parse_rate = percent(clean as usize, judged as usize);
+        vec![Row::new(vec![
+            Figure::new("solve rate", format!("{:.0}% ({solved}/{n})", percent(solved, n))),
+            Figure::new("questions and guesses per game", format!("{:.1}", per_game(f64::from(turns), n))),
+            Figure::new(
+                "host model calls per game (Judge and Narrator)",
+                format!("{:.1}", per_game(f64::from(calls), n)),
+            ),
+            Figure::new("Judge parse rate", format!("{parse_rate:.0}% ({clean}/{judged} readable)")),
+        ])]
+    }
 }
 
 /// Plays `puzzle` with `ai_players` AI players until it is solved or
 /// `max_turns` turns were played (then they give up).
 pub async fn play(pipeline: &Pipeline, puzzle: Arc<Puzzle>, ai_players: u32, max_turns: usize) -> GameResult {
-    let started = Instant::now();
     let lang = puzzle.language;
     let mut game = SoupGame::new(&puzzle, puzzle.hints.len() as u32);
     game.ai_players = ai_players.max(1);
@@ -74,47 +158,7 @@ pub async fn play(pipeline: &Pipeline, puzzle: Arc<Puzzle>, ai_players: u32, max
         facts: puzzle.facts.len(),
         model_calls: calls,
         judge,
-        millis: started.elapsed().as_millis(),
     }
-}
-
-/// The report's text: a line per game, then the totals.
-pub fn render(results: &[GameResult]) -> String {
-    let mut out = String::from(
-        "puzzle                         solved  questions  guesses  hints  facts  host calls  judge clean/salvaged/fallback  seconds\n",
-    );
-    for r in results {
-        out.push_str(&format!(
-            "{:<30} {:>6}  {:>9}  {:>7}  {:>5}  {:>2}/{:<2}  {:>10}  {:>11}/{}/{}  {:>15.1}\n",
-            r.puzzle,
-            if r.solved { "yes" } else { "no" },
-            r.questions,
-            r.guesses,
-            r.hints,
-            r.facts_found,
-            r.facts,
-            r.model_calls,
-            r.judge[0],
-            r.judge[1],
-            r.judge[2],
-            r.millis as f64 / 1000.0
-        ));
-    }
-    let n = results.len().max(1) as f64;
-    let solved = results.iter().filter(|r| r.solved).count();
-    let judged: u32 = results.iter().map(|r| r.judge.iter().sum::<u32>()).sum();
-    let clean: u32 = results.iter().map(|r| r.judge[0] + r.judge[1]).sum();
-    let calls: u32 = results.iter().map(|r| r.model_calls).sum();
-    let turns: u32 = results.iter().map(|r| r.questions + r.guesses).sum();
-    out.push_str(&format!(
-        "solve rate {:.0}% ({solved}/{}) · {:.1} questions and guesses per game · {:.1} host model calls per game (Judge and Narrator) · Judge parse rate {:.0}% ({clean}/{judged} readable)\n",
-        100.0 * solved as f64 / n,
-        results.len(),
-        f64::from(turns) / n,
-        f64::from(calls) / n,
-        if judged == 0 { 0.0 } else { 100.0 * f64::from(clean) / f64::from(judged) }
-    ));
-    out
 }
 
 #[cfg(test)]
@@ -180,7 +224,7 @@ mod tests {
         assert!(result.questions > 0, "{result:?}");
         assert_eq!(result.judge[2], 0, "{result:?}");
         assert!(result.model_calls >= result.questions, "{result:?}");
-        let text = render(std::slice::from_ref(&result));
+        let text = SoupSelfplay::default().report(std::slice::from_ref(&result)).render();
         assert!(text.contains(&result.puzzle) && text.contains("solve rate"), "{text}");
     }
 

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{About, CustomItem, Game, HostedGame, Table, TableOptions};
+use crate::core::game::{
+    About, Bundled, CustomItem, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled,
+};
 use crate::core::guild::CustomContent;
 use crate::core::store::{LoadedSession, NewSession};
 use crate::core::vocab::Language;
@@ -71,15 +73,10 @@ impl UndercoverHost {
     }
 }
 
-
 /// Who is the Undercover, over its bundled word pairs (`data/undercover`). The game's registration (`core::games!`).
-pub fn hosted(data: &dyn crate::core::game::Bundled) -> std::sync::Arc<dyn HostedGame> {
-    use std::sync::Arc;
-    let (found, problems) = super::WordLibrary::from_sources(&data.sources("undercover"));
-    for p in &problems {
-        tracing::warn!(problem = %p, "a bundled word pair was skipped");
-    }
-    Arc::new(UndercoverHost::new(Arc::new(found)))
+pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
+    let words = bundled::load(data, "undercover", "a bundled word pair", WordLibrary::from_sources);
+    Arc::new(UndercoverHost::new(words))
 }
 
 impl HostedGame for UndercoverHost {
@@ -87,17 +84,15 @@ impl HostedGame for UndercoverHost {
         About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION }
     }
 
-    fn open(
-        &self,
-        host: &Player,
-        language: Language,
-        options: &TableOptions,
-        new: NewSession,
-    ) -> Result<(NewSession, Box<dyn Table>), String> {
+    fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {
         let game = self.lobby(host, language, options, options.seed.unwrap_or_else(rand::random))?;
         let new = new.with_game(&game, language, &game.dealt.pair_id)?;
         let table = UndercoverTable::new(game, Vec::new(), &new.canary);
         Ok((new, Box::new(table)))
+    }
+
+    fn selfplay(self: Arc<Self>) -> Option<Arc<dyn Selfplayer>> {
+        Some(self)
     }
 
     fn resume(&self, loaded: &LoadedSession) -> Result<Box<dyn Table>, EngineError> {

@@ -1,23 +1,26 @@
 //! `echoes selfplay undercover`: AI-only games on the real table (the same
 //! prompts, parsers, checks and fallbacks as live AI seats), driven
 //! without a store or timers: when no seat owes a move, the phase's
-//! deadline is played as if it had passed. What a user runs to judge a
-//! model or a prompt before putting it in front of people.
+//! deadline is played as if it had passed. Its report (one engine
+//! `SelfplayReport`) gives win rates by role, game length and how often an
+//! AI seat's move fell back to a safe move; its options are the
+//! `selfplay` verb's in `verbs.toml`.
 
-use std::collections::BTreeMap;
-use std::time::Instant;
+use async_trait::async_trait;
 
 use crate::core::actor::engine_player;
 use crate::core::game::drive::drive;
-use crate::core::game::{Played, TableOptions, seats::ai_name};
-use crate::core::soup::pipeline::Pipeline;
-use crate::core::vocab::Language;
+use crate::core::game::selfplay::{Figure, GameRow, Lobby, Row, SelfPlay, per_game, percent};
+use crate::core::game::{Played, seats::ai_name};
+use crate::core::services::Pipeline;
 use crate::core::vocab::Player;
 
 use super::{Outcome, Phase, UndercoverGame, UndercoverHost, UndercoverTable};
 
 /// Most inputs one game may take before it is called off.
 const MAX_STEPS: usize = 400;
+/// Seats at a self-played table unless the run names a number.
+const SEATS: usize = 6;
 
 /// One self-played game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,106 +32,60 @@ pub struct GameResult {
     pub fallbacks: usize,
     /// Deadlines that passed because no seat moved.
     pub timeouts: usize,
-    pub millis: u128,
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct Report {
-    pub games: Vec<GameResult>,
+/// How a game ended, as the report names it.
+fn outcome_name(outcome: Option<Outcome>) -> &'static str {
+    outcome.map_or("unfinished", |o| match o {
+        Outcome::Civilians => "civilians",
+        Outcome::Undercover => "undercover",
+        Outcome::Blank => "blank",
+        Outcome::Ended => "ended",
+    })
 }
 
-impl Report {
-    pub fn wins(&self, outcome: Outcome) -> usize {
-        self.games.iter().filter(|g| g.outcome == Some(outcome)).count()
+#[async_trait]
+impl SelfPlay for UndercoverHost {
+    type Result = GameResult;
+    const GAMES: usize = 10;
+    const COLUMNS: &'static [&'static str] = &["pair", "rounds", "moves", "fallbacks", "timeouts"];
+
+    /// A lobby of AI seats only (the first seat too), dealt from its seed.
+    async fn play(&self, pipeline: &Pipeline, lobby: Lobby) -> Result<GameResult, String> {
+        let mut options = lobby.options;
+        let seats = *options.seats.get_or_insert(SEATS);
+        options.ai_seats = Some(seats.saturating_sub(1));
+        let first = Player { id: "ai:0".into(), name: ai_name(0) };
+        let game = self.lobby(&first, lobby.language, &options, lobby.seed)?;
+        Ok(play_game(pipeline, game, &mut |_, _| {}).await)
     }
 
-    pub fn fallback_rate(&self) -> f64 {
-        let moves: usize = self.games.iter().map(|g| g.agent_moves).sum();
-        let fell: usize = self.games.iter().map(|g| g.fallbacks).sum();
-        if moves == 0 { 0.0 } else { fell as f64 / moves as f64 }
+    fn row(&self, g: &GameResult) -> GameRow {
+        let figures = [g.rounds as usize, g.agent_moves, g.fallbacks, g.timeouts].map(|n| n.to_string()).to_vec();
+        GameRow::new(&g.pair_id, outcome_name(g.outcome), figures)
     }
 
-    /// The report as printed.
-    pub fn render(&self) -> String {
-        let n = self.games.len().max(1) as f64;
-        let pct = |k: usize| 100.0 * k as f64 / n;
-        let mut out =
-            String::from("game  pair              outcome      rounds  moves  fallbacks  timeouts  seconds\n");
-        for (i, g) in self.games.iter().enumerate() {
-            let outcome = g.outcome.map_or("unfinished", |o| match o {
-                Outcome::Civilians => "civilians",
-                Outcome::Undercover => "undercover",
-                Outcome::Blank => "blank",
-                Outcome::Ended => "ended",
-            });
-            out.push_str(&format!(
-                "{:<5} {:<17} {:<12} {:>6}  {:>5}  {:>9}  {:>8}  {:>7.1}\n",
-                i + 1,
-                g.pair_id,
-                outcome,
-                g.rounds,
-                g.agent_moves,
-                g.fallbacks,
-                g.timeouts,
-                g.millis as f64 / 1000.0
-            ));
-        }
-        let rounds: u32 = self.games.iter().map(|g| g.rounds).sum();
-        let unfinished = self.games.iter().filter(|g| g.outcome.is_none()).count();
-        out.push_str(&format!(
-            "\n{} games · civilians won {:.0}% · undercover won {:.0}% · blank won {:.0}% · unfinished {:.0}%\n",
-            self.games.len(),
-            pct(self.wins(Outcome::Civilians)),
-            pct(self.wins(Outcome::Undercover)),
-            pct(self.wins(Outcome::Blank)),
-            pct(unfinished)
-        ));
-        out.push_str(&format!(
-            "mean length {:.1} rounds · AI moves that fell back to a safe move: {:.1}%\n",
-            f64::from(rounds) / n,
-            100.0 * self.fallback_rate()
-        ));
-        out
+    fn summary(&self, games: &[GameResult]) -> Vec<Row> {
+        let share = |o: Option<Outcome>| {
+            format!("{:.0}%", percent(games.iter().filter(|g| g.outcome == o).count(), games.len()))
+        };
+        let wins = vec![
+            Figure::new("civilians won", share(Some(Outcome::Civilians))),
+            Figure::new("undercover won", share(Some(Outcome::Undercover))),
+            Figure::new("blank won", share(Some(Outcome::Blank))),
+            Figure::new("unfinished", share(None)),
+        ];
+        let rounds: u32 = games.iter().map(|g| g.rounds).sum();
+        let moves: usize = games.iter().map(|g| g.agent_moves).sum();
+        let fell: usize = games.iter().map(|g| g.fallbacks).sum();
+        vec![
+            Row::new(wins),
+            Row::new(vec![
+                Figure::new("mean length", format!("{:.1} rounds", per_game(f64::from(rounds), games.len()))),
+                Figure::new("AI moves that fell back to a safe move", format!("{:.1}%", percent(fell, moves))),
+            ]),
+        ]
     }
-}
-
-/// Plays `games` AI-only games of `seats` seats.
-pub async fn run(
-    pipeline: &Pipeline,
-    host: &UndercoverHost,
-    seats: usize,
-    blank: bool,
-    language: Language,
-    games: usize,
-    seed: u64,
-) -> Result<Report, String> {
-    let mut report = Report::default();
-    for g in 0..games {
-        let seed = super::splitmix(seed.wrapping_add(g as u64));
-        report.games.push(play_one(pipeline, host, seats, blank, language, seed).await?);
-    }
-    Ok(report)
-}
-
-async fn play_one(
-    pipeline: &Pipeline,
-    host: &UndercoverHost,
-    seats: usize,
-    blank: bool,
-    language: Language,
-    seed: u64,
-) -> Result<GameResult, String> {
-    let first = Player { id: "ai:0".into(), name: ai_name(0) };
-    let options = TableOptions {
-        seats: Some(seats),
-        ai_seats: Some(seats.saturating_sub(1)),
-        language: None,
-        seed: Some(seed),
-        ..Default::default()
-    }
-    .with("blank", if blank { "yes" } else { "no" });
-    let game = host.lobby(&first, language, &options, seed)?;
-    Ok(play_game(pipeline, game, &mut |_, _| {}).await)
 }
 
 /// Plays a lobby to the end with AI seats only (its first seat is made an
@@ -139,7 +96,6 @@ pub async fn play_game(
     mut game: UndercoverGame,
     observe: &mut (dyn FnMut(&UndercoverGame, &Played) + Send),
 ) -> GameResult {
-    let started = Instant::now();
     if let Some(seat) = game.seats.seats.first_mut() {
         seat.ai = true;
     }
@@ -156,19 +112,5 @@ pub async fn play_game(
         agent_moves,
         fallbacks,
         timeouts,
-        millis: started.elapsed().as_millis(),
     }
-}
-
-/// Wins per role over a report, for tests and JSON.
-pub fn wins_by_outcome(report: &Report) -> BTreeMap<&'static str, usize> {
-    [
-        ("civilians", Outcome::Civilians),
-        ("undercover", Outcome::Undercover),
-        ("blank", Outcome::Blank),
-        ("ended", Outcome::Ended),
-    ]
-    .into_iter()
-    .map(|(k, o)| (k, report.wins(o)))
-    .collect()
 }
