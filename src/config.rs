@@ -73,6 +73,17 @@ impl StorageSettings {
     pub fn database(&self) -> crate::store::Database {
         crate::store::Database::parse(&self.database)
     }
+
+    /// The folder of a SQLite database's file as the setting names it
+    /// (empty for a bare file name: the working directory); `None` for a
+    /// server. Files kept beside the games' record (the terminal's
+    /// transcripts) go there.
+    pub fn database_folder(&self) -> Option<PathBuf> {
+        match self.database() {
+            crate::store::Database::Sqlite(path) => Some(path.parent().unwrap_or(Path::new(".")).to_path_buf()),
+            crate::store::Database::Postgres(_) => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

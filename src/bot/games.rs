@@ -16,7 +16,7 @@ use crate::core::soup::transcript;
 use crate::core::store::{OutboxItem, StoreError};
 use crate::core::vocab::Player;
 
-use super::Bot;
+use super::{Bot, boards, delivery};
 
 /// A finished game's transcript: the file's name, its Markdown (mentions
 /// not yet neutralised) and the game's puzzle.
@@ -170,8 +170,7 @@ impl Bot {
         let find = |id: &str| library.get(id).or_else(|| customs.iter().find(|p| p.id == id).cloned());
         let (handle, loaded) = engine.resume_session(&binding.session_id, find).await?;
         let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
-        let (unsent, unsent_private): (Vec<_>, Vec<_>) =
-            engine.unsent_if_held(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
+        let (unsent, unsent_private) = delivery::by_audience(delivery::left_unsent(&engine, &handle.id).await?);
         let game = LiveGame { session_id: handle.id.clone(), puzzle, scope: binding.scope.clone() };
         self.remember(thread, handle.clone(), game.clone());
         tracing::info!(thread, session = %handle.id, "resumed a bound thread");
@@ -237,7 +236,7 @@ impl Bot {
     /// only while no game is on in that place: an earlier game of the same
     /// puzzle would show the story being played for.
     pub async fn soup_transcript(&self, place: &str, scope: &str) -> anyhow::Result<Option<Transcript>> {
-        let Some(id) = self.store.last_finished(place, "soup").await? else { return Ok(None) };
+        let Some(id) = boards::last_finished(self.store.as_ref(), place, "soup").await? else { return Ok(None) };
         let loaded = self.store.load_session(&id).await?.context("the finished game's record is gone")?;
         let puzzle = self
             .find_puzzle(scope, &loaded.puzzle_id)

@@ -2,7 +2,9 @@
 //! names a platform for: the live games by thread key (resumed from their
 //! SQL bindings), the engine per configured model, the puzzles a scope may
 //! play and the choice of one for a new game, the per-user turn limit, and
-//! the instant rule-based model the offline tests and benchmarks use.
+//! the instant rule-based model the offline tests and benchmarks use. The
+//! terminal goes through it too for delivery by audience and the boards:
+//! no front end reaches the store but through this layer and the ports.
 //!
 //! Scopes and thread keys are the platform-qualified strings of
 //! `core::guild` (`discord:<guild>`, `slack:<team>`; `discord:<thread>`,
@@ -10,7 +12,10 @@
 //! shows what it returns.
 //!
 //! - `games.rs`: thread key ↔ session actor; `tables.rs`: seated games
-//!   (`HostedGame`) by thread; `puzzles.rs`: playable puzzles
+//!   (`HostedGame`) by thread; `delivery.rs`: delivery by audience (rows
+//!   a stop left unshown, marking them sent, the terminal's courier);
+//!   `boards.rs`: the leaderboard and the last finished game, which the
+//!   terminal uses too; `puzzles.rs`: playable puzzles
 //!   and the choice for `start`; `limits.rs`: the rate limiter;
 //!   `instant.rs`: `InstantModel`; `text.rs`: splitting long replies;
 //!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
@@ -18,6 +23,8 @@
 //!   sentence the bots say, once per language, in each platform's markup;
 //!   `quota.rs`: platform rate limits as the local fakes enforce them.
 
+pub mod boards;
+pub mod delivery;
 pub mod games;
 pub mod instant;
 pub mod limits;

@@ -19,8 +19,8 @@ use crate::core::store::{NewSession, OutboxItem, StoreError};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
-use super::Bot;
 use super::words::{Markup, Word, say};
+use super::{Bot, delivery};
 
 /// A thread's seated game.
 #[derive(Clone)]
@@ -163,8 +163,7 @@ impl Bot {
             .await?;
         let live = LiveTable { handle: handle.clone(), game, scope: binding.scope.clone(), language };
         self.tables.insert(thread, live.clone());
-        let (unsent, unsent_private): (Vec<_>, Vec<_>) =
-            engine.unsent_if_held(&handle.id).await?.into_iter().partition(|item| !item.audience.is_private());
+        let (unsent, unsent_private) = delivery::by_audience(delivery::left_unsent(&engine, &handle.id).await?);
         tracing::info!(thread, session = %handle.id, "resumed a bound table");
         Ok(FoundTable { table: live, unsent, unsent_private })
     }

@@ -5,7 +5,9 @@
 //! It only translates: a line becomes a `ConsoleCommand`, a `Delivery`
 //! becomes printed text. Game rules live in `core`. `table.rs` does the
 //! same for seated games (lobby, votes; only the human's own secrets are
-//! printed).
+//! printed). Like the chat front ends it goes through `bot` for delivery
+//! by audience (what a stop left unshown, marking rows sent, the courier)
+//! and the boards, and names no store adapter.
 
 mod commands;
 mod screen;
@@ -22,9 +24,10 @@ pub use commands::{ConsoleCommand, VERBS, parse_line};
 use screen::Screen;
 
 use crate::app::App;
+use crate::bot::boards;
+use crate::bot::delivery::{QueueCourier, host_reads, left_unsent, shown};
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::catalogue::Frontend;
-use crate::core::game::Audience;
 use crate::core::soup::pipeline::{Progress, TurnInput};
 use crate::core::soup::puzzle::{Difficulty, Puzzle};
 use crate::core::store::LoadedSession;
@@ -80,7 +83,7 @@ pub async fn play(app: &App, opts: PlayOptions) -> anyhow::Result<()> {
     // AI players' turns arrive through the engine's courier, printed as
     // they come, between the lines typed.
     let (tx, mut courier) = tokio::sync::mpsc::unbounded_channel();
-    app.engine.set_courier(Arc::new(table::TerminalCourier(tx)));
+    app.engine.set_courier(Arc::new(QueueCourier(tx)));
     let mut over = false;
     loop {
         screen.prompt();
@@ -176,8 +179,8 @@ async fn resume(
     replay_history(&loaded, &puzzle, screen);
     // The replay above shows every committed reply, including any the
     // previous process committed but was stopped before showing.
-    for item in app.store.unsent(&handle.id).await? {
-        app.store.mark_sent(item.id).await?;
+    for item in left_unsent(&app.engine, &handle.id).await? {
+        shown(app.store.as_ref(), item.id).await?;
     }
     Ok((handle, puzzle, player))
 }
@@ -216,18 +219,11 @@ async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen:
 /// printed.
 async fn show(handle: &SessionHandle, delivery: &Delivery, me: &Player, screen: &mut Screen) -> anyhow::Result<()> {
     screen.reply(&delivery.reply.text);
-    for message in delivery.messages.iter().filter(|m| visible_to(&m.audience, me)) {
+    for message in delivery.messages.iter().filter(|m| host_reads(&m.audience, me)) {
         screen.reply(&message.reply.text);
     }
     handle.delivered(delivery).await?;
     Ok(())
-}
-
-fn visible_to(audience: &Audience, me: &Player) -> bool {
-    match audience {
-        Audience::Everyone | Audience::Moderators => true,
-        Audience::Seat(id) => *id == me.id,
-    }
 }
 
 pub(crate) fn phase_text(p: Progress) -> String {
@@ -265,7 +261,7 @@ async fn local_reply(app: &App, command: ConsoleCommand, lang: Language) -> anyh
 }
 
 pub async fn leaderboard_text(app: &App, lang: Language) -> anyhow::Result<String> {
-    let rows = app.store.leaderboard(None, 10).await?;
+    let rows = boards::leaderboard(app.store.as_ref(), None).await?;
     if rows.is_empty() {
         return Ok(match lang {
             Language::En => "No scores yet: solve a puzzle to get on the board.".into(),

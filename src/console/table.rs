@@ -4,7 +4,9 @@
 //! `/status`); what comes back is printed only where the human may read
 //! it: public messages, their own seat's, never another seat's. Replies of
 //! turns nobody typed (an AI seat's vote, a deadline) arrive through the
-//! engine's courier (`TerminalCourier`) and are printed the same way.
+//! engine's courier (`TerminalCourier`, the bot layer's queue) and are
+//! printed the same way; rows a stop left unshown come through the bot
+//! layer too (`bot::delivery`), as they do for the chat front ends.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,9 +14,10 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::app::App;
-use crate::core::actor::{Courier, Delivery, Inbound, SessionHandle};
+use crate::bot::delivery::{host_reads, left_unsent, shown};
+use crate::core::actor::{Delivery, Inbound, SessionHandle};
 use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed, ReadError};
-use crate::core::game::{Audience, HostedGame, TableOptions, TurnInput};
+use crate::core::game::{HostedGame, TableOptions, TurnInput};
 use crate::core::soup::pipeline::Progress;
 use crate::core::store::NewSession;
 use crate::core::vocab::Language;
@@ -84,14 +87,8 @@ impl TableVerbs {
 /// The texts of a delivery the human `me` may read, in order.
 pub fn visible(delivery: &Delivery, me: &Player) -> Vec<String> {
     let mut out = vec![delivery.reply.text.clone()];
-    for m in &delivery.messages {
-        let readable = match &m.audience {
-            Audience::Everyone | Audience::Moderators => true,
-            Audience::Seat(id) => *id == me.id,
-        };
-        if readable {
-            out.push(m.reply.text.clone());
-        }
+    for m in delivery.messages.iter().filter(|m| host_reads(&m.audience, me)) {
+        out.push(m.reply.text.clone());
     }
     if !delivery.choices.is_empty() {
         let ids: Vec<String> = delivery.choices.iter().map(|(id, label)| format!("{id} ({label})")).collect();
@@ -101,14 +98,9 @@ pub fn visible(delivery: &Delivery, me: &Player) -> Vec<String> {
     out
 }
 
-/// Hands the replies of AI seats' moves and deadlines to the play loop.
-pub struct TerminalCourier(pub mpsc::UnboundedSender<Delivery>);
-
-impl Courier for TerminalCourier {
-    fn deliver(&self, _session_id: &str, delivery: Delivery) {
-        let _ = self.0.send(delivery);
-    }
-}
+/// Hands the replies of AI seats' moves and deadlines to the play loop:
+/// the bot layer's queue courier, under the terminal's name.
+pub use crate::bot::delivery::QueueCourier as TerminalCourier;
 
 /// Plays `lines` at a table as `me`, printing through `out`. Replies the
 /// courier brought in the meantime are printed before each line. Returns
@@ -324,15 +316,11 @@ pub async fn resume_hosted(app: &App, game: Arc<dyn HostedGame>, id: &str, run: 
     let handle = app.engine.resume_table(id, |loaded| game.resume(loaded)).await?;
     screen.info(&format!("session {} (resumed)", handle.id));
     let mut out = |text: &str| screen.reply(text);
-    for item in app.engine.store.unsent(&handle.id).await? {
-        let readable = match &item.audience {
-            Audience::Everyone | Audience::Moderators => true,
-            Audience::Seat(id) => *id == me.id,
-        };
-        if readable {
+    for item in left_unsent(&app.engine, &handle.id).await? {
+        if host_reads(&item.audience, &me) {
             out(&item.body);
         }
-        app.engine.store.mark_sent(item.id).await?;
+        shown(app.store.as_ref(), item.id).await?;
     }
     let delivery = handle.send(Inbound::new(me.clone(), TurnInput::Status)).await?;
     if show(&handle, &me, &delivery, &mut out).await? {

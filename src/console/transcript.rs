@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use crate::app::App;
+use crate::bot::boards;
 use crate::config::Settings;
 use crate::core::soup::{SoupGame, transcript};
-use crate::store::Database;
 
 /// Where transcripts go unless told: `transcripts/` beside a SQLite
 /// database, else in the working directory.
 pub fn default_dir(settings: &Settings) -> PathBuf {
-    match settings.storage.database() {
-        Database::Sqlite(path) => path.parent().unwrap_or(Path::new(".")).join("transcripts"),
-        Database::Postgres(_) => PathBuf::from("transcripts"),
+    match settings.storage.database_folder() {
+        Some(folder) => folder.join("transcripts"),
+        None => PathBuf::from("transcripts"),
     }
 }
 
@@ -25,9 +25,7 @@ pub fn default_dir(settings: &Settings) -> PathBuf {
 pub async fn write(app: &App, session: Option<&str>, out: Option<&Path>) -> anyhow::Result<PathBuf> {
     let id = match session {
         Some(id) => id.to_string(),
-        None => app
-            .store
-            .last_finished("console", "soup")
+        None => boards::last_finished(app.store.as_ref(), "console", "soup")
             .await?
             .context("No terminal game has ended yet; play one with `echoes play`.")?,
     };

@@ -47,7 +47,7 @@ impl Data {
             let lang = found.game.puzzle.language;
             super::send::post(http, thread, &reply, lang, self.settings.max_reply_messages, None, Some(item.id))
                 .await?;
-            self.store.mark_sent(item.id).await?;
+            crate::bot::delivery::shown(self.store.as_ref(), item.id).await?;
         }
         Ok(Some((found.handle, found.game)))
     }

@@ -375,7 +375,7 @@ pub async fn leaderboard(
     let lang = data.guild_language(ctx.guild_id()).await;
     let global = scope == Some(BoardScope::Global);
     let server = ctx.guild_id().map(super::games::scope_of).filter(|_| !global);
-    let rows = data.store.leaderboard(server.as_deref(), 10).await?;
+    let rows = crate::bot::boards::leaderboard(data.store.as_ref(), server.as_deref()).await?;
     let mut text = format!("**{}**\n", say(lang, &Word::Leaderboard { global }));
     if rows.is_empty() {
         text.push_str(&say(lang, &Word::NoScores));

@@ -148,7 +148,7 @@ impl Data {
                 tracing::info!(session = %table.handle.id, "a message for moderators was not posted")
             }
         }
-        self.store.mark_sent(item.id).await?;
+        crate::bot::delivery::shown(self.store.as_ref(), item.id).await?;
         Ok(())
     }
 

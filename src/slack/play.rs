@@ -236,7 +236,7 @@ impl SlackBot {
                     self.post_content(channel, thread_ts_of(key), outbox_text(piece, Some((item.id, i)))).await?;
                 }
             }
-            self.store.mark_sent(item.id).await?;
+            crate::bot::delivery::shown(self.store.as_ref(), item.id).await?;
         }
         self.remember_channel(channel, key);
         Ok(Some(found))
@@ -339,7 +339,7 @@ impl SlackBot {
     }
 
     async fn leaderboard(&self, scope: Option<&str>, lang: Language) -> anyhow::Result<String> {
-        let rows = self.store.leaderboard(scope, 10).await?;
+        let rows = crate::bot::boards::leaderboard(self.store.as_ref(), scope).await?;
         let mut text = format!("*{}*\n", say(lang, &Word::Leaderboard { global: scope.is_none() }));
         if rows.is_empty() {
             text.push_str(&say(lang, &Word::NoScores));

@@ -268,7 +268,7 @@ impl SlackBot {
     async fn deliver_row(&self, key: &str, lang: Language, item: &OutboxItem, shown: &Shown) -> anyhow::Result<()> {
         let reply = Reply::new(item.kind, item.body.clone());
         self.deliver_to(key, lang, &item.audience, &reply, Some(item.id), shown).await?;
-        self.store.mark_sent(item.id).await?;
+        crate::bot::delivery::shown(self.store.as_ref(), item.id).await?;
         Ok(())
     }
 

@@ -150,3 +150,30 @@ fn the_engine_names_no_game_state() {
         assert!(!text.contains("SoupGame"), "{} names SoupGame", file.display());
     }
 }
+
+/// No front end names the store's adapter: the terminal, Discord and
+/// Slack reach the record through the store's ports and the bot layer
+/// (`bot::delivery` for rows a stop left unshown and marking them sent,
+/// `bot::boards` for the leaderboard and the last finished game), never
+/// through `SqlStore` or the `store` module that holds it.
+#[test]
+fn no_front_end_names_the_store_adapter() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for dir in ["console", "discord", "slack"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 10, "the front ends' files: {files:?}");
+    for file in &files {
+        // Comments may name the adapter; code, tests included, may not.
+        let code: String = std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for name in ["SqlStore", "store::sql", "crate::store", "echoes::store"] {
+            assert!(!code.contains(name), "{} names the store's adapter ({name})", file.display());
+        }
+    }
+}

@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::game::{Message, Reply, ReplyKind};
+use crate::core::game::{Audience, Message, Reply, ReplyKind};
 
 fn me() -> Player {
     Player { id: "console:ann".into(), name: "Ann".into() }
