@@ -221,6 +221,9 @@ mod tests {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = Vec::new();
         english_files(&src, &mut files);
+        for book in ["core/undercover", "core/arena", "core/lore", "core/soup", "bot/words"] {
+            assert!(files.contains(&src.join(book).join("en.ftl")), "no sentences found in src/{book}: {files:?}");
+        }
         for en_path in files {
             let zh_path = en_path.with_file_name("zh.ftl");
             let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
