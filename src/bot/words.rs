@@ -1,17 +1,19 @@
 //! Every fixed sentence the chat bots themselves say (game text comes from
-//! `core::soup::i18n`), written once in each language a scope can choose. What
-//! differs by platform is not the sentence but its markup (bold) and the
-//! platform's own nouns (server or workspace, thread or channel, moderators
-//! or admins): `Markup` picks those. It names no platform crate; the front
-//! ends' `words.rs` say these with their own `Markup`. The sentences are in
-//! `en.rs` and `zh.rs`, one function per section of `Word` (`Part`).
-
-mod en;
-mod zh;
+//! each game's own sentences), written once in each language a scope can
+//! choose: the words are in `words/en.ftl` and `words/zh.ftl`, one message
+//! per `Word`. What differs by platform is not the sentence but its markup
+//! (bold) and the platform's own nouns (server or workspace, thread or
+//! channel, moderators or admins): `Markup` picks those, the markup here
+//! and the nouns in the files (they select on `$platform`). It names no
+//! platform crate; the front ends' `words.rs` say these with their own
+//! `Markup`.
 
 use std::fmt::Display;
 
+use crate::core::phrases::{Arg, flag};
 use crate::core::vocab::Language;
+
+crate::phrasebook!(BOOK, "bot/words");
 
 /// Which chat platform a sentence is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,83 +161,147 @@ fn percent(part: u32, whole: u32) -> u32 {
 
 /// `word` in `lang`, in `markup`'s markup and nouns.
 pub fn say(lang: Language, markup: Markup, word: &Word<'_>) -> String {
-    let nouns = nouns(lang, markup);
-    match lang {
-        Language::En => en::say(markup, nouns, word),
-        Language::Zh => zh::say(markup, nouns, word),
+    let mut args = values(lang, markup, word);
+    let platform = match markup {
+        Markup::Discord => "discord",
+        Markup::Slack => "slack",
+    };
+    args.push(("platform", platform.into()));
+    BOOK.say(lang, message(word), &args)
+}
+
+/// The message that says `word`: every variant names one.
+fn message(word: &Word<'_>) -> &'static str {
+    match word {
+        Word::NoGameHere => "no-game-here",
+        Word::AlreadyRunning => "already-running",
+        Word::WrongChannel(..) => "wrong-channel",
+        Word::StartedIn { .. } => "started-in",
+        Word::NoPuzzleMatches => "no-puzzle-matches",
+        Word::UnknownPuzzle { .. } => "unknown-puzzle",
+        Word::UnknownVerb(..) => "unknown-verb",
+        Word::NoTableHere { .. } => "no-table-here",
+        Word::LobbyOpen { .. } => "lobby-open",
+        Word::DmsClosed { .. } => "dms-closed",
+        Word::SlowDown(..) => "slow-down",
+        Word::NotModerator => "not-moderator",
+        Word::Oops => "oops",
+        Word::BadOption => "bad-option",
+        Word::GuildOnly => "guild-only",
+        Word::BadModel => "bad-model",
+        Word::Thinking => "thinking",
+        Word::ButtonHint => "button-hint",
+        Word::ButtonStatus => "button-status",
+        Word::ButtonGiveUp => "button-give-up",
+        Word::ButtonJoin => "button-join",
+        Word::ButtonLeave => "button-leave",
+        Word::ButtonBegin => "button-begin",
+        Word::GameOver => "game-over",
+        Word::KeyFacts => "key-facts",
+        Word::FoundBy(..) => "found-by",
+        Word::NotFound => "not-found",
+        Word::Scores => "scores",
+        Word::NoPoints => "no-points",
+        Word::TranscriptAttached => "transcript-attached",
+        Word::LastTurns => "last-turns",
+        Word::TranscriptOf(..) => "transcript-of",
+        Word::NoTranscriptYet(..) => "no-transcript-yet",
+        Word::FullTextAttached => "full-text-attached",
+        Word::Cut => "cut",
+        Word::EndedByModerator => "ended-by-moderator",
+        Word::Done => "done",
+        Word::ConfigSet { .. } => "config-set",
+        Word::PuzzleAdded { .. } => "puzzle-added",
+        Word::PuzzleInvalid(..) => "puzzle-invalid",
+        Word::PuzzleExists(..) => "puzzle-exists",
+        Word::PuzzleUnreadable => "puzzle-unreadable",
+        Word::FileUnreadable { .. } => "file-unreadable",
+        Word::PuzzleRemoved(..) => "puzzle-removed",
+        Word::NotCustom(..) => "not-custom",
+        Word::PuzzleEnabled(..) => "puzzle-enabled",
+        Word::PuzzleDisabled(..) => "puzzle-disabled",
+        Word::NextPuzzle(..) => "next-puzzle",
+        Word::ContentAdded { .. } => "content-added",
+        Word::ContentExists(..) => "content-exists",
+        Word::ContentRemoved(..) => "content-removed",
+        Word::NoSuchContent { .. } => "no-such-content",
+        Word::NoContent { .. } => "no-content",
+        Word::ContentHeading { .. } => "content-heading",
+        Word::Players => "players",
+        Word::Moderators => "moderators",
+        Word::Leaderboard { .. } => "leaderboard",
+        Word::SoupStats { .. } => "soup-stats",
+        Word::NoStats(..) => "no-stats",
+        Word::ForgetConfirm => "forget-confirm",
+        Word::ForgetButton => "forget-button",
+        Word::Forgotten(..) => "forgotten",
+        Word::NoScores => "no-scores",
+        Word::Puzzles => "puzzles",
+        Word::Custom => "custom",
+        Word::Disabled => "disabled",
+        Word::OtherGames => "other-games",
     }
 }
 
-/// How a platform names its own things, in one language: the parts of a
-/// sentence that change with the platform while the sentence stays.
-struct Nouns {
-    platform: &'static str,
-    /// Who shares settings and custom puzzles: a server, a workspace.
-    scope: &'static str,
-    /// This scope, as a place ("on this server", "本服务器").
-    this_scope: &'static str,
-    /// Where a game is played: a Discord thread, a Slack channel.
-    place: &'static str,
-    /// Where to go when `place` already has a game.
-    play_it: &'static str,
-    /// The moderators, as a heading.
-    moderators: &'static str,
-    /// One moderator, opening a sentence.
-    a_moderator: &'static str,
-    /// Who may run the moderators' commands.
-    who_moderates: &'static str,
-}
+/// A message's values, by name.
+type Args<'a> = Vec<(&'static str, Arg<'a>)>;
 
-static EN_DISCORD: Nouns = Nouns {
-    platform: "Discord",
-    scope: "server",
-    this_scope: "on this server",
-    place: "thread",
-    play_it: "play it, or start another in a channel",
-    moderators: "Moderators",
-    a_moderator: "A moderator",
-    who_moderates: "moderators (Manage Threads, or the moderator role)",
-};
-
-static EN_SLACK: Nouns = Nouns {
-    platform: "Slack",
-    scope: "workspace",
-    this_scope: "in this workspace",
-    place: "channel",
-    play_it: "play it in its thread",
-    moderators: "Admins",
-    a_moderator: "An admin",
-    who_moderates: "the workspace's Turtle Soup admins",
-};
-
-static ZH_DISCORD: Nouns = Nouns {
-    platform: "Discord",
-    scope: "服务器",
-    this_scope: "本服务器",
-    place: "帖",
-    play_it: "继续玩，或在频道里另开一局",
-    moderators: "管理员",
-    a_moderator: "管理员",
-    who_moderates: "管理员（拥有“管理帖子”权限或管理员身份组）",
-};
-
-static ZH_SLACK: Nouns = Nouns {
-    platform: "Slack",
-    scope: "工作区",
-    this_scope: "本工作区",
-    place: "频道",
-    play_it: "请在它的讨论串里继续",
-    moderators: "管理员",
-    a_moderator: "管理员",
-    who_moderates: "本工作区的海龟汤管理员",
-};
-
-fn nouns(lang: Language, markup: Markup) -> &'static Nouns {
-    match (lang, markup) {
-        (Language::En, Markup::Discord) => &EN_DISCORD,
-        (Language::En, Markup::Slack) => &EN_SLACK,
-        (Language::Zh, Markup::Discord) => &ZH_DISCORD,
-        (Language::Zh, Markup::Slack) => &ZH_SLACK,
+/// `word`'s values, by their names in its message (bold ones already in
+/// `markup`); `say` adds the platform.
+fn values<'a>(lang: Language, markup: Markup, word: &Word<'a>) -> Args<'a> {
+    match *word {
+        Word::WrongChannel(id) => vec![("channel", channel(id).into())],
+        Word::StartedIn { thread, title } => {
+            vec![("title", bold(markup, title).into()), ("channel", channel(thread).into())]
+        }
+        Word::UnknownPuzzle { id, near } => {
+            let list = near.join(BOOK.fixed(lang, "near-separator"));
+            vec![("id", id.into()), ("suggested", flag(!near.is_empty()).into()), ("near", list.into())]
+        }
+        Word::UnknownVerb(verb) => vec![("verb", verb.into())],
+        Word::NoTableHere { group } | Word::NoContent { group } | Word::ContentHeading { group } => {
+            vec![("group", group.into())]
+        }
+        Word::LobbyOpen { group, thread } => {
+            vec![
+                ("group", group.into()),
+                ("bold_group", bold(markup, group).into()),
+                ("channel", channel(thread).into()),
+            ]
+        }
+        Word::DmsClosed { group, verb } => vec![("group", group.into()), ("verb", verb.into())],
+        Word::SlowDown(seconds) => vec![("seconds", seconds.into())],
+        Word::FoundBy(name) => vec![("name", name.into())],
+        Word::TranscriptOf(title) => vec![("title", bold(markup, title).into())],
+        Word::NoTranscriptYet(running) => vec![("running", flag(running).into())],
+        Word::ConfigSet { what, value } => vec![("what", what.into()), ("value", value.into())],
+        Word::PuzzleAdded { id, title } => vec![("id", id.into()), ("title", title.into())],
+        Word::PuzzleInvalid(problems) => vec![("problems", problems.into())],
+        Word::FileUnreadable { max_kib } => vec![("max_kib", max_kib.into())],
+        Word::PuzzleExists(id)
+        | Word::PuzzleRemoved(id)
+        | Word::NotCustom(id)
+        | Word::PuzzleEnabled(id)
+        | Word::PuzzleDisabled(id)
+        | Word::NextPuzzle(id)
+        | Word::ContentExists(id)
+        | Word::ContentRemoved(id) => vec![("id", id.into())],
+        Word::ContentAdded { id, shown } => vec![("id", id.into()), ("shown", shown.into())],
+        Word::NoSuchContent { id, group } => vec![("id", id.into()), ("group", group.into())],
+        Word::Leaderboard { global } => vec![("global", flag(global).into())],
+        Word::SoupStats { name, games, solves, per_solve, facts, hints, favourite } => vec![
+            ("name", bold(markup, name).into()),
+            ("games", games.into()),
+            ("solves", solves.into()),
+            ("percent", percent(solves, games).into()),
+            ("per_solve", per_solve.into()),
+            ("facts", facts.into()),
+            ("hints", hints.into()),
+            ("favourite", favourite.into()),
+        ],
+        Word::NoStats(name) => vec![("name", bold(markup, name).into())],
+        Word::Forgotten(count) => vec![("count", count.into())],
+        _ => vec![],
     }
 }
 
@@ -251,97 +317,6 @@ fn bold(markup: Markup, text: &str) -> String {
 /// platforms.
 fn channel(id: impl Display) -> String {
     format!("<#{id}>")
-}
-
-/// The sections of `Word`, so that each language's sentences are written
-/// in one short function per section; `of` names every variant, so a new
-/// one must be placed before it can be said.
-#[derive(Clone, Copy)]
-enum Part {
-    /// Starting and finding a game, and a seated game's lobby.
-    Start,
-    /// Refusals and failures.
-    Refusal,
-    /// A game in play, and its end.
-    Play,
-    /// The moderators' commands.
-    Moderation,
-    /// Headings and tags of lists, a player's record, and forgetting one.
-    Lists,
-}
-
-impl Part {
-    fn of(word: &Word<'_>) -> Part {
-        match word {
-            Word::NoGameHere
-            | Word::AlreadyRunning
-            | Word::WrongChannel(..)
-            | Word::StartedIn { .. }
-            | Word::NoPuzzleMatches
-            | Word::UnknownPuzzle { .. }
-            | Word::UnknownVerb(..)
-            | Word::NoTableHere { .. }
-            | Word::LobbyOpen { .. }
-            | Word::DmsClosed { .. } => Part::Start,
-            Word::SlowDown(..)
-            | Word::NotModerator
-            | Word::Oops
-            | Word::BadOption
-            | Word::GuildOnly
-            | Word::BadModel => Part::Refusal,
-            Word::Thinking
-            | Word::ButtonHint
-            | Word::ButtonStatus
-            | Word::ButtonGiveUp
-            | Word::ButtonJoin
-            | Word::ButtonLeave
-            | Word::ButtonBegin
-            | Word::GameOver
-            | Word::KeyFacts
-            | Word::FoundBy(..)
-            | Word::NotFound
-            | Word::Scores
-            | Word::NoPoints
-            | Word::TranscriptAttached
-            | Word::LastTurns
-            | Word::TranscriptOf(..)
-            | Word::NoTranscriptYet(..)
-            | Word::FullTextAttached
-            | Word::Cut
-            | Word::EndedByModerator => Part::Play,
-            Word::Done
-            | Word::ConfigSet { .. }
-            | Word::PuzzleAdded { .. }
-            | Word::PuzzleInvalid(..)
-            | Word::PuzzleExists(..)
-            | Word::PuzzleUnreadable
-            | Word::FileUnreadable { .. }
-            | Word::PuzzleRemoved(..)
-            | Word::NotCustom(..)
-            | Word::PuzzleEnabled(..)
-            | Word::PuzzleDisabled(..)
-            | Word::NextPuzzle(..)
-            | Word::ContentAdded { .. }
-            | Word::ContentExists(..)
-            | Word::ContentRemoved(..)
-            | Word::NoSuchContent { .. }
-            | Word::NoContent { .. }
-            | Word::ContentHeading { .. } => Part::Moderation,
-            Word::Players
-            | Word::Moderators
-            | Word::Leaderboard { .. }
-            | Word::SoupStats { .. }
-            | Word::NoStats(..)
-            | Word::ForgetConfirm
-            | Word::ForgetButton
-            | Word::Forgotten(..)
-            | Word::NoScores
-            | Word::Puzzles
-            | Word::Custom
-            | Word::Disabled
-            | Word::OtherGames => Part::Lists,
-        }
-    }
 }
 
 #[cfg(test)]

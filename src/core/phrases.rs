@@ -32,13 +32,33 @@ pub struct Phrasebook {
     name: &'static str,
     en: FluentBundle<FluentResource>,
     zh: FluentBundle<FluentResource>,
+    /// The messages without variables, said once, so that [`Self::fixed`]
+    /// can lend them for as long as the book lives.
+    en_fixed: BTreeMap<String, String>,
+    zh_fixed: BTreeMap<String, String>,
 }
 
 impl Phrasebook {
     /// Parses the two files. A file that does not parse is a bug in the
     /// build (the files are compiled in), so the caller panics with it.
     pub fn new(name: &'static str, en: &str, zh: &str) -> Result<Self, String> {
-        Ok(Self { name, en: bundle(name, "en", en)?, zh: bundle(name, "zh", zh)? })
+        let (en_bundle, zh_bundle) = (bundle(name, "en", en)?, bundle(name, "zh", zh)?);
+        let (en_fixed, zh_fixed) = (said_once(&en_bundle, en)?, said_once(&zh_bundle, zh)?);
+        Ok(Self { name, en: en_bundle, zh: zh_bundle, en_fixed, zh_fixed })
+    }
+
+    /// A message without variables, borrowed for the program's life: for
+    /// the callers that keep a `&'static str` (a role's name, a heading).
+    /// A missing one (which the tests rule out) says its id.
+    pub fn fixed(&'static self, lang: Language, id: &'static str) -> &'static str {
+        match lang.pick(&self.en_fixed, &self.zh_fixed).get(id) {
+            Some(text) => text,
+            None => {
+                debug_assert!(false, "{}: no fixed message `{id}` in {}", self.name, lang.code());
+                tracing::error!(book = self.name, id, lang = lang.code(), "no such fixed sentence");
+                id
+            }
+        }
     }
 
     /// The message `id` in `lang` with its variables. A missing message
@@ -73,6 +93,24 @@ fn bundle(name: &str, code: &str, source: &str) -> Result<FluentBundle<FluentRes
     bundle.set_use_isolating(false);
     bundle.add_resource(resource).map_err(|errors| format!("{name}/{code}.ftl: {errors:?}"))?;
     Ok(bundle)
+}
+
+/// Every message of `source` that names no variable, said once (one that
+/// only refers to a message needing variables is left out).
+fn said_once(bundle: &FluentBundle<FluentResource>, source: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut said = BTreeMap::new();
+    for (id, variables) in messages(source)? {
+        let Some(pattern) = bundle.get_message(&id).and_then(|message| message.value()) else { continue };
+        if !variables.is_empty() {
+            continue;
+        }
+        let mut errors = Vec::new();
+        let text = bundle.format_pattern(pattern, None, &mut errors);
+        if errors.is_empty() {
+            said.insert(id, text.into_owned());
+        }
+    }
+    Ok(said)
 }
 
 /// Every message of a file and the variables it names (in its value,
@@ -130,6 +168,11 @@ fn inline_variables(inline: &ast::InlineExpression<&str>, names: &mut Vec<String
     }
 }
 
+/// A yes-or-no value for a message's selector: `[yes]` and `*[no]`.
+pub fn flag(on: bool) -> &'static str {
+    if on { "yes" } else { "no" }
+}
+
 /// Declares a phrasebook read from `src/<dir>/en.ftl` and `zh.ftl`.
 #[macro_export]
 macro_rules! phrasebook {
@@ -155,53 +198,4 @@ macro_rules! phrase {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::{Path, PathBuf};
-
-    use super::*;
-
-    fn english_files(dir: &Path, found: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                english_files(&path, found);
-            } else if path.file_name().is_some_and(|name| name == "en.ftl") {
-                found.push(path);
-            }
-        }
-    }
-
-    /// Every sentence file has its other language, with the same messages
-    /// and each message with the same variables.
-    #[test]
-    fn every_sentence_is_in_both_languages_with_the_same_variables() {
-        let mut files = Vec::new();
-        english_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
-        for en_path in files {
-            let zh_path = en_path.with_file_name("zh.ftl");
-            let read = |path: &Path| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            let en = messages(&read(&en_path)).unwrap_or_else(|e| panic!("{en_path:?}: {e}"));
-            let zh = messages(&read(&zh_path)).unwrap_or_else(|e| panic!("{zh_path:?}: {e}"));
-            let en_ids: Vec<_> = en.keys().collect();
-            let zh_ids: Vec<_> = zh.keys().collect();
-            assert_eq!(en_ids, zh_ids, "{en_path:?} and its zh.ftl name different messages");
-            for (id, variables) in &en {
-                assert_eq!(Some(variables), zh.get(id), "{en_path:?}: `{id}` has other variables in zh");
-            }
-        }
-    }
-
-    #[test]
-    fn a_sentence_is_said_with_its_values_and_plurals() {
-        let en = "seats = { $count ->\n    [one] one seat\n   *[other] { $count } seats\n } for { $name }\n";
-        let zh = "seats = { $name } 的 { $count } 个座位\n";
-        let book = Phrasebook::new("test", en, zh).unwrap();
-        assert_eq!(
-            book.say(Language::En, "seats", &[("count", 1.into()), ("name", "Mira".into())]),
-            "one seat for Mira"
-        );
-        assert_eq!(crate::phrase!(book, Language::En, "seats", count = 3, name = "Mira"), "3 seats for Mira");
-        assert_eq!(crate::phrase!(book, Language::Zh, "seats", count = 3, name = "Mira"), "Mira 的 3 个座位");
-        assert_eq!(messages(en).unwrap()["seats"], vec!["count".to_owned(), "name".to_owned()]);
-    }
-}
+mod tests;

@@ -1,205 +1,167 @@
-//! Every fixed sentence of the Arena, in en and zh. Players read these,
-//! the contributions, and the narrator's lines (model text, checked by the
-//! gate like everything else while the game is on).
+//! Every fixed sentence of the Arena, in en and zh: the words are in
+//! `en.ftl` and `zh.ftl` beside this file, and each function here says one
+//! message with its typed values. Players read these, the contributions,
+//! and the narrator's lines (model text, checked by the gate like
+//! everything else while the game is on).
 
+use std::sync::LazyLock;
+
+use crate::core::phrases::flag;
 use crate::core::vocab::Language;
+use crate::phrase;
 
 use super::{Rejection, Stage};
 
+crate::phrasebook!(BOOK, "core/arena");
+
 pub fn title(lang: Language) -> &'static str {
-    lang.pick("🏟️ The Arena", "🏟️ 竞技场")
+    BOOK.fixed(lang, "title")
 }
 
 pub fn stage(lang: Language, stage: Stage) -> &'static str {
-    match (lang, stage) {
-        (Language::En, Stage::Early) => "early",
-        (Language::En, Stage::Middle) => "middle",
-        (Language::En, Stage::Late) => "late",
-        (Language::Zh, Stage::Early) => "前期",
-        (Language::Zh, Stage::Middle) => "中期",
-        (Language::Zh, Stage::Late) => "后期",
-    }
+    let id = match stage {
+        Stage::Early => "stage-early",
+        Stage::Middle => "stage-middle",
+        Stage::Late => "stage-late",
+    };
+    BOOK.fixed(lang, id)
 }
 
+/// The score dimensions in their order (past the last, the last).
 pub fn dimension(lang: Language, i: usize) -> &'static str {
-    let en = ["novelty", "builds on others", "solves the problem", "radical thinking", "manipulation"];
-    let zh = ["新颖", "借鉴他人", "解决问题", "激进思维", "操控"];
-    match lang {
-        Language::En => en[i.min(4)],
-        Language::Zh => zh[i.min(4)],
-    }
+    let ids =
+        ["dimension-novelty", "dimension-building", "dimension-solving", "dimension-radical", "dimension-manipulation"];
+    BOOK.fixed(lang, ids[i.min(ids.len() - 1)])
 }
 
 /// Short column heads of the score table.
 pub fn dimension_heads(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "Nov Bld Sol Rad Man",
-        Language::Zh => "新颖 借鉴 解决 激进 操控",
-    }
+    BOOK.fixed(lang, "dimension-heads")
 }
 
 pub fn lobby(lang: Language, topic: &str, seats: &[String], max: usize, min: usize) -> String {
-    let list = seats.join(", ");
-    lang.pick(format!(
-            "{} · lobby · topic: {topic}\n{}/{max} contestants: {list}.\nJoin with `join`; `add-ai` seats an AI character; the host starts with `begin` ({min} at least). Anyone else in the thread watches and may react once per round.",
-            title(lang),
-            seats.len()
-        ),
-        format!(
-            "{} · 大厅 · 议题：{topic}\n{}/{max} 名选手：{list}。\n用 `join` 加入；`add-ai` 让 AI 角色入场；房主用 `begin` 开始（至少 {min} 人）。其他人旁观，每轮可以支持一次。",
-            title(lang),
-            seats.len()
-        ),
-    )
+    phrase!(BOOK, lang, "lobby", topic = topic, count = seats.len(), max = max, list = seats.join(", "), min = min)
 }
 
 pub fn begins(lang: Language, topic: &str, contestants: usize, max_turns: u32) -> String {
-    lang.pick(format!(
-            "The Arena opens: {contestants} contestants, at most {max_turns} turns.\nTopic: {topic}\nEvery contribution is scored on novelty, building on others, solving the problem, radical thinking and manipulation; from the middle stage the round's weakest may be eliminated."
-        ),
-        format!(
-            "竞技场开幕：{contestants} 名选手，最多 {max_turns} 回合。\n议题：{topic}\n每次发言按新颖、借鉴他人、解决问题、激进思维和操控评分；从中期开始，每轮最弱的选手可能被淘汰。"
-        ),
-    )
+    phrase!(BOOK, lang, "begins", topic = topic, contestants = contestants, max_turns = max_turns)
 }
 
+/// Whose turn it is; `seconds` for a person (an AI seat just speaks).
 pub fn next_speaker(lang: Language, turn: u32, stage_name: &str, who: &str, seconds: Option<u32>) -> String {
-    match seconds {
-        Some(s) => lang.pick(format!("Turn {turn} · {stage_name} · {who}, your turn: `say` your contribution ({s} s)."),
-            format!("第 {turn} 回合 · {stage_name} · {who}，轮到你了：用 `say` 发言（{s} 秒）。"),
-        ),
-        None => lang.pick(format!("Turn {turn} · {stage_name} · {who} speaks."),
-            format!("第 {turn} 回合 · {stage_name} · {who} 发言。"),
-        ),
-    }
+    let (timed, seconds) = (flag(seconds.is_some()), seconds.unwrap_or_default());
+    phrase!(BOOK, lang, "next-speaker", timed = timed, turn = turn, stage = stage_name, who = who, seconds = seconds)
 }
 
+/// A contribution, as the thread shows it (no words of ours in it).
 pub fn spoke(who: &str, text: &str) -> String {
     format!("🗣️ {who}: {text}")
 }
 
 pub fn skipped(lang: Language, who: &str) -> String {
-    lang.pick(format!("{who} did not speak in time and is skipped."), format!("{who} 没有按时发言，跳过。"))
+    phrase!(BOOK, lang, "skipped", who = who)
 }
 
 pub fn round_heading(lang: Language, round: u32, stage_name: &str) -> String {
-    lang.pick(format!("📊 Round {round} ({stage_name})"), format!("📊 第 {round} 轮（{stage_name}）"))
+    phrase!(BOOK, lang, "round-heading", round = round, stage = stage_name)
 }
 
 pub fn round_row_head(lang: Language) -> String {
-    lang.pick(format!("{}  round  total", dimension_heads(lang)), format!("{}  本轮  总分", dimension_heads(lang)))
+    phrase!(BOOK, lang, "round-row-head")
 }
 
 pub fn skipped_mark(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "(skipped)",
-        Language::Zh => "（跳过）",
-    }
+    BOOK.fixed(lang, "skipped-mark")
 }
 
+/// A round's reactions, in the score table (no words of ours in it).
 pub fn reactions(n: usize) -> String {
     format!("+{n} 👏")
 }
 
 pub fn eliminated(lang: Language, who: &str, score: f32) -> String {
-    lang.pick(format!("❌ {who} is eliminated (round score {score:.1})."),
-        format!("❌ {who} 被淘汰（本轮 {score:.1} 分）。"),
-    )
+    phrase!(BOOK, lang, "eliminated", who = who, score = format!("{score:.1}"))
 }
 
 pub fn nobody_out(lang: Language) -> String {
-    lang.pick("Nobody is eliminated this round.".into(), "本轮无人淘汰。".into())
+    phrase!(BOOK, lang, "nobody-out")
 }
 
+/// The narrator's line, under its name (its text is the model's).
 pub fn narrator(name: &str, text: &str) -> String {
     format!("📜 {name}: {text}")
 }
 
 /// The narrator's line when its model gave nothing usable.
 pub fn narrator_quiet(lang: Language) -> String {
-    lang.pick("…makes a note and says nothing yet.".into(), "……记下一笔，暂不评论。".into())
+    phrase!(BOOK, lang, "narrator-quiet")
 }
 
 pub fn react_prompt(lang: Language) -> String {
-    lang.pick("Spectators: react once this round for the contestant you like (the buttons, or `react <seat>`).".into(),
-        "观众：本轮可以为喜欢的选手支持一次（按钮，或 `react <座位号>`）。".into(),
-    )
+    phrase!(BOOK, lang, "react-prompt")
 }
 
 pub fn reaction_in(lang: Language, who: &str) -> String {
-    lang.pick(format!("Your reaction for {who} is in."), format!("你对 {who} 的支持已记下。"))
+    phrase!(BOOK, lang, "reaction-in", who = who)
 }
 
 pub fn reacted(lang: Language, n: usize) -> String {
-    lang.pick(format!("👏 A spectator reacted ({n} this round)."), format!("👏 有观众送出支持（本轮 {n} 次）。"))
+    phrase!(BOOK, lang, "reacted", count = n)
 }
 
 pub fn strategies_heading(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "The hidden strategies:",
-        Language::Zh => "各角色的隐藏策略：",
-    }
+    BOOK.fixed(lang, "strategies-heading")
 }
 
 pub fn paused(lang: Language) -> String {
-    lang.pick("⏸️ The Arena is paused; `resume` goes on.".into(), "⏸️ 竞技场已暂停；用 `resume` 继续。".into())
+    phrase!(BOOK, lang, "paused")
 }
 
 pub fn resumed(lang: Language) -> String {
-    lang.pick("▶️ The Arena goes on.".into(), "▶️ 竞技场继续。".into())
+    phrase!(BOOK, lang, "resumed")
 }
 
 pub fn topic_set(lang: Language, topic: &str) -> String {
-    lang.pick(format!("The topic is now: {topic}"), format!("议题改为：{topic}"))
+    phrase!(BOOK, lang, "topic-set", topic = topic)
 }
 
 pub fn left(lang: Language, who: &str) -> String {
-    lang.pick(format!("{who} left the Arena."), format!("{who} 离开了竞技场。"))
+    phrase!(BOOK, lang, "left", who = who)
 }
 
 pub fn winner(lang: Language, who: &str, total: f32) -> String {
-    lang.pick(format!("🏆 {who} wins with {total:.1} points."), format!("🏆 {who} 以 {total:.1} 分获胜。"))
+    phrase!(BOOK, lang, "winner", who = who, total = format!("{total:.1}"))
 }
 
 pub fn standings_heading(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "Final standings:",
-        Language::Zh => "最终排名：",
-    }
+    BOOK.fixed(lang, "standings-heading")
 }
 
 pub fn out_mark(lang: Language, round: u32, left: bool) -> String {
-    match (lang, left) {
-        (Language::En, false) => format!("out in round {round}"),
-        (Language::En, true) => format!("left in round {round}"),
-        (Language::Zh, false) => format!("第 {round} 轮淘汰"),
-        (Language::Zh, true) => format!("第 {round} 轮离开"),
-    }
+    phrase!(BOOK, lang, "out-mark", round = round, left = flag(left))
 }
 
 pub fn history_heading(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "Score history (round scores):",
-        Language::Zh => "分数记录（每轮得分）：",
-    }
+    BOOK.fixed(lang, "history-heading")
 }
 
 pub fn game_over(lang: Language) -> String {
-    lang.pick("🏁 The Arena closes.".into(), "🏁 竞技场落幕。".into())
+    phrase!(BOOK, lang, "game-over")
 }
 
 pub fn ended_by(lang: Language) -> String {
-    lang.pick("🏁 The host ended the Arena early; no winner.".into(), "🏁 房主提前结束了竞技场，不设胜者。".into())
+    phrase!(BOOK, lang, "ended-by")
 }
 
 pub fn abandoned(lang: Language) -> String {
-    lang.pick("🏁 Everyone left the Arena.".into(), "🏁 所有人都离开了竞技场。".into())
+    phrase!(BOOK, lang, "abandoned")
 }
 
 pub fn ended_idle(lang: Language) -> String {
-    lang.pick("The Arena sat idle too long and has closed.".into(), "竞技场闲置太久，已经关闭。".into())
+    phrase!(BOOK, lang, "ended-idle")
 }
 
+/// `waiting` follows the living directly: empty, or [`now_speaking`].
 pub fn status(
     lang: Language,
     topic: &str,
@@ -209,121 +171,87 @@ pub fn status(
     living: &str,
     waiting: &str,
 ) -> String {
-    lang.pick(format!("{} · {phase} · turn {turn}/{max_turns}\nTopic: {topic}\nIn the ring: {living}{waiting}", title(lang)),
-        format!("{} · {phase} · 第 {turn}/{max_turns} 回合\n议题：{topic}\n场上：{living}{waiting}", title(lang)),
+    phrase!(
+        BOOK,
+        lang,
+        "status",
+        topic = topic,
+        phase = phase,
+        turn = turn,
+        max_turns = max_turns,
+        living = living,
+        waiting = waiting
     )
 }
 
+/// A phase's name (`lobby`, `turn`, `paused`, `over`).
 pub fn phase(lang: Language, name: &str) -> String {
-    let zh = match name {
-        "lobby" => "大厅",
-        "turn" => "进行中",
-        "paused" => "暂停",
-        "over" => "结束",
-        other => other,
-    };
-    lang.pick(name.replace('_', " "), zh.to_string())
+    phrase!(BOOK, lang, "phase", name = name.replace('_', " "))
 }
 
+/// The status's last line, on a line of its own.
 pub fn now_speaking(lang: Language, who: &str) -> String {
-    lang.pick(format!("\nNow speaking: {who}"), format!("\n正在发言：{who}"))
+    format!("\n{}", phrase!(BOOK, lang, "now-speaking", who = who))
 }
 
 pub fn reminder(lang: Language, seconds_left: i64, who: &str) -> String {
-    lang.pick(format!("⏳ {seconds_left} s left for {who} to speak (`say …`)."),
-        format!("⏳ {who} 还剩 {seconds_left} 秒发言（`say …`）。"),
-    )
+    phrase!(BOOK, lang, "reminder", seconds = seconds_left, who = who)
 }
 
 pub fn empty(lang: Language) -> String {
-    lang.pick("Say something: an empty contribution counts for nothing.".into(), "请说点什么：空发言不算数。".into())
+    phrase!(BOOK, lang, "empty")
 }
 
 pub fn too_long(lang: Language, max: usize) -> String {
-    lang.pick(format!("That is too long: {max} characters at most."), format!("太长了：最多 {max} 个字符。"))
+    phrase!(BOOK, lang, "too-long", max = max)
 }
 
 pub fn gives_away(lang: Language) -> String {
-    lang.pick("That contribution repeats a contestant's private notes; say it another way.".into(),
-        "这段发言涉及选手的私密笔记，请换个说法。".into(),
-    )
+    phrase!(BOOK, lang, "gives-away")
 }
 
 pub fn withheld(lang: Language) -> String {
-    lang.pick("(withheld: it would have revealed a secret)".into(), "（已隐藏：会泄露秘密）".into())
+    phrase!(BOOK, lang, "withheld")
 }
 
 pub fn not_a_verb(lang: Language) -> String {
-    lang.pick("The Arena's verbs: join, leave, add-ai, begin, say, react, status, pause, resume, topic, end.".into(),
-        "竞技场的指令：join、leave、add-ai、begin、say、react、status、pause、resume、topic、end。".into(),
-    )
+    phrase!(BOOK, lang, "not-a-verb")
 }
 
 /// A refused move, said to whoever made it.
 pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
-    let (en, zh): (String, String) = match r {
-        Rejection::Seats(e) => match e {
-            crate::core::game::SeatError::AlreadySeated => ("You are in already.".into(), "你已经在场上了。".into()),
-            crate::core::game::SeatError::NotSeated => ("You are not a contestant.".into(), "你不是选手。".into()),
-            crate::core::game::SeatError::Full { max } => {
-                (format!("The Arena is full ({max} contestants)."), format!("竞技场已满（{max} 人）。"))
-            }
-            crate::core::game::SeatError::NoAiSeats { max_ai } => {
-                (format!("No more AI characters ({max_ai} at most)."), format!("AI 角色已满（最多 {max_ai} 个）。"))
-            }
-            crate::core::game::SeatError::NotHost => {
-                ("Only the host or a moderator can start.".into(), "只有房主或管理员可以开始。".into())
-            }
-            crate::core::game::SeatError::TooFew { min, seated } => (
-                format!("{min} contestants are needed; {seated} so far."),
-                format!("至少需要 {min} 名选手；目前 {seated} 名。"),
-            ),
-            crate::core::game::SeatError::Started => (
-                "The Arena has started; watch and react instead.".into(),
-                "竞技场已经开始；可以旁观并支持选手。".into(),
-            ),
-        },
-        Rejection::NotRunning => ("Nothing is being played right now.".into(), "现在没有进行中的环节。".into()),
-        Rejection::NotSeated => ("You are not a contestant.".into(), "你不是选手。".into()),
-        Rejection::Out => ("You are out of the Arena; watch the rest.".into(), "你已出局，请旁观。".into()),
-        Rejection::NotYourTurn { .. } => {
-            (format!("It is {speaker}'s turn to speak."), format!("现在轮到 {speaker} 发言。"))
+    use crate::core::game::SeatError as S;
+    match r {
+        Rejection::Seats(S::AlreadySeated) => phrase!(BOOK, lang, "refusal-already-seated"),
+        Rejection::Seats(S::NotSeated) | Rejection::NotSeated => phrase!(BOOK, lang, "refusal-not-contestant"),
+        Rejection::Seats(S::Full { max }) => phrase!(BOOK, lang, "refusal-full", max = max),
+        Rejection::Seats(S::NoAiSeats { max_ai }) => phrase!(BOOK, lang, "refusal-no-ai-seats", max = max_ai),
+        Rejection::Seats(S::NotHost) => phrase!(BOOK, lang, "refusal-not-host-start"),
+        Rejection::Seats(S::TooFew { min, seated }) => {
+            phrase!(BOOK, lang, "refusal-too-few", min = min, seated = seated)
         }
-        Rejection::Paused => ("The Arena is paused.".into(), "竞技场已暂停。".into()),
-        Rejection::NotPaused => ("The Arena is not paused.".into(), "竞技场没有暂停。".into()),
-        Rejection::NotHost => {
-            ("Only the host or a moderator can do that.".into(), "只有房主或管理员可以这样做。".into())
-        }
-        Rejection::Contestant => {
-            ("Contestants don't react; spectators do.".into(), "选手不能支持，只有观众可以。".into())
-        }
-        Rejection::AlreadyReacted => ("You reacted this round already.".into(), "你本轮已经支持过了。".into()),
-        Rejection::UnknownOption => {
-            ("React with a contestant's seat number.".into(), "请用场上选手的座位号支持。".into())
-        }
-        Rejection::StaleTimer => ("That deadline has passed already.".into(), "这个时限已经过了。".into()),
-        Rejection::Over => ("The Arena has closed.".into(), "竞技场已经落幕。".into()),
-        Rejection::InLobby => ("The Arena has not started yet.".into(), "竞技场还没开始。".into()),
-    };
-    lang.pick(en, zh)
+        Rejection::Seats(S::Started) => phrase!(BOOK, lang, "refusal-started"),
+        Rejection::NotRunning => phrase!(BOOK, lang, "refusal-not-running"),
+        Rejection::Out => phrase!(BOOK, lang, "refusal-out"),
+        Rejection::NotYourTurn { .. } => phrase!(BOOK, lang, "refusal-not-your-turn", speaker = speaker),
+        Rejection::Paused => phrase!(BOOK, lang, "refusal-paused"),
+        Rejection::NotPaused => phrase!(BOOK, lang, "refusal-not-paused"),
+        Rejection::NotHost => phrase!(BOOK, lang, "refusal-not-host"),
+        Rejection::Contestant => phrase!(BOOK, lang, "refusal-contestant"),
+        Rejection::AlreadyReacted => phrase!(BOOK, lang, "refusal-already-reacted"),
+        Rejection::UnknownOption => phrase!(BOOK, lang, "refusal-unknown-option"),
+        Rejection::StaleTimer => phrase!(BOOK, lang, "refusal-stale-timer"),
+        Rejection::Over => phrase!(BOOK, lang, "refusal-over"),
+        Rejection::InLobby => phrase!(BOOK, lang, "refusal-in-lobby"),
+    }
 }
 
-/// Contributions for an AI contestant whose own broke a rule or failed.
+/// Contributions for an AI contestant whose own broke a rule or failed
+/// (one a line of `stock-lines`).
 pub fn stock_lines(lang: Language) -> &'static [&'static str] {
-    match lang {
-        Language::En => &[
-            "Let me build on the last idea: test it small, for one month, and measure what changes.",
-            "We keep arguing about the goal; I say we pick the cheapest step that helps someone tomorrow.",
-            "Here is the risk nobody named yet: who pays when this goes wrong? Answer that and I'm in.",
-            "I'd flip it: instead of fixing the problem, make it useful to somebody.",
-        ],
-        Language::Zh => &[
-            "我接着上一个想法说：先小范围试一个月，看看到底改变了什么。",
-            "我们一直在争目标；我主张先做最便宜、明天就能帮到人的那一步。",
-            "还有一个风险没人提：出了问题谁来买单？回答了这个，我就支持。",
-            "我换个角度：与其解决这个问题，不如让它对某些人有用。",
-        ],
-    }
+    static LINES: LazyLock<[Vec<&'static str>; 2]> =
+        LazyLock::new(|| [Language::En, Language::Zh].map(|lang| BOOK.fixed(lang, "stock-lines").lines().collect()));
+    &LINES[lang.pick(0, 1)]
 }
 
 /// Every fixed sentence, for checks (nothing here may be a secret).
