@@ -323,6 +323,12 @@ pub async fn resume_hosted(app: &App, game: Arc<dyn HostedGame>, id: &str, run: 
         shown(app.store.as_ref(), item.id).await?;
     }
     let delivery = handle.send(Inbound::new(me.clone(), TurnInput::Status)).await?;
+    // Deadlines that passed while no process ran fire on resume, before
+    // the status is played: their turns are shown first, even when they
+    // ended the game.
+    while let Ok(fired) = courier.try_recv() {
+        show(&handle, &me, &fired, &mut out).await?;
+    }
     if show(&handle, &me, &delivery, &mut out).await? {
         return Ok(());
     }
