@@ -29,6 +29,8 @@ impl WerewolfGame {
     pub(super) fn after_deaths(&mut self, day: u32, hunter: Option<String>, dawn: bool, now_ms: i64) {
         let wolves_left = self.living().iter().any(|s| self.role(s).is_some_and(Role::is_wolf));
         if let Some(seat) = hunter.filter(|_| wolves_left) {
+            // Taking the shot shows the role.
+            self.revealed.insert(seat.clone());
             self.ballot = None;
             self.phase = Phase::Hunter { day, seat, dawn };
             let tag = format!("shot:{day}:{}", if dawn { "dawn" } else { "dusk" });
@@ -173,7 +175,6 @@ impl WerewolfGame {
         };
         if let Some(target) = &target {
             self.out.insert(target.clone(), Out::Shot { day });
-            self.revealed.insert(hunter.to_string());
         }
         self.shots.push(Shot { day, hunter: hunter.to_string(), target });
         self.settle_or_go_on(day, dawn, now_ms);

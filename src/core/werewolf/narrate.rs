@@ -20,14 +20,14 @@ pub struct Narration {
 }
 
 /// Collects one change's lines and messages.
-struct Out<'g> {
+struct Told<'g> {
     after: &'g WerewolfGame,
     lines: Vec<String>,
     private: Vec<Message>,
     kind: ReplyKind,
 }
 
-impl Out<'_> {
+impl Told<'_> {
     fn lang(&self) -> Language {
         self.after.language
     }
@@ -59,7 +59,7 @@ pub fn narrate(before: &WerewolfGame, after: &WerewolfGame, event: &Event, mover
         let reply = Reply::new(ReplyKind::Lobby, lobby_text(after));
         return Narration { reply, messages: Vec::new(), public: false };
     }
-    let mut out = Out { after, lines: Vec::new(), private: Vec::new(), kind: ReplyKind::Notice };
+    let mut out = Told { after, lines: Vec::new(), private: Vec::new(), kind: ReplyKind::Notice };
     if before.roles.is_empty() && !after.roles.is_empty() {
         deal(&mut out);
     }
@@ -98,7 +98,7 @@ pub fn lobby_text(game: &WerewolfGame) -> String {
 
 /// The roles were just dealt: the cast in public, each role privately,
 /// the roster to the werewolves.
-fn deal(out: &mut Out<'_>) {
+fn deal(out: &mut Told<'_>) {
     let (lang, after) = (out.lang(), out.after);
     let cast: Vec<String> = Role::ALL
         .into_iter()
@@ -119,7 +119,7 @@ fn deal(out: &mut Out<'_>) {
 /// The move itself: a speech, a pass, a vote's receipt and count, a seat
 /// leaving, a night move's receipt (the pack's to the pack), a guess at
 /// the AI; a missed night, told to the humans who missed it.
-fn move_lines(out: &mut Out<'_>, before: &WerewolfGame, event: &Event) {
+fn move_lines(out: &mut Told<'_>, before: &WerewolfGame, event: &Event) {
     let (lang, after) = (out.lang(), out.after);
     let night = before.day();
     match event {
@@ -167,7 +167,7 @@ fn move_lines(out: &mut Out<'_>, before: &WerewolfGame, event: &Event) {
 
 /// The werewolves' ballot closed: their choice to the pack, and the
 /// victim to the Witch if she may still act; the night ended: its deaths.
-fn night_close(out: &mut Out<'_>, before: &WerewolfGame) {
+fn night_close(out: &mut Told<'_>, before: &WerewolfGame) {
     let (lang, after) = (out.lang(), out.after);
     let Phase::Night { night } = before.phase else { return };
     let was = before.tonight().is_some_and(|n| n.wolves_done);
@@ -194,7 +194,7 @@ fn night_close(out: &mut Out<'_>, before: &WerewolfGame) {
 
 /// The day ballots this change closed: every vote, then the exile (and
 /// the role, when shown), the tie or no exile.
-fn ballot_lines(out: &mut Out<'_>, before: &WerewolfGame) {
+fn ballot_lines(out: &mut Told<'_>, before: &WerewolfGame) {
     let (lang, after) = (out.lang(), out.after);
     for record in &after.votes[before.votes.len().min(after.votes.len())..] {
         out.lines.push(vote_list(after, record));
@@ -226,7 +226,7 @@ fn vote_list(game: &WerewolfGame, record: &VoteRecord) -> String {
 
 /// What the new phase opens with: the night's tasks (privately), the
 /// Hunter's shot, the debate, a vote, or the result and the summary.
-fn phase_lines(out: &mut Out<'_>, before: &WerewolfGame) {
+fn phase_lines(out: &mut Told<'_>, before: &WerewolfGame) {
     let (lang, after) = (out.lang(), out.after);
     let rules = &after.rules;
     match (&before.phase, &after.phase) {

@@ -157,12 +157,13 @@ impl WerewolfTable {
             TurnInput::Say(text) => self.said(seat, text, now_ms)?,
             TurnInput::Verb(verb) => match WerewolfVerb::read(verb) {
                 Some(WerewolfVerb::Agent(name, arg, note, memo)) if self.game.is_ai(&seat) => {
-                    let event = match name.as_str() {
-                        "vote" => Event::Vote { voter: seat, option: self.option_of(&arg)?, now_ms },
-                        _ => match WerewolfVerb::read(&Verb::new(name, [arg])) {
+                    let event = if name == "vote" {
+                        Event::Vote { voter: seat, option: self.option_of(&arg)?, now_ms }
+                    } else {
+                        match WerewolfVerb::read(&Verb::new(name, [arg])) {
                             Some(WerewolfVerb::Agent(..)) | None => return Err(say::not_a_verb(self.lang())),
                             Some(own) => self.own_verb(seat, own, now_ms)?,
-                        },
+                        }
                     };
                     let some = |s: String| (!s.trim().is_empty()).then_some(s);
                     return Ok(Move { event, note: some(note), memo: some(memo) });

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+use super::verbs::WerewolfVerb;
 use super::*;
 use crate::core::game::table::GameTable;
 use crate::core::game::{Audience, Inbound, Played, TurnContext, TurnInput};
@@ -329,14 +330,13 @@ fn pipeline(reply: impl Fn(&str) -> String + Send + Sync + 'static) -> Pipeline 
 async fn play(table: &mut WerewolfTable, pipeline: &Pipeline, who: &Player, input: TurnInput) -> Played {
     let noop = |_: Progress| {};
     let ctx = TurnContext { pipeline, now_ms: 1_000, progress: &noop };
-    let played = table.play(&ctx, &Inbound::new(who.clone(), input)).await;
-    played
+    table.play(&ctx, &Inbound::new(who.clone(), input)).await
 }
 
 /// Plays and adopts, returning what was shown (reply, messages).
 async fn step(table: &mut WerewolfTable, pipeline: &Pipeline, who: &Player, input: TurnInput) -> Played {
     let played = play(table, pipeline, who, input).await;
-    let shown = Played { next: None, ..clone_shown(&played) };
+    let shown = clone_shown(&played);
     crate::core::game::Table::adopt(table, played);
     shown
 }
