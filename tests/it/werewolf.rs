@@ -48,9 +48,10 @@ async fn with_a_parrot_no_role_reaches_public_and_no_prompt_holds_another_seats_
     let mut covered: BTreeMap<(Language, Role), usize> = BTreeMap::new();
     for lang in [Language::En, Language::Zh] {
         for seed in 0..4u64 {
-            let options = TableOptions { seats: Some(8), ai_seats: Some(7), seed: Some(seed), ..TableOptions::default() }
-                .with("witch", "yes")
-                .with("hunter", "yes");
+            let options =
+                TableOptions { seats: Some(8), ai_seats: Some(7), seed: Some(seed), ..TableOptions::default() }
+                    .with("witch", "yes")
+                    .with("hunter", "yes");
             let game = host.lobby(&human, lang, &options, seed);
             let canary = echoes::core::actor::new_canary();
             let mut table = WerewolfTable::new(game, Vec::new(), &canary);
@@ -62,7 +63,9 @@ async fn with_a_parrot_no_role_reaches_public_and_no_prompt_holds_another_seats_
                     return;
                 }
                 let mut public = vec![played.reply.text.clone()];
-                public.extend(played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()));
+                public.extend(
+                    played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()),
+                );
                 let public = public.join("\n");
                 leaks.extend(roles_named(&after, &public));
                 if public.contains(&canary) {

@@ -173,7 +173,12 @@ fn public_block(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> S
     layers.fit(lang, PUBLIC_TOKENS, &count).0
 }
 
-async fn ask_model(ctx: &TurnContext<'_>, messages: Vec<ChatMessage>, schema: Value, max_tokens: u32) -> Option<String> {
+async fn ask_model(
+    ctx: &TurnContext<'_>,
+    messages: Vec<ChatMessage>,
+    schema: Value,
+    max_tokens: u32,
+) -> Option<String> {
     let request = ChatRequest { messages, max_tokens, temperature: 0.7, seed: None, json_schema: Some(schema) };
     match ctx.pipeline.models.narrator.chat(request).await {
         Ok(reply) => Some(reply.text),
@@ -286,10 +291,9 @@ fn numbers(text: &str) -> Vec<String> {
 fn memo_of(beliefs: &Value) -> Option<String> {
     let line = |seat: &str, belief: &str| format!("#{}: {}", seat.trim_start_matches('#'), belief.trim());
     let lines: Vec<String> = match beliefs {
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|b| Some(line(&number_in(&b["seat"])?, b["belief"].as_str()?)))
-            .collect(),
+        Value::Array(items) => {
+            items.iter().filter_map(|b| Some(line(&number_in(&b["seat"])?, b["belief"].as_str()?))).collect()
+        }
         Value::Object(map) => map.iter().filter_map(|(k, b)| Some(line(k, b.as_str()?))).collect(),
         Value::String(s) => vec![s.trim().to_string()],
         _ => Vec::new(),
@@ -302,7 +306,8 @@ fn memo_of(beliefs: &Value) -> Option<String> {
 /// label, cut short; `None` for nothing usable.
 pub fn clean_text(said: &str) -> Option<String> {
     let joined = said.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = joined.trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '\'' | '「' | '」' | '*' | '`') || c.is_whitespace());
+    let text = joined
+        .trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '\'' | '「' | '」' | '*' | '`') || c.is_whitespace());
     let text: String = text.chars().take(MAX_SPEECH).collect();
     (!text.trim().is_empty()).then_some(text)
 }

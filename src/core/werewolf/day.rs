@@ -5,9 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{
-    Ballot, Deadline, Event, Out, Outcome, Phase, Rejection, Role, Said, Shot, VoteRecord, WerewolfGame,
-};
+use super::{Ballot, Deadline, Event, Out, Outcome, Phase, Rejection, Role, Said, Shot, VoteRecord, WerewolfGame};
 use crate::core::game::BallotError;
 
 impl WerewolfGame {
@@ -92,8 +90,7 @@ impl WerewolfGame {
     /// A day ballot over `candidates` (options by seat number), every
     /// living seat voting.
     fn open_vote(&mut self, day: u32, runoff: bool, candidates: Vec<String>, now_ms: i64) {
-        let options =
-            candidates.iter().map(|s| (self.number(s).unwrap_or(0).to_string(), self.label(s))).collect();
+        let options = candidates.iter().map(|s| (self.number(s).unwrap_or(0).to_string(), self.label(s))).collect();
         self.ballot = Some(Ballot::open(options, self.living()));
         self.phase = Phase::Vote { day, runoff };
         let tag = format!("vote:{day}:{}", if runoff { "runoff" } else { "main" });

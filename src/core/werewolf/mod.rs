@@ -44,8 +44,8 @@ use crate::core::game::{Ballot, Deadline, Game, SeatError, SeatRules, Seats};
 use crate::core::vocab::{Language, Player};
 
 pub use crate::core::game::splitmix;
-pub use night::Task;
 pub use host::{WerewolfHost, hosted};
+pub use night::Task;
 pub use table::WerewolfTable;
 
 /// Fewest and most seats.
@@ -304,28 +304,82 @@ pub struct WerewolfGame {
 #[derive(Debug, Clone)]
 pub enum Event {
     Join(Player),
-    Leave { seat: String, now_ms: i64 },
+    Leave {
+        seat: String,
+        now_ms: i64,
+    },
     AddAi,
-    Begin { by: String, moderator: bool, now_ms: i64 },
+    Begin {
+        by: String,
+        moderator: bool,
+        now_ms: i64,
+    },
     /// A werewolf's vote for tonight's victim (a seat id).
-    Kill { seat: String, target: String, now_ms: i64 },
-    Check { seat: String, target: String, now_ms: i64 },
-    Protect { seat: String, target: String, now_ms: i64 },
+    Kill {
+        seat: String,
+        target: String,
+        now_ms: i64,
+    },
+    Check {
+        seat: String,
+        target: String,
+        now_ms: i64,
+    },
+    Protect {
+        seat: String,
+        target: String,
+        now_ms: i64,
+    },
     /// The Witch cures tonight's victim.
-    Cure { seat: String, now_ms: i64 },
-    Poison { seat: String, target: String, now_ms: i64 },
+    Cure {
+        seat: String,
+        now_ms: i64,
+    },
+    Poison {
+        seat: String,
+        target: String,
+        now_ms: i64,
+    },
     /// A night role does nothing tonight; a speaker is done for the day;
     /// the Hunter does not shoot.
-    Pass { seat: String, now_ms: i64 },
+    Pass {
+        seat: String,
+        now_ms: i64,
+    },
     /// A werewolf's line to the pack.
-    Pack { seat: String, text: String },
-    Speak { seat: String, text: String, now_ms: i64 },
+    Pack {
+        seat: String,
+        text: String,
+    },
+    Speak {
+        seat: String,
+        text: String,
+        now_ms: i64,
+    },
     /// A day vote for a ballot option (a seat number).
-    Vote { voter: String, option: String, now_ms: i64 },
-    Shoot { seat: String, target: String, now_ms: i64 },
-    Timer { tag: String, now_ms: i64 },
-    End { by: String, moderator: bool, now_ms: i64 },
-    GuessAi { seat: String, seats: Vec<String> },
+    Vote {
+        voter: String,
+        option: String,
+        now_ms: i64,
+    },
+    Shoot {
+        seat: String,
+        target: String,
+        now_ms: i64,
+    },
+    Timer {
+        tag: String,
+        now_ms: i64,
+    },
+    End {
+        by: String,
+        moderator: bool,
+        now_ms: i64,
+    },
+    GuessAi {
+        seat: String,
+        seats: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -606,8 +660,9 @@ impl WerewolfGame {
     fn begin(&mut self, by: &str, moderator: bool, now_ms: i64) -> Result<(), Rejection> {
         self.seats = self.seats.start(by, moderator)?;
         self.seats.started = false;
-        while self.seats.len() < self.rules.fill_to.max(MIN_SEATS) {
-            self.add_ai()?;
+        while self.seats.len() < self.rules.fill_to.max(MIN_SEATS) && self.add_ai().is_ok() {}
+        if self.seats.len() < MIN_SEATS {
+            return Err(SeatError::TooFew { min: MIN_SEATS, seated: self.seats.len() }.into());
         }
         self.seats.started = true;
         let ids = self.seat_ids();

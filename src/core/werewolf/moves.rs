@@ -270,11 +270,8 @@ impl WerewolfTable {
     async fn floor(&self, ctx: &TurnContext<'_>, day: u32) -> Vec<AgentMove> {
         let g = &self.game;
         let spoken = g.said.iter().filter(|s| s.day == day).count();
-        let bidders: Vec<String> = g
-            .living()
-            .into_iter()
-            .filter(|s| g.is_ai(s) && !g.passed.contains(s) && g.speeches_left(s) > 0)
-            .collect();
+        let bidders: Vec<String> =
+            g.living().into_iter().filter(|s| g.is_ai(s) && !g.passed.contains(s) && g.speeches_left(s) > 0).collect();
         if bidders.is_empty() || !self.issue(&format!("floor:{day}:{spoken}:{}", g.passed.len())) {
             return Vec::new();
         }
@@ -294,10 +291,9 @@ impl WerewolfTable {
             let number = format!("#{}", g.number(seat).unwrap_or(0));
             last.contains(&number) || last.contains(&g.name(seat).to_lowercase())
         };
-        let best = bids
-            .into_iter()
-            .filter(|(_, b)| b.urgency > 0)
-            .max_by_key(|(s, b)| (b.urgency, named(s), std::cmp::Reverse(g.speeches_today(s)), std::cmp::Reverse(g.number(s))));
+        let best = bids.into_iter().filter(|(_, b)| b.urgency > 0).max_by_key(|(s, b)| {
+            (b.urgency, named(s), std::cmp::Reverse(g.speeches_today(s)), std::cmp::Reverse(g.number(s)))
+        });
         match best {
             Some((seat, bid)) => {
                 let id = format!("agent:{seat}:speak:{day}:{spoken}");

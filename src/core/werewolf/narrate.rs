@@ -132,7 +132,10 @@ fn move_lines(out: &mut Told<'_>, before: &WerewolfGame, event: &Event) {
         }
         Event::Kill { seat, target, .. } => out.tell_pack(&say::kill_vote(lang, &out.label(seat), &out.label(target))),
         Event::Pack { seat, text } => out.tell_pack(&say::pack_said(lang, &out.label(seat), text)),
-        Event::Check { seat, .. } | Event::Protect { seat, .. } | Event::Cure { seat, .. } | Event::Poison { seat, .. } => {
+        Event::Check { seat, .. }
+        | Event::Protect { seat, .. }
+        | Event::Cure { seat, .. }
+        | Event::Poison { seat, .. } => {
             let own = night_lines(after, seat, night);
             let before_lines = night_lines(before, seat, night);
             for line in own.into_iter().filter(|l| !before_lines.contains(l)) {
@@ -258,7 +261,8 @@ fn phase_lines(out: &mut Told<'_>, before: &WerewolfGame) {
             out.lines.push(say::debate_opens(lang, super::SPEECHES_PER_DAY, rules.debate_seconds));
         }
         (_, Phase::Vote { runoff, .. }) => {
-            let tied: Vec<String> = after.ballot.iter().flat_map(|b| b.options.iter().map(|(_, l)| l.clone())).collect();
+            let tied: Vec<String> =
+                after.ballot.iter().flat_map(|b| b.options.iter().map(|(_, l)| l.clone())).collect();
             let list = runoff.then(|| tied.join(", "));
             out.lines.push(say::vote_opens(lang, list.as_deref(), rules.vote_seconds));
             out.kind = ReplyKind::Ballot;

@@ -49,7 +49,9 @@ impl WerewolfGame {
         for seat in self.living() {
             let passed = tonight.passed.contains(&seat);
             let task = match self.role(&seat) {
-                Some(Role::Werewolf) if !tonight.wolves_done && self.ballot.as_ref().is_some_and(|b| !b.has_voted(&seat)) => {
+                Some(Role::Werewolf)
+                    if !tonight.wolves_done && self.ballot.as_ref().is_some_and(|b| !b.has_voted(&seat)) =>
+                {
                     Some(Task::Kill)
                 }
                 Some(Role::Seer) if tonight.check.is_none() && !passed => Some(Task::Check),

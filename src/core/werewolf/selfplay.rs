@@ -90,7 +90,9 @@ impl Report {
     pub fn render(&self) -> String {
         let n = self.games.len();
         let pct = |k: usize| 100.0 * share(k, n);
-        let mut out = String::from("game  seed                  outcome     days  votes  on wolves  moves  fallbacks  timeouts  seconds\n");
+        let mut out = String::from(
+            "game  seed                  outcome     days  votes  on wolves  moves  fallbacks  timeouts  seconds\n",
+        );
         for (i, g) in self.games.iter().enumerate() {
             let outcome = match g.outcome {
                 Some(Outcome::Villagers) => "villagers",

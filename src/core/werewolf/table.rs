@@ -301,7 +301,11 @@ impl WerewolfTable {
                 let mut played = Played::reply(Reply::new(ReplyKind::Notice, say::night_reminder(lang, left)));
                 for (seat, task) in g.night_tasks().into_iter().filter(|(s, _)| human(s)) {
                     if let Some(text) = task_line(g, task) {
-                        played.messages.push(Message::to(Audience::Seat(seat), ReplyKind::Private, format!("⏳ {text}")));
+                        played.messages.push(Message::to(
+                            Audience::Seat(seat),
+                            ReplyKind::Private,
+                            format!("⏳ {text}"),
+                        ));
                     }
                 }
                 played
@@ -312,9 +316,10 @@ impl WerewolfTable {
             Phase::Vote { .. } | Phase::GuessAi if !humans_waited.is_empty() => {
                 Played::reply(Reply::new(ReplyKind::Notice, say::vote_reminder(lang, left, &humans_waited.join(", "))))
             }
-            Phase::Hunter { .. } if !humans_waited.is_empty() => {
-                Played::reply(Reply::new(ReplyKind::Notice, say::hunter_reminder(lang, left, &humans_waited.join(", "))))
-            }
+            Phase::Hunter { .. } if !humans_waited.is_empty() => Played::reply(Reply::new(
+                ReplyKind::Notice,
+                say::hunter_reminder(lang, left, &humans_waited.join(", ")),
+            )),
             _ => return Some(silent()),
         };
         Some(self.gated(played, false))

@@ -146,7 +146,10 @@ fn the_seer_learns_privately_whether_a_seat_is_a_werewolf() {
     }
     assert_eq!(g.apply(&Event::Check { seat: id(2), target: id(6), now_ms: 1 }, &()).unwrap_err(), Rejection::NotNow);
     let g = seven();
-    assert_eq!(g.apply(&Event::Check { seat: id(4), target: id(1), now_ms: 1 }, &()).unwrap_err(), Rejection::NotYourRole);
+    assert_eq!(
+        g.apply(&Event::Check { seat: id(4), target: id(1), now_ms: 1 }, &()).unwrap_err(),
+        Rejection::NotYourRole
+    );
     assert_eq!(g.apply(&Event::Check { seat: id(2), target: id(2), now_ms: 1 }, &()).unwrap_err(), Rejection::Yourself);
 }
 
@@ -167,7 +170,10 @@ fn a_tie_among_the_werewolves_is_broken_by_the_seed() {
     assert_eq!(night(3), night(3), "the same seed picks the same");
     // A changed vote replaces the earlier one; a werewolf is no target.
     let g = with_roles(&roles, Rules::default());
-    assert_eq!(g.apply(&Event::Kill { seat: id(1), target: id(2), now_ms: 1 }, &()).unwrap_err(), Rejection::NotATarget);
+    assert_eq!(
+        g.apply(&Event::Kill { seat: id(1), target: id(2), now_ms: 1 }, &()).unwrap_err(),
+        Rejection::NotATarget
+    );
     let g = kill(&kill(&kill(&g, 1, 5), 1, 7), 2, 7);
     assert_eq!((g.nights[0].victim.clone(), g.nights[0].random), (Some(id(7)), false));
 }
@@ -188,7 +194,10 @@ fn a_tie_goes_to_a_run_off_and_a_tied_run_off_exiles_no_one() {
     assert_eq!(g.phase, Phase::Vote { day: 1, runoff: true });
     let options: Vec<&str> = g.ballot.as_ref().unwrap().options.iter().map(|(o, _)| o.as_str()).collect();
     assert_eq!(options, ["4", "5"], "the run-off is between the tied seats");
-    assert_eq!(g.apply(&Event::Vote { voter: id(1), option: "6".into(), now_ms: 2 }, &()).unwrap_err(), Rejection::NotATarget);
+    assert_eq!(
+        g.apply(&Event::Vote { voter: id(1), option: "6".into(), now_ms: 2 }, &()).unwrap_err(),
+        Rejection::NotATarget
+    );
     let g = vote(&vote(&vote(&vote(&vote(&vote(&g, 1, 4), 2, 4), 3, 5), 4, 5), 5, 4), 6, 5);
     assert_eq!(g.votes.len(), 2);
     assert_eq!(g.votes[1].out, None);
@@ -232,7 +241,11 @@ fn the_witch_cures_once_and_poisons_once() {
     let roles = [Werewolf, Seer, Doctor, Witch, Villager, Villager, Villager];
     let g = with_roles(&roles, Rules { witch: true, ..Rules::default() });
     let g = protect(&check(&g, 2, 1), 3, 3);
-    assert_eq!(g.apply(&Event::Cure { seat: id(4), now_ms: 1 }, &()).unwrap_err(), Rejection::NotNow, "not before the pack chose");
+    assert_eq!(
+        g.apply(&Event::Cure { seat: id(4), now_ms: 1 }, &()).unwrap_err(),
+        Rejection::NotNow,
+        "not before the pack chose"
+    );
     let g = kill(&g, 1, 5);
     assert!(g.night_tasks().contains(&(id(4), Task::Potion)));
     let g = ok(&g, Event::Cure { seat: id(4), now_ms: 1 });
@@ -254,7 +267,10 @@ fn a_killed_hunter_shoots_before_the_day() {
     let g = with_roles(&roles, Rules { hunter: true, ..Rules::default() });
     let g = protect(&check(&kill(&g, 1, 4), 2, 5), 3, 3);
     assert_eq!(g.phase, Phase::Hunter { day: 1, seat: id(4), dawn: true });
-    assert_eq!(g.apply(&Event::Shoot { seat: id(5), target: id(1), now_ms: 2 }, &()).unwrap_err(), Rejection::NotYourRole);
+    assert_eq!(
+        g.apply(&Event::Shoot { seat: id(5), target: id(1), now_ms: 2 }, &()).unwrap_err(),
+        Rejection::NotYourRole
+    );
     let g = ok(&g, Event::Shoot { seat: id(4), target: id(1), now_ms: 2 });
     assert_eq!(g.out.get(&id(1)), Some(&Out::Shot { day: 1 }));
     assert_eq!(g.outcome, Some(Outcome::Villagers), "the Hunter shot the last werewolf");
@@ -280,8 +296,14 @@ fn the_debate_limits_speeches_and_ends_when_everyone_is_done() {
     for n in 0..SPEECHES_PER_DAY {
         g = ok(&g, Event::Speak { seat: id(4), text: format!("point {n}"), now_ms: 3 });
     }
-    assert_eq!(g.apply(&Event::Speak { seat: id(4), text: "more".into(), now_ms: 3 }, &()).unwrap_err(), Rejection::SpokenOut);
-    assert_eq!(g.apply(&Event::Speak { seat: id(7), text: "boo".into(), now_ms: 3 }, &()).unwrap_err(), Rejection::Dead);
+    assert_eq!(
+        g.apply(&Event::Speak { seat: id(4), text: "more".into(), now_ms: 3 }, &()).unwrap_err(),
+        Rejection::SpokenOut
+    );
+    assert_eq!(
+        g.apply(&Event::Speak { seat: id(7), text: "boo".into(), now_ms: 3 }, &()).unwrap_err(),
+        Rejection::Dead
+    );
     for seat in [1, 2, 3, 5] {
         g = ok(&g, Event::Pass { seat: id(seat), now_ms: 3 });
     }
@@ -388,7 +410,9 @@ async fn each_audience_is_told_only_its_own_and_the_night_reaches_the_day() {
     for role in ["**Werewolf**", "**Seer**", "**Doctor**"] {
         assert!(!shown.contains(role), "no role in public: {shown}");
     }
-    assert!(to(&begun, &id(1)).contains("Your role: **Werewolf**") && to(&begun, &id(1)).contains("The werewolves: #1 P1"));
+    assert!(
+        to(&begun, &id(1)).contains("Your role: **Werewolf**") && to(&begun, &id(1)).contains("The werewolves: #1 P1")
+    );
     assert!(to(&begun, &id(2)).contains("**Seer**") && to(&begun, &id(2)).contains("`check <seat>`"));
     assert!(!to(&begun, &id(4)).contains("werewolves:"), "villagers don't learn the pack");
 
@@ -459,7 +483,8 @@ async fn ai_seats_move_from_their_own_view_and_fall_back_on_garbage() {
         }
     });
     let host = Player { id: "ai:0".into(), name: "AI 0".into() };
-    let mut g = WerewolfGame::new(&host, 7, Rules { fill_to: 7, ..Rules::default() }, Language::En, seven_seed());
+    let options = crate::core::game::TableOptions { seats: Some(7), ai_seats: Some(6), ..Default::default() };
+    let mut g = WerewolfHost::default().lobby(&host, Language::En, &options, seven_seed());
     g.seats.seats[0].ai = true;
     let mut table = WerewolfTable::new(g, Vec::new(), "zq-bcdf-ghjk-mnpq");
     step(&mut table, &pipeline, &host, TurnInput::Begin).await;
@@ -493,7 +518,7 @@ async fn ai_seats_move_from_their_own_view_and_fall_back_on_garbage() {
 #[test]
 fn the_parsers_read_json_and_salvage_text() {
     let options: Vec<(String, String)> = ["2", "3", "5"].iter().map(|n| (n.to_string(), format!("#{n}"))).collect();
-    let c = agents::parse_choice(r#"Sure: {"beliefs": [{"seat": 3, "belief": "lying"}], "target": "#5"}"#, &options);
+    let c = agents::parse_choice(r##"Sure: {"beliefs": [{"seat": 3, "belief": "lying"}], "target": "#5"}"##, &options);
     assert_eq!((c.target.as_deref(), c.memo.as_deref(), c.clean), (Some("5"), Some("#3: lying"), true));
     let c = agents::parse_choice(r#"{"beliefs": {"2": "odd"}, "target": 7}"#, &options);
     assert_eq!((c.target, c.memo.as_deref()), (None, Some("#2: odd")), "7 is no option");
@@ -501,7 +526,7 @@ fn the_parsers_read_json_and_salvage_text() {
     assert_eq!((c.target.as_deref(), c.clean), (Some("3"), false));
     let c = agents::parse_choice(r#"{"beliefs": [], "potion": "Poison", "target": 2}"#, &options);
     assert_eq!((c.potion, c.target.as_deref()), (agents::Potion::Poison, Some("2")));
-    let b = agents::parse_bid(r#"{"beliefs": [], "urgency": 9, "speech": "  \"I trust #3.\" "}"#);
+    let b = agents::parse_bid(r##"{"beliefs": [], "urgency": 9, "speech": "  \"I trust #3.\" "}"##);
     assert_eq!((b.urgency, b.speech.as_deref()), (4, Some("I trust #3.")));
     let b = agents::parse_bid("I think #2 is lying.");
     assert_eq!((b.urgency, b.speech.as_deref(), b.clean), (2, Some("I think #2 is lying."), false));

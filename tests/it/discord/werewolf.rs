@@ -166,7 +166,8 @@ async fn werewolf_plays_on_discord_with_ai_seats_a_runoff_a_save_and_a_restart_a
     posted(&rig, thread, "Day 2 votes:").await;
     let end = shown_since(&rig, thread, from);
     assert!(end.contains("#1 Alice is exiled") && end.contains("They were the **Werewolf**"), "{end}");
-    for line in ["#1 Alice · Werewolf · out", "#5 Bob · Doctor", "#6 Carol · Seer · out", "#3 AI 2 🤖 · Villager"] {
+    for line in ["#1 Alice · Werewolf · out", "#5 Bob · Doctor", "#6 Carol · Seer · out", "#3 AI 2 🤖 · Villager"]
+    {
         assert!(end.contains(line), "{line:?} in {end}");
     }
     for line in [

@@ -11,8 +11,8 @@ use echoes::slack::SlackSettings;
 use echoes::slack::bench::Rig;
 use echoes::slack::fake::{FakeSlack, payloads};
 
-use super::undercover::{parts_with, posted, posted_n, public, told};
 use super::CHANNEL;
+use super::undercover::{parts_with, posted, posted_n, public, told};
 use crate::engine::ManualClock;
 use crate::werewolf::seed_for;
 
