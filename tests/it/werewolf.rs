@@ -157,11 +157,13 @@ async fn werewolf_plays_in_the_terminal_across_a_restart_in_the_night() {
     assert!(out.contains("Your role: **Seer**"), "Ana is told her role: {out}");
     assert!(!out.contains("Your role: **Werewolf**") && !out.contains("The werewolves:"), "and nothing else: {out}");
     assert!(!out.contains("died in the night"), "the night waits for the Seer: {out}");
-    let session = out.split("echoes play --resume ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap();
+    let session =
+        run.stderr.lines().find_map(|l| l.strip_prefix("· session ")).and_then(|s| s.split_whitespace().next());
+    let session = session.unwrap_or_else(|| panic!("a session id: {}", run.stderr)).to_string();
 
     // After the restart: the check, the night kill, the debate, the vote, the end.
     let second = sandbox.write("two.txt", "/check 2\n/speak I checked #2: a werewolf.\n/pass\n/vote 2\n");
-    let resumed = ["play", "--resume", session, "--name", "Ana", "--script", second.to_str().unwrap()];
+    let resumed = ["play", "--resume", &session, "--name", "Ana", "--script", second.to_str().unwrap()];
     let run = sandbox.run(Some(&ollama.server.uri()), &resumed).await;
     let out = &run.stdout;
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);

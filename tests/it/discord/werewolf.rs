@@ -33,7 +33,11 @@ fn texts(calls: &[Call]) -> String {
 async fn told(rig: &Rig, id: u64, needle: &str) -> String {
     let path = format!("/webhooks/{APP}/tok{id}");
     let call = rig.fake.wait_for(|c| c.method == "POST" && c.path == path && c.text().contains(needle), WAIT).await;
-    let call = call.unwrap_or_else(|_| panic!("{needle:?} in a follow-up to {id}"));
+    let call = call.unwrap_or_else(|_| {
+        let answers: Vec<Call> =
+            rig.fake.calls().into_iter().filter(|c| c.path.contains(&format!("tok{id}"))).collect();
+        panic!("{needle:?} in a follow-up to {id}: {}", texts(&answers))
+    });
     assert!(is_private(&call), "{needle:?} is ephemeral: {:?}", call.body);
     call.text()
 }
@@ -49,6 +53,12 @@ fn in_thread(call: &Call, thread: u64) -> bool {
 async fn posted(rig: &Rig, thread: u64, needle: &str) -> String {
     let call = rig.fake.wait_for(|c| in_thread(c, thread) && c.text().contains(needle), WAIT).await;
     call.unwrap_or_else(|_| panic!("{needle:?} in the thread: {}", texts(&rig.fake.calls()))).text()
+}
+
+/// Waits until the thread has shown `needle` `n` times.
+async fn posted_n(rig: &Rig, thread: u64, needle: &str, n: usize) {
+    let found = rig.fake.wait_for_count(|c| in_thread(c, thread) && c.text().contains(needle), n, WAIT).await;
+    found.unwrap_or_else(|_| panic!("{needle:?} {n} times in the thread: {}", texts(&rig.fake.calls())));
 }
 
 /// Everything the thread showed since call `from`.
@@ -156,7 +166,7 @@ async fn werewolf_plays_on_discord_with_ai_seats_a_runoff_a_save_and_a_restart_a
         let id = verb(&rig, thread, who, &["pass"], &[]).await;
         rig.replies_to(id, 1).await;
     }
-    posted(&rig, thread, "Vote now").await;
+    posted_n(&rig, thread, "Vote now", 2).await;
     let from = rig.fake.call_count();
     for (who, target) in [(&bob, "1"), (&alice, "5")] {
         let id = rig.fake.slash(thread, who, "werewolf", &["vote"], &[Opt::Text("choice", target.into())]).unwrap();

@@ -59,7 +59,7 @@ async fn werewolf_plays_on_slack_with_ai_seats_a_runoff_a_save_and_a_restart_at_
     let dawn = posted(&rig, "Day 1.").await.text();
     assert!(dawn.contains("#2 AI 1 🤖 died in the night"), "the night kill: {dawn}");
     let shown = public(&rig);
-    for secret in ["**a werewolf**", "wants #2", "you protect", "Your role"] {
+    for secret in ["**a werewolf**", "wants #2", "you protect", "Your role: "] {
         assert!(!shown.contains(secret), "{secret:?} stays private: {shown}");
     }
 
