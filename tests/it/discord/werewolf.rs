@@ -150,7 +150,9 @@ async fn werewolf_plays_on_discord_with_ai_seats_a_runoff_a_save_and_a_restart_a
     let exiled = posted(&rig, thread, "#6 Carol is exiled").await;
     assert!(exiled.contains("They were the **Seer**") && exiled.contains("Night 2"), "{exiled}");
 
-    // Night 2: Alice goes for Bob; the bot restarts; Bob protects himself.
+    // Night 2 (half a minute later: each player's commands are rate-limited
+    // per 30 s): Alice goes for Bob; the bot restarts; Bob protects himself.
+    clock.advance_to(9_031_000);
     let id = verb(&rig, thread, &alice, &["kill"], &seat("Bob")).await;
     told(&rig, id, "The pack's choice: #5 Bob").await;
     rig.restart().await;

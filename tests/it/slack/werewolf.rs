@@ -90,7 +90,9 @@ async fn werewolf_plays_on_slack_with_ai_seats_a_runoff_a_save_and_a_restart_at_
     let exiled = posted(&rig, "#6 UCAROL is exiled").await.text();
     assert!(exiled.contains("They were the **Seer**") && exiled.contains("Night 2"), "{exiled}");
 
-    // Night 2: the werewolf goes for the Doctor; restart; Slack delivers the kill again.
+    // Night 2, half a minute later (commands are rate-limited per 30 s): the
+    // werewolf goes for the Doctor; restart; Slack delivers the kill again.
+    clock.advance_to(7_031_000);
     werewolf(&rig, "w-k2", "UHOST", "kill UBOB").await;
     told(&rig.fake, "UHOST", "The pack's choice: #5 UBOB").await;
     let fake = rig.halt().await;
