@@ -86,6 +86,23 @@ impl Report {
         share(finished.iter().map(|g| g.days as usize).sum(), finished.len())
     }
 
+    /// The figures over every game, labelled: win rates by side, length,
+    /// vote accuracy, fallbacks.
+    pub fn figures(&self) -> Vec<(String, String)> {
+        let n = self.games.len();
+        let pct = |x: f64| format!("{:.0}%", 100.0 * x);
+        vec![
+            ("games".into(), n.to_string()),
+            ("villagers won".into(), pct(share(self.wins(Outcome::Villagers), n))),
+            ("werewolves won".into(), pct(share(self.wins(Outcome::Werewolves), n))),
+            ("unfinished".into(), pct(share(self.games.iter().filter(|g| g.outcome.is_none()).count(), n))),
+            ("mean length (days)".into(), format!("{:.1}", self.mean_days())),
+            ("day votes against a werewolf".into(), pct(self.vote_accuracy())),
+            ("the village's votes against a werewolf".into(), pct(self.village_accuracy())),
+            ("AI moves that fell back".into(), pct(self.fallback_rate())),
+        ]
+    }
+
     /// The report as printed.
     pub fn render(&self) -> String {
         let n = self.games.len();
@@ -137,19 +154,33 @@ pub async fn run(pipeline: &Pipeline, host: &WerewolfHost, setup: &Setup, games:
     let mut report = Report::default();
     for g in 0..games {
         let seed = splitmix(seed.wrapping_add(g as u64));
-        let first = Player { id: "ai:0".into(), name: ai_name(0) };
-        let options = TableOptions {
-            seats: Some(setup.seats),
-            ai_seats: Some(setup.seats.saturating_sub(1)),
-            seed: Some(seed),
-            ..TableOptions::default()
-        }
-        .with("witch", if setup.witch { "yes" } else { "no" })
-        .with("hunter", if setup.hunter { "yes" } else { "no" });
-        let game = host.lobby(&first, setup.language, &options, seed);
-        report.games.push(play_game(pipeline, game, &mut |_, _| {}).await);
+        let options = TableOptions { seats: Some(setup.seats), ..TableOptions::default() }
+            .with("witch", if setup.witch { "yes" } else { "no" })
+            .with("hunter", if setup.hunter { "yes" } else { "no" });
+        report.games.push(play_lobby(pipeline, host, setup.language, &options, seed).await);
     }
     report
+}
+
+/// One AI-only game from a lobby's options (`seats`, 7 without; `witch`,
+/// `hunter`, `reveal`), as `echoes selfplay werewolf` plays each game.
+pub async fn play_lobby(
+    pipeline: &Pipeline,
+    host: &WerewolfHost,
+    language: Language,
+    options: &TableOptions,
+    seed: u64,
+) -> GameResult {
+    let seats = options.seats.unwrap_or(Setup::default().seats);
+    let options = TableOptions {
+        seats: Some(seats),
+        ai_seats: Some(seats.saturating_sub(1)),
+        seed: Some(seed),
+        ..options.clone()
+    };
+    let first = Player { id: "ai:0".into(), name: ai_name(0) };
+    let game = host.lobby(&first, language, &options, seed);
+    play_game(pipeline, game, &mut |_, _| {}).await
 }
 
 /// Plays a lobby to the end with AI seats only (its first seat is made an
