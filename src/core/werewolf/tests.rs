@@ -547,3 +547,46 @@ async fn an_ai_only_game_plays_to_the_end_with_a_model_that_says_garbage() {
     let text = report.render();
     assert!(text.contains("3 games · villagers won") && text.contains("day votes against a werewolf"), "{text}");
 }
+
+#[test]
+fn anonymous_ai_seats_pass_for_people_and_the_humans_guess_them_at_the_end() {
+    let rules = Rules { anonymous: true, fill_to: 5, ..Rules::default() };
+    let mut g = WerewolfGame::new(&player(1), 5, rules, Language::En, 9);
+    g = ok(&g, Event::Join(player(2)));
+    g = ok(&g, Event::AddAi);
+    let ai = g.seats.agents().next().unwrap().player.clone();
+    assert!(!ai.name.contains("AI") && !ai.name.contains('🤖'), "an ordinary name: {}", ai.name);
+    g = ok(&g, Event::Begin { by: id(1), moderator: false, now_ms: 0 });
+    assert_eq!(g.seats.len(), 5);
+    let names: Vec<String> = g.seats.seats.iter().map(|s| s.player.name.clone()).collect();
+    assert!(names.iter().all(|n| !n.contains('🤖')), "{names:?}");
+    let g = ok(&g, Event::End { by: id(1), moderator: false, now_ms: 1 });
+    assert_eq!(g.phase, Phase::Over, "a game ended by the host has no result to guess after");
+    // A game with a result goes on to the guessing.
+    let mut g2 =
+        WerewolfGame::new(&player(1), 5, Rules { anonymous: true, fill_to: 5, ..Rules::default() }, Language::En, 9);
+    g2 = ok(&g2, Event::Begin { by: id(1), moderator: false, now_ms: 0 });
+    g2.finish(Outcome::Villagers, 5);
+    assert_eq!(g2.phase, Phase::GuessAi);
+    let ai_numbers: Vec<String> = g2.seats.agents().map(|s| g2.number(&s.player.id).unwrap().to_string()).collect();
+    let wrong = ok(&g2, Event::GuessAi { seat: id(1), seats: vec![id(1)] });
+    assert_eq!(wrong.ai_guess_scores(), vec![(id(1), 0, 1)]);
+    let seats: Vec<String> = ai_numbers.iter().filter_map(|n| g2.seat_by_number(n)).map(str::to_string).collect();
+    let g2 = ok(&g2, Event::GuessAi { seat: id(1), seats });
+    assert_eq!(g2.phase, Phase::Over, "every human guessed");
+    assert_eq!(g2.ai_guess_scores(), vec![(id(1), 4, 0)]);
+}
+
+/// Random play's figures (every AI move falls back to a seeded pick), a
+/// baseline for a model's: `cargo test --lib random_play -- --ignored --nocapture`.
+#[tokio::test]
+#[ignore]
+async fn random_play_baseline() {
+    let pipeline = pipeline(|_| "…".into());
+    for seats in [7, 10] {
+        let setup = selfplay::Setup { seats, ..selfplay::Setup::default() };
+        let report = selfplay::run(&pipeline, &WerewolfHost::default(), &setup, 50, 2026).await;
+        println!("{seats} seats:\n{}", report.render().lines().rev().take(3).collect::<Vec<_>>().join("\n"));
+        assert_eq!(report.games.len(), 50);
+    }
+}
