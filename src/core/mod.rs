@@ -49,4 +49,5 @@ games! {
     arena,
     lore,
     secret_ballot,
+    werewolf,
 }

@@ -21,3 +21,4 @@ mod resume;
 mod slack;
 mod support;
 mod undercover;
+mod werewolf;

@@ -16,6 +16,7 @@ mod safety;
 mod shards;
 mod tables;
 pub mod undercover;
+pub mod werewolf;
 
 use std::path::PathBuf;
 use std::sync::Arc;

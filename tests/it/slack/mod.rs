@@ -12,6 +12,7 @@ mod ratelimits;
 mod safety;
 mod tables;
 mod undercover;
+mod werewolf;
 
 use std::sync::Arc;
 use std::time::Duration;

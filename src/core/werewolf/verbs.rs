@@ -1,0 +1,25 @@
+//! Werewolf's own verbs: the declaration the catalogue reads
+//! (`verbs.toml`) and the closed enum the table plays.
+
+/// The `werewolf` group, as the catalogue reads it.
+pub const DECLARATION: &str = include_str!("verbs.toml");
+
+crate::game_verbs! {
+    /// A Werewolf verb beside the engine's moves.
+    pub enum WerewolfVerb {
+        Speak(text) = "speak" | "say",
+        Pass = "pass",
+        Kill(seat) = "kill",
+        Check(seat) = "check",
+        Protect(seat) = "protect",
+        Save = "save",
+        Poison(seat) = "poison",
+        Shoot(seat) = "shoot",
+        Pack(text) = "pack",
+        Guess(seats) = "guess",
+        /// An AI seat's move (never declared, so no front end offers it):
+        /// the verb it makes, its argument, a line to the pack (werewolves)
+        /// and its private notes, which only its own prompts read back.
+        Agent(verb, arg, note, memo) = "agent",
+    }
+}
