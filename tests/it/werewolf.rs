@@ -175,3 +175,31 @@ async fn werewolf_plays_in_the_terminal_across_a_restart_in_the_night() {
     assert!(out.contains("the Seer checked #2 AI 1 🤖: a werewolf"), "every night action: {out}");
     assert!(out.contains("the Doctor protected #3 AI 2 🤖") && out.contains("Day 1 votes:"), "{out}");
 }
+
+/// `echoes selfplay werewolf` through the engine's one self-play driver:
+/// win rates by side, length in days, vote accuracy and fallbacks, with a
+/// scripted model whose replies no seat can use (every move falls back).
+#[tokio::test]
+async fn selfplay_reports_sides_length_vote_accuracy_and_fallbacks() {
+    let sandbox = Sandbox::new();
+    let config =
+        sandbox.write("scripted.toml", "[llm]\nprovider = \"scripted\"\nscripted_replies = [\"I am not sure.\"]\n");
+    let run = sandbox
+        .echoes(None)
+        .env("ECHOES__LLM__PROVIDER", "scripted")
+        .args(["--config", config.to_str().unwrap(), "selfplay", "werewolf", "--games", "2", "--seats", "6"])
+        .output()
+        .await
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{out}\n{}", String::from_utf8_lossy(&run.stderr));
+    for figure in ["villagers won", "werewolves won", "mean length (days)", "day votes against a werewolf", "fell back"]
+    {
+        assert!(out.contains(figure), "no `{figure}` in:\n{out}");
+    }
+    let games = out
+        .lines()
+        .filter(|l| l.contains("villagers ") || l.contains("werewolves ") || l.contains("unfinished "))
+        .count();
+    assert!(games >= 2, "a row per game: {out}");
+}

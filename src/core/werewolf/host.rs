@@ -69,6 +69,10 @@ impl HostedGame for WerewolfHost {
         Ok(Box::new(WerewolfTable::new(game, history, &loaded.canary)))
     }
 
+    fn selfplay(self: Arc<Self>) -> Option<Arc<dyn crate::core::game::selfplay::Selfplayer>> {
+        Some(self)
+    }
+
     fn role_name(&self, language: Language, role: &str) -> String {
         Role::parse(role).map_or_else(|| role.to_string(), |r| say::role(language, r))
     }

@@ -219,3 +219,38 @@ pub async fn play_game(
         millis: started.elapsed().as_millis(),
     }
 }
+
+/// `echoes selfplay werewolf`: the engine's one driver plays each lobby
+/// here and prints the shared report.
+#[async_trait::async_trait]
+impl crate::core::game::selfplay::SelfPlay for WerewolfHost {
+    type Result = GameResult;
+    const GAMES: usize = 10;
+    const COLUMNS: &'static [&'static str] = &["seed", "days", "votes", "on wolves", "moves", "fallbacks", "timeouts"];
+
+    async fn play(&self, pipeline: &Pipeline, lobby: crate::core::game::selfplay::Lobby) -> Result<GameResult, String> {
+        Ok(play_lobby(pipeline, self, lobby.language, &lobby.options, lobby.seed).await)
+    }
+
+    fn row(&self, g: &GameResult) -> crate::core::game::selfplay::GameRow {
+        let outcome = match g.outcome {
+            Some(Outcome::Villagers) => "villagers",
+            Some(Outcome::Werewolves) => "werewolves",
+            Some(Outcome::Ended) => "ended",
+            None => "unfinished",
+        };
+        let figures = [g.days as usize, g.day_votes, g.votes_on_wolves, g.agent_moves, g.fallbacks, g.timeouts]
+            .map(|n| n.to_string())
+            .to_vec();
+        crate::core::game::selfplay::GameRow::new(g.seed.to_string(), outcome, figures)
+    }
+
+    fn summary(&self, games: &[GameResult]) -> Vec<crate::core::game::selfplay::Row> {
+        use crate::core::game::selfplay::{Figure, Row};
+        let figures = Report { games: games.to_vec() }.figures();
+        // Win rates by side (after the count of games), then the rest.
+        let row = |part: &[(String, String)]| Row::new(part.iter().map(|(l, v)| Figure::new(l, v)).collect());
+        let (sides, rest) = figures.split_at(4.min(figures.len()));
+        vec![row(sides.get(1..).unwrap_or_default()), row(rest)]
+    }
+}
