@@ -86,7 +86,15 @@ pub struct Recall {
 pub struct Known {
     language: Language,
     entries: Vec<Entry>,
-    facts: Vec<(String, Features, Option<Vec<f32>>)>,
+    facts: Vec<FactEntry>,
+}
+
+/// A key fact as matched: its id and each statement of it (its text, then
+/// its `also`), each with its features and, when embedded, its vector.
+#[derive(Debug, Clone)]
+struct FactEntry {
+    id: String,
+    statements: Vec<(Features, Option<Vec<f32>>)>,
 }
 
 impl Known {
@@ -103,7 +111,14 @@ impl Known {
                 vector: None,
             })
             .collect();
-        let facts = puzzle.facts.iter().map(|f: &Fact| (f.id.clone(), features(&f.text, language), None)).collect();
+        let facts = puzzle
+            .facts
+            .iter()
+            .map(|f: &Fact| FactEntry {
+                id: f.id.clone(),
+                statements: f.statements().map(|s| (features(s, language), None)).collect(),
+            })
+            .collect();
         Known { language, entries, facts }
     }
 
@@ -119,11 +134,13 @@ impl Known {
         self
     }
 
-    /// Attaches the key facts' vectors (`texts` in the facts' order).
+    /// Attaches the vectors of the key facts' statements (`texts`: every
+    /// fact's statements, in the facts' order, as `Fact::statements`).
     pub async fn with_fact_vectors(mut self, embedder: &dyn Embedder, texts: &[String]) -> Known {
         if let Ok(vectors) = embedder.embed(texts).await {
-            for (fact, vector) in self.facts.iter_mut().zip(vectors) {
-                fact.2 = Some(vector);
+            let slots = self.facts.iter_mut().flat_map(|f| f.statements.iter_mut());
+            for (statement, vector) in slots.zip(vectors) {
+                statement.1 = Some(vector);
             }
         }
         self
@@ -150,10 +167,12 @@ impl Known {
         // "Was it not …?" against "It was …": a NO there agrees with the fact.
         self.facts
             .iter()
-            .find(|(_, fact, _)| {
-                fact.negated == asked.negated && coverage(fact, &asked) >= 0.85 && fact.grams.len() >= 3
+            .find(|f| {
+                f.statements.iter().any(|(fact, _)| {
+                    fact.negated == asked.negated && coverage(fact, &asked) >= 0.85 && fact.grams.len() >= 3
+                })
             })
-            .map(|(id, ..)| id.clone())
+            .map(|f| f.id.clone())
     }
 
     /// The closest known answer and its similarity, whatever it is.
@@ -224,13 +243,17 @@ impl Known {
             std::iter::once(guess.to_string()).chain(sentences(guess)).map(|s| features(&s, self.language)).collect();
         self.facts
             .iter()
-            .filter(|(_, fact, vector)| {
-                let lexical = parts.iter().map(|p| coverage(fact, p)).fold(0.0, f32::max);
-                let semantic =
-                    vector.as_deref().map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max)).unwrap_or(0.0);
-                lexical.max(semantic - 0.1) >= threshold
+            .filter(|f| {
+                f.statements.iter().any(|(fact, vector)| {
+                    let lexical = parts.iter().map(|p| coverage(fact, p)).fold(0.0, f32::max);
+                    let semantic = vector
+                        .as_deref()
+                        .map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max))
+                        .unwrap_or(0.0);
+                    lexical.max(semantic - 0.1) >= threshold
+                })
             })
-            .map(|(id, ..)| id.clone())
+            .map(|f| f.id.clone())
             .collect()
     }
 }
@@ -486,10 +509,11 @@ static PREPARED: Mutex<Option<HashMap<String, Arc<Known>>>> = Mutex::new(None);
 /// at hand; prepared once and kept.
 pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> Arc<Known> {
     let key = format!(
-        "{}#{}#{}#{}",
+        "{}#{}#{}#{}#{}",
         puzzle.id,
         puzzle.known.len(),
         puzzle.known.iter().map(|k| k.question.len()).sum::<usize>(),
+        puzzle.facts.iter().flat_map(Fact::statements).map(str::len).sum::<usize>(),
         embedder.map(|e| e.describe()).unwrap_or_default()
     );
     if let Some(known) = PREPARED.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {
@@ -498,7 +522,7 @@ pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> 
     let mut known = Known::new(puzzle);
     if let Some(embedder) = embedder {
         known = known.with_vectors(embedder.as_ref()).await;
-        let facts: Vec<String> = puzzle.facts.iter().map(|f| f.text.clone()).collect();
+        let facts: Vec<String> = puzzle.facts.iter().flat_map(Fact::statements).map(str::to_string).collect();
         known = known.with_fact_vectors(embedder.as_ref(), &facts).await;
     }
     let known = Arc::new(known);

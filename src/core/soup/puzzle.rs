@@ -38,6 +38,17 @@ pub struct Fact {
     pub text: String,
     #[serde(default)]
     pub required: bool,
+    /// Other ways players state the same fact, matched like `text` when a
+    /// guess is graded without a capable Judge. As secret as `text`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
+}
+
+impl Fact {
+    /// The fact's text and each other way of stating it.
+    pub fn statements(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.text.as_str()).chain(self.also.iter().map(String::as_str))
+    }
 }
 
 /// A Turtle Soup puzzle. `bottom` and `facts` are secret until the reveal.

@@ -110,3 +110,14 @@ fn a_guess_states_the_facts_it_covers() {
     let stated = zh.facts_stated("灯灭了所以船撞上礁石沉没了，他哥哥在船上遇难了", &[]);
     assert_eq!(stated, ["f1", "f2"]);
 }
+
+#[test]
+fn a_fact_said_another_way_is_found_through_its_also() {
+    let mut p = lighthouse();
+    let guess = "The beacon was dark, so a freighter ran aground.";
+    assert!(!Known::new(&p).facts_stated(guess, &[]).contains(&"f1".to_string()), "no shared words without also");
+    p.facts[0].also = vec!["The beacon went dark and a freighter ran aground.".into()];
+    assert!(Known::new(&p).facts_stated(guess, &[]).contains(&"f1".to_string()));
+    let round_trip: Puzzle = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+    assert_eq!(round_trip.facts[0].also, p.facts[0].also, "also survives a custom puzzle's save");
+}
