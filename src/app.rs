@@ -17,14 +17,15 @@ use crate::core::soup::pipeline::Pipeline;
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::selfplay::SoupSelfplay;
 use crate::core::store::{Store, SystemClock};
-use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};
+use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, SharedMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
 use crate::store::SqlStore;
 
 /// The LanceDB-backed parts.
 pub struct Vectors {
     pub knowledge: Arc<LanceKnowledge>,
-    pub memory: Arc<LanceMemory>,
+    /// Player memory: SQL's record, followed by this process's index.
+    pub memory: Arc<SharedMemory>,
     pub embedder: Arc<dyn Embedder>,
     /// Whether the embedder understands meaning (a sentence model), so the
     /// semantic ledger may use it.
@@ -54,7 +55,7 @@ impl App {
                 .await
                 .with_context(|| format!("opening the database {}", settings.storage.database()))?,
         );
-        let vectors = match open_vectors(&settings, store.as_ref(), choose_embedder(&settings).await).await {
+        let vectors = match open_vectors(&settings, &store, choose_embedder(&settings).await).await {
             Ok(v) => Some(v),
             Err(e) => {
                 tracing::warn!(error = %format!("{e:#}"), "vector store unavailable; playing without knowledge and memory");
@@ -134,23 +135,33 @@ async fn choose_embedder(settings: &Settings) -> (Arc<dyn Embedder>, bool) {
 /// Names the embedder the vectors were made with; when it changes, memory
 /// is re-embedded from the SQL record (knowledge notices by content hash).
 const EMBEDDER_MARKER: &str = "embedder.txt";
+/// How far this directory's memory index has followed SQL's memory record.
+const MEMORY_MARK: &str = "memory_feed.seq";
 
 async fn open_vectors(
     settings: &Settings,
-    store: &dyn Store,
+    store: &Arc<dyn Store>,
     (embedder, semantic): (Arc<dyn Embedder>, bool),
 ) -> anyhow::Result<Vectors> {
     let dir = &settings.storage.vector_dir;
     let db = open_db(dir).await.with_context(|| format!("opening the vector store {}", dir.display()))?;
     let knowledge = Arc::new(LanceKnowledge::open(&db, embedder.clone()).await?);
-    let memory = Arc::new(LanceMemory::open(&db, embedder.clone()).await?);
+    let index = Arc::new(LanceMemory::open(&db, embedder.clone()).await?);
+    let memory = Arc::new(SharedMemory::new(store.clone(), index, Some(dir.join(MEMORY_MARK))));
+    if memory.record_is_empty().await? {
+        // A database from before memory's record: its memories are written
+        // from the finished games once, into the record every process follows.
+        crate::core::soup::remember::rebuild_memory(store.as_ref(), memory.as_ref()).await?;
+    }
     let marker = dir.join(EMBEDDER_MARKER);
     let label = embedder.describe();
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(label.as_str()) {
-        memory.clear().await?;
-        crate::core::soup::remember::rebuild_memory(store, memory.as_ref()).await?;
+        memory.rebuild().await?;
         std::fs::write(&marker, &label).with_context(|| format!("writing {}", marker.display()))?;
+    } else {
+        memory.catch_up().await?;
     }
+    memory.follow().await;
     Ok(Vectors { knowledge, memory, embedder, semantic })
 }
 

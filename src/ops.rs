@@ -9,20 +9,19 @@ use anyhow::Context;
 
 use crate::app::App;
 use crate::core::memory::{Memory, player_namespace};
-use crate::core::soup::remember::rebuild_memory;
 use crate::core::store::Clock;
 
 fn vectors(app: &App) -> anyhow::Result<&crate::app::Vectors> {
     app.vectors.as_ref().context("the vector store could not be opened (see the log with -v)")
 }
 
-/// Re-syncs the knowledge table from `data/` and SQL, and rebuilds memory
-/// from SQL's session records.
+/// Re-syncs the knowledge table from `data/` and SQL, and rebuilds this
+/// process's memory index from SQL's memory record (the path every
+/// process's index follows).
 pub async fn knowledge_rebuild(app: &App) -> anyhow::Result<String> {
     let v = vectors(app)?;
     let report = app.sync_knowledge().await.context("knowledge sync failed (see the log with -v)")?;
-    v.memory.clear().await?;
-    let memories = rebuild_memory(app.store.as_ref(), v.memory.as_ref()).await?;
+    let memories = v.memory.rebuild().await?;
     Ok(format!(
         "knowledge: {} documents ({} embedded, {} removed) · memory: {memories} memories rebuilt from the database",
         report.documents, report.embedded, report.removed

@@ -80,7 +80,7 @@ pub async fn serve_discord(app: &App, settings: DiscordSettings) -> anyhow::Resu
     let token = discord_token()?;
     let interactions = interactions_endpoint(|name| std::env::var(name).ok())?;
     let data = discord_data(app, settings).await?;
-    let endpoint = Endpoint { token, proxy: None, http2: false, interactions, keep_limits: false };
+    let endpoint = Endpoint { token, proxy: None, http2: false, interactions, keep_limits: true };
     let stop = async {
         stopped().await;
         tracing::info!("stopping the Discord bot");

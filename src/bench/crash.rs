@@ -278,7 +278,7 @@ async fn redeliver(events: &[(String, Order)], doomed: &Worker, survivor: &mut W
     Ok(redelivered)
 }
 
-/// Waits until every input has a turn and every reply is shown (20 s at
+/// Waits until every input has a turn and every reply is shown (60 s at
 /// most), then counts inputs without a turn or with several, and replies
 /// never shown.
 async fn settle(
@@ -287,7 +287,7 @@ async fn settle(
     events: &[(String, Order)],
     figures: &mut CrashFigures,
 ) -> anyhow::Result<()> {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let turns = committed(store, sessions).await?;
         let mut unsent = 0;
@@ -448,7 +448,7 @@ impl Worker {
     /// Opens a session: its id, and its thread on Slack.
     async fn start(&mut self, tag: &str) -> anyhow::Result<(String, Option<String>)> {
         self.send(&Order::Start { tag: tag.to_string() }).await?;
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let found = self.reports.lock().unwrap_or_else(PoisonError::into_inner).iter().find_map(|r| match r {
                 Report::Started { tag: t, session, thread } if t == tag => Some((session.clone(), thread.clone())),
@@ -457,7 +457,7 @@ impl Worker {
             if let Some(session) = found {
                 return Ok(session);
             }
-            anyhow::ensure!(Instant::now() < deadline, "a worker did not start a session within 20 s");
+            anyhow::ensure!(Instant::now() < deadline, "a worker did not start a session within 60 s");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }

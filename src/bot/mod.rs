@@ -132,10 +132,15 @@ impl Bot {
             id: player_id.to_string(),
             name: String::new(),
         });
-        let removed = match &self.engine.pipeline.memory {
+        // The record first: every process's index follows it, and it is
+        // erased even where this process has no vector store open.
+        let recorded =
+            crate::core::store::MemoryRecord::record_forget(self.store.as_ref(), &namespace, self.now_ms()).await?;
+        let indexed = match &self.engine.pipeline.memory {
             Some(memory) => memory.forget(&namespace).await?,
             None => 0,
         };
+        let removed = recorded.max(indexed);
         self.store.erase_player_memory(player_id, self.now_ms()).await?;
         tracing::info!(player = player_id, removed, "a player erased their memory and stats");
         Ok(removed)

@@ -3,13 +3,16 @@
 //! caches) can be rebuilt from it. The port is split by concern, so each
 //! part says what it owns and what it must answer: `SessionRecord` (the
 //! sessions and their turns, inbox and outbox), `Leases` (which process
-//! runs a session, and hand-over between processes) and `Stats` (boards
-//! and players' records); `Store` is all three, what callers hold.
+//! runs a session, and hand-over between processes), `Stats` (boards
+//! and players' records) and `MemoryRecord` (player memory's change feed,
+//! which every process's vector index follows); `Store` is all four, what
+//! callers hold.
 
 use async_trait::async_trait;
 
 use super::game::record::{Intent, Verdict};
 use super::game::{Audience, Message, Points, Reply, ReplyKind, Snapshot, TurnRecord};
+use super::memory::MemoryItem;
 use super::prompts::PublicTurn;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
@@ -288,10 +291,11 @@ pub struct CustomPuzzle {
 /// caller holds one (`Arc<dyn Store>`); an adapter implements the three
 /// concerns below and gets `Store` for free. Methods of the three are
 /// callable on a `dyn Store` as they are; on a concrete store, import the
-/// concern (`SessionRecord`, `Leases`, `Stats`) whose methods you call.
-pub trait Store: SessionRecord + Leases + Stats {}
+/// concern (`SessionRecord`, `Leases`, `Stats`, `MemoryRecord`) whose
+/// methods you call.
+pub trait Store: SessionRecord + Leases + Stats + MemoryRecord {}
 
-impl<T: SessionRecord + Leases + Stats> Store for T {}
+impl<T: SessionRecord + Leases + Stats + MemoryRecord> Store for T {}
 
 /// A session's record: its row and snapshot, its turns, the inbox of
 /// events it processed and the outbox of replies to deliver; also the
@@ -430,6 +434,51 @@ pub trait Stats: Send + Sync {
 
     /// Marks a player's memory erased now: rebuilds skip everything before.
     async fn erase_player_memory(&self, player_id: &str, now_ms: i64) -> Result<(), StoreError>;
+}
+
+/// One change in player memory's record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryChange {
+    /// Its place in commit order: a follower that applied up to `seq` reads
+    /// only what comes after.
+    pub seq: i64,
+    pub op: MemoryOp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryOp {
+    /// A memory written (or written again: it replaces the one with its id).
+    Put(MemoryItem),
+    /// A namespace erased (a player's `forget-me`).
+    Forget { namespace: String },
+}
+
+/// Player memory's record: every memory written or erased, in commit
+/// order, a change feed that each process's vector index catches up from
+/// and can be rebuilt from at any time (`SharedMemory`). A memory written
+/// again keeps only its newest row; erasing a namespace deletes its rows
+/// (the text is gone from the record too) and leaves one `Forget` change.
+///
+/// Errors: anything the database refuses is `StoreError::Database`; a row
+/// that cannot be read back (an unknown kind or op) is `StoreError::Corrupt`.
+#[async_trait]
+pub trait MemoryRecord: Send + Sync {
+    /// Records memories written, in one transaction.
+    async fn record_memories(&self, items: &[MemoryItem]) -> Result<(), StoreError>;
+
+    /// Erases a namespace from the record; how many memories it held.
+    async fn record_forget(&self, namespace: &str, at_ms: i64) -> Result<usize, StoreError>;
+
+    /// Up to `limit` changes committed after `after`, in commit order.
+    async fn memory_changes(&self, after: i64, limit: u32) -> Result<Vec<MemoryChange>, StoreError>;
+
+    /// A signal each time memory's record changes, where the database can
+    /// tell its listeners (PostgreSQL's `LISTEN/NOTIFY`); `None` where it
+    /// cannot, and followers poll. Signals may be merged or lost across a
+    /// reconnect: a follower still polls now and then.
+    async fn memory_signals(&self) -> Result<Option<tokio::sync::mpsc::Receiver<()>>, StoreError> {
+        Ok(None)
+    }
 }
 
 /// Time, injected so tests and replays control it.

@@ -1,18 +1,26 @@
-//! Discord's rate limits in front of a proxy URL. serenity's own limiter
-//! (`Ratelimiter::perform`) builds every request for discord.com whatever
-//! `HttpBuilder::proxy` says, so a bot pointed at a proxy (the fake) runs
-//! with it off. With `Endpoint::keep_limits` its REST calls pass through
-//! this local relay instead, which keeps each route's state in serenity's
-//! own `Ratelimit` (wait out `X-RateLimit-Remaining: 0` until the reset;
-//! after a 429, `Retry-After`, then send again) and holds every call while
-//! a global 429's wait runs. Against discord.com serenity's limiter is on
-//! and none of this runs.
+//! Discord's rate limits, kept by us instead of serenity. Every REST call
+//! of the bot passes through this local relay (serenity is pointed at it
+//! as its proxy, its own limiter off), which forwards to discord.com (or to
+//! the proxy a test names: the fake) and keeps each route's state in
+//! serenity's own `Ratelimit` (wait out `X-RateLimit-Remaining: 0` until
+//! the reset; after a 429, `Retry-After`, then send again).
 //!
-//! Buckets are serenity's: the route and its major parameter (channel,
-//! guild, webhook or application, interaction), tokens left out. One
-//! difference from serenity's loop, on purpose: serenity lets go of its
-//! global lock before sleeping out a global 429, so its other calls go on
-//! during the wait; here the lock is held for the whole wait.
+//! Two places where serenity 0.12's `Ratelimiter::perform` falls short of
+//! Discord's rules, each shown against the fake by a test below (serenity's
+//! own limiter, reached over TLS) and kept right here:
+//! - **A global 429 stops every call until its wait ends.** serenity only
+//!   takes and drops its global lock before sleeping out the wait, so its
+//!   other calls go on meanwhile and hit the limit again (each one an
+//!   invalid request Discord counts towards a temporary ban); here the
+//!   lock is held for the whole wait.
+//! - **Interaction follow-ups are limited per interaction.** Discord's
+//!   major parameter for `/webhooks/{id}/{token}` is the id with the token;
+//!   serenity keys them by the application id alone, so one busy
+//!   interaction's follow-ups hold back every other game's. Here a webhook
+//!   route's bucket keeps its token.
+//!
+//! Buckets are otherwise serenity's: the route and its major parameter
+//! (channel, guild, webhook with its token, interaction), other ids left out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -28,17 +36,21 @@ use super::Endpoint;
 
 /// Most attempts at one call; past them its last 429 goes back as is.
 const ATTEMPTS: usize = 20;
+/// Where the relay sends what no proxy takes.
+pub const DISCORD: &str = "https://discord.com";
 
-/// `endpoint` with its proxy behind a relay that keeps the limits, and
-/// the relay's task; `endpoint` itself when it asks for none.
+/// `endpoint` behind a relay that keeps the limits (in front of its proxy,
+/// or of discord.com), and the relay's task; `endpoint` itself when it
+/// asks for none.
 pub async fn in_front(endpoint: &Endpoint) -> anyhow::Result<(Endpoint, Option<tokio::task::JoinHandle<()>>)> {
-    let Some(proxy) = endpoint.proxy.as_ref().filter(|_| endpoint.keep_limits) else {
+    if !endpoint.keep_limits {
         return Ok((endpoint.clone(), None));
-    };
+    }
+    let proxy = endpoint.proxy.as_deref().unwrap_or(DISCORD);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}", listener.local_addr()?);
     let mut client = reqwest::Client::builder();
-    if endpoint.http2 {
+    if endpoint.http2 && endpoint.proxy.is_some() {
         client = client.http2_prior_knowledge();
     }
     let relay = Arc::new(Relay {
@@ -53,7 +65,9 @@ pub async fn in_front(endpoint: &Endpoint) -> anyhow::Result<(Endpoint, Option<t
             tracing::error!(error = %e, "the Discord rate-limit relay stopped");
         }
     });
-    Ok((Endpoint { proxy: Some(url), ..endpoint.clone() }, Some(task)))
+    // serenity speaks HTTP/1.1 to the relay on loopback; the relay speaks
+    // HTTP/2 onwards where the proxy (or discord.com) does.
+    Ok((Endpoint { proxy: Some(url), http2: false, ..endpoint.clone() }, Some(task)))
 }
 
 struct Relay {
@@ -126,23 +140,19 @@ impl Relay {
     }
 }
 
-/// serenity's bucket for a path below `/api/v10`: ids are placeholders
-/// except the major parameter, and tokens are left out.
+/// The bucket for a path below `/api/v10`: ids are placeholders except
+/// the major parameter (the one after `channels`, `guilds`, `webhooks` or
+/// `interactions`), and a webhook's or interaction's token stays, so each
+/// interaction's follow-ups are a bucket of their own, as Discord has them.
 fn route(path: &str) -> String {
-    let (mut key, mut before) = (String::new(), ["", ""]);
+    let mut key = String::new();
+    let mut before = "";
     for segment in path.trim_start_matches('/').split('/') {
-        let major = matches!(before[1], "channels" | "guilds" | "webhooks" | "interactions");
-        let token = matches!(before[0], "webhooks" | "interactions");
+        let major = matches!(before, "channels" | "guilds" | "webhooks" | "interactions");
         let id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
         key.push('/');
-        key.push_str(if major || !(token || id) {
-            segment
-        } else if token {
-            "{token}"
-        } else {
-            "{id}"
-        });
-        before = [before[1], segment];
+        key.push_str(if id && !major { "{id}" } else { segment });
+        before = segment;
     }
     key
 }
@@ -167,16 +177,4 @@ async fn back(response: reqwest::Response) -> anyhow::Result<Response> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn buckets_are_serenitys_route_and_major_parameter() {
-        assert_eq!(route("/channels/20/messages"), "/channels/20/messages");
-        assert_eq!(route("/channels/20/messages/77"), "/channels/20/messages/{id}");
-        assert_eq!(route("/webhooks/2/tok9"), "/webhooks/2/{token}");
-        assert_eq!(route("/webhooks/2/tok9/messages/@original"), "/webhooks/2/{token}/messages/@original");
-        assert_eq!(route("/interactions/5/tok5/callback"), "/interactions/5/{token}/callback");
-        assert_eq!(route("/applications/2/commands"), "/applications/{id}/commands");
-    }
-}
+mod tests;

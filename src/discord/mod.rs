@@ -181,9 +181,11 @@ pub struct Endpoint {
     /// Serve Discord's Interactions Endpoint URL too (interactions then
     /// arrive as signed POSTs instead of on the gateway).
     pub interactions: Option<InteractionsEndpoint>,
-    /// Keep Discord's rate limits in front of `proxy` (`limiter.rs`): for
-    /// a proxy that enforces them, like the fake when a test sets limits.
-    /// Against discord.com serenity keeps them whatever this says.
+    /// Keep Discord's rate limits in our relay (`limiter.rs`) in front of
+    /// `proxy` or discord.com, serenity's own limiter off: what a real bot
+    /// does (serenity's misses two of Discord's rules), and a test whose
+    /// fake enforces limits. Off, calls go straight to `proxy` with no
+    /// limiter at all (a fake with no limits).
     pub keep_limits: bool,
 }
 

@@ -1,7 +1,9 @@
 //! Vector storage on LanceDB: the `knowledge` table (puzzle documents, with
 //! per-role visibility) and the `memory` table (player, guild and global
 //! memories). Both are indexes: `echoes knowledge rebuild` restores them from
-//! `data/` and SQL, which stay the record.
+//! `data/` and SQL, which stay the record; `SharedMemory` keeps this
+//! process's memory table following SQL's memory record, which every
+//! process writes to.
 //!
 //! The role filter lives here and only here: `LanceKnowledge::retrieve`
 //! keeps documents whose visibility is in `Role::may_see()`.
@@ -12,11 +14,13 @@ mod hashing;
 mod lance;
 pub mod ledger_bench;
 mod memory;
+mod shared;
 
 pub use documents::LanceKnowledge;
 pub use hashing::HashingEmbedder;
 pub use lance::open_db;
 pub use memory::LanceMemory;
+pub use shared::SharedMemory;
 
 /// Cosine similarity of two vectors (1.0 = same direction).
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {

@@ -27,6 +27,7 @@ const TABLES: &[&str] = &[
     "guild_disabled_puzzles",
     "guild_next_puzzle",
     "custom_content",
+    "memory_feed",
 ];
 
 /// Rows copied, per table, in `TABLES` order.
@@ -92,13 +93,14 @@ pub async fn copy_database(from: &SqlStore, to: &SqlStore) -> Result<CopyReport,
         report.tables.push((table.to_string(), rows.len() as u64));
     }
     if to.backend == Backend::Postgres {
-        // Rows came with their ids: the next outbox id follows the last one.
-        sqlx::query(
+        // Rows came with their ids: the next outbox id and memory feed
+        // sequence number follow the last ones.
+        for reset in [
             "SELECT setval(pg_get_serial_sequence('outbox', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM outbox",
-        )
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
+            "SELECT setval(pg_get_serial_sequence('memory_feed', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM memory_feed",
+        ] {
+            sqlx::query(reset).execute(&mut *tx).await.map_err(db)?;
+        }
     }
     tx.commit().await.map_err(db)?;
     Ok(report)

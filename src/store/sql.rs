@@ -22,6 +22,7 @@ use crate::core::store::{
 use crate::core::vocab::Player;
 
 mod leases;
+mod memory;
 mod stats;
 
 /// The games' database: sessions, turns, inbox, outbox, scores, and (in

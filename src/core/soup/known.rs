@@ -430,6 +430,34 @@ const NEGATIONS_EN: &[&str] =
 const ZH_PLAIN_ASKS: &[&str] =
     &["是不是", "有没有", "会不会", "能不能", "对不对", "是否", "可不可以", "要不要", "好不好"];
 const ZH_NEGATIONS: &[char] = &['不', '没', '未', '无', '别', '非'];
+/// Words with a negation character that negate nothing ("特别好吗" asks
+/// whether it is good, "别人" is someone else): read as plain words.
+const ZH_NOT_NEGATIONS: &[&str] = &[
+    "特别",
+    "区别",
+    "分别",
+    "差别",
+    "辨别",
+    "告别",
+    "离别",
+    "别人",
+    "别的",
+    "性别",
+    "级别",
+    "类别",
+    "个别",
+    "差不多",
+    "不一定",
+    "不得不",
+    "无论",
+    "无数",
+    "无意",
+    "没收",
+    "非常",
+    "未来",
+    "莫非",
+    "难道不",
+];
 /// Characters that only make a Chinese sentence a question or soften it.
 const ZH_FILLER: &[char] = &['吗', '呢', '吧', '啊', '呀', '么', '的', '了', '是', '有', '个', '这', '那', '请', '问'];
 
@@ -480,7 +508,12 @@ fn zh_features(text: &str) -> Features {
     for ask in ZH_PLAIN_ASKS {
         plain = plain.replace(ask, " ");
     }
-    let negations = plain.chars().filter(|c| ZH_NEGATIONS.contains(c)).count();
+    let negations = ZH_NOT_NEGATIONS
+        .iter()
+        .fold(plain.clone(), |t, word| t.replace(word, " "))
+        .chars()
+        .filter(|c| ZH_NEGATIONS.contains(c))
+        .count();
     let chars: Vec<char> =
         plain.chars().filter(|c| is_cjk(*c) && !ZH_FILLER.contains(c) && !ZH_NEGATIONS.contains(c)).collect();
     let mut grams: Vec<String> = Vec::new();

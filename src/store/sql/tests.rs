@@ -66,6 +66,7 @@ on_both_backends!(
     a_lease_is_held_renewed_taken_over_after_expiry_and_fences_commits,
     handed_events_wait_for_the_lease_holder_once_each,
     a_holder_is_told_of_inputs_handed_to_it,
+    memory_changes_come_in_commit_order_compacted_and_erasable,
 );
 
 async fn with_session(backend: Backend) -> (Fresh, SoupGame) {
@@ -386,4 +387,50 @@ async fn a_holder_is_told_of_inputs_handed_to_it(backend: Backend) {
     assert!(b.try_recv().is_err(), "b was not told of a's session, nor twice");
     tokio::time::timeout(Duration::from_secs(10), a.recv()).await.expect("a too").unwrap();
     assert!(a.try_recv().is_err(), "one wake-up each");
+}
+
+/// Player memory's record: changes in commit order, a memory written again
+/// keeping only its newest row, an erased namespace gone from the record
+/// (one forget left for the followers), and followers told on PostgreSQL.
+async fn memory_changes_come_in_commit_order_compacted_and_erasable(backend: Backend) {
+    use crate::core::memory::{MemoryItem, MemoryKind};
+    use crate::core::store::{MemoryOp, MemoryRecord};
+    use std::time::Duration;
+    let store = fresh(backend).await;
+    let signals = store.memory_signals().await.unwrap();
+    assert_eq!(signals.is_some(), backend == Backend::Postgres, "PostgreSQL tells followers; SQLite's poll");
+    let item = |id: &str, ns: &str, text: &str| MemoryItem {
+        id: id.into(),
+        namespace: ns.into(),
+        kind: MemoryKind::Summary,
+        text: text.into(),
+        updated_ms: 5,
+    };
+    store.record_memories(&[item("a#1", "player:a", "old"), item("b#1", "player:b", "bee")]).await.unwrap();
+    store.record_memories(&[item("a#1", "player:a", "new")]).await.unwrap();
+    let all = store.memory_changes(0, 100).await.unwrap();
+    let texts: Vec<&str> = all
+        .iter()
+        .map(|c| match &c.op {
+            MemoryOp::Put(m) => m.text.as_str(),
+            MemoryOp::Forget { .. } => "-",
+        })
+        .collect();
+    assert_eq!(texts, ["bee", "new"], "the rewrite replaced its row and comes last");
+    assert!(all.windows(2).all(|w| w[0].seq < w[1].seq));
+    let after = store.memory_changes(all[0].seq, 100).await.unwrap();
+    assert_eq!(after.len(), 1, "only what came after");
+
+    assert_eq!(store.record_forget("player:a", 9).await.unwrap(), 1);
+    let now = store.memory_changes(0, 100).await.unwrap();
+    assert_eq!(now.len(), 2, "b's memory and a's forget: {now:?}");
+    assert_eq!(now[1].op, MemoryOp::Forget { namespace: "player:a".into() });
+    assert!(now.iter().all(|c| !matches!(&c.op, MemoryOp::Put(m) if m.namespace == "player:a")), "a's text is gone");
+    assert_eq!(store.record_forget("player:a", 10).await.unwrap(), 0, "nothing left to erase");
+    assert_eq!(store.memory_changes(0, 100).await.unwrap().len(), 2, "one forget per namespace");
+    assert_eq!(store.memory_changes(0, 1).await.unwrap().len(), 1, "a limit is a limit");
+
+    if let Some(mut signals) = signals {
+        tokio::time::timeout(Duration::from_secs(10), signals.recv()).await.expect("followers are told").unwrap();
+    }
 }

@@ -7,9 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use echoes::bot::instant::offline_parts_on;
+use echoes::bot::ModelFactory;
+use echoes::bot::instant::{InstantModel, offline_parts_on};
+use echoes::core::guild::GuildConfig;
 use echoes::core::guild::GuildStore;
 use echoes::core::llm::LlmClient;
+use echoes::core::llm::RoleModels;
 use echoes::slack::SlackSettings;
 use echoes::slack::bench::Rig;
 use echoes::slack::fake::{Call, FakeSlack, payloads};
@@ -19,8 +22,14 @@ use echoes::store::scratch::ScratchDb;
 use super::{CHANNEL, PUZZLE, WAIT};
 
 async fn process(server: &ScratchDb, fake: &FakeSlack, owner: &str) -> Rig {
+    process_with(server, fake, owner, None).await
+}
+
+/// A process whose workspaces may choose a model of their own (`models`).
+async fn process_with(server: &ScratchDb, fake: &FakeSlack, owner: &str, models: Option<ModelFactory>) -> Rig {
     let model: Arc<dyn LlmClient> = Arc::new(crate::discord::rules());
-    let parts = offline_parts_on(&server.database(), model, Some(owner)).await.unwrap();
+    let mut parts = offline_parts_on(&server.database(), model, Some(owner)).await.unwrap();
+    parts.models = models;
     parts.engine.poll_handoffs(Duration::from_millis(20));
     Rig::start_from(fake.clone(), parts, SlackSettings::default(), false).await.unwrap()
 }
@@ -130,4 +139,44 @@ async fn a_reply_shown_before_a_crash_is_not_shown_again() {
     assert!(again.is_empty(), "the reply was shown again: {again:?}");
     assert!(sent().fetch_one(&pool).await.unwrap().is_some(), "the row shown before is marked sent");
     pool.close().await;
+}
+
+/// A workspace that chose a model of its own (`/soup config model`): an
+/// input reaching the process that does not hold its game is handed over
+/// and played through the workspace's model, by the holder's engine for
+/// it, and again after the holder restarted and reopens the game from the
+/// record. The default model says NO where the workspace's says YES.
+#[tokio::test]
+async fn a_workspace_with_its_own_model_is_handed_over_through_it() {
+    let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
+    let fake = FakeSlack::start().await.unwrap();
+    let house = || -> ModelFactory {
+        Arc::new(|name: &str| {
+            anyhow::ensure!(name == "house", "no model {name}");
+            let m: Arc<dyn LlmClient> = Arc::new(InstantModel::new(&[("alone", InstantModel::question("YES"))]));
+            Ok(RoleModels { judge: m.clone(), narrator: m })
+        })
+    };
+    let store = SqlStore::connect(&server.database()).await.unwrap();
+    let own = GuildConfig { model: Some("house".into()), ..GuildConfig::default() };
+    store.set_guild_config(&echoes::slack::scope_of(echoes::slack::fake::TEAM), &own, 0).await.unwrap();
+    let a = process_with(&server, &fake, "slack-a", Some(house())).await;
+    let b = process_with(&server, &fake, "slack-b", Some(house())).await;
+    let thread = a.start_game(CHANNEL, "UHOST", PUZZLE, "trig-start").await.unwrap();
+
+    // Questions no known answer covers, so the model decides.
+    say(&b, &thread, "Ev1", "Was the gunner alone with seven purple walruses?").await;
+    let calls = fake.wait_for_count("a reply", 1, WAIT, reply_in(&thread)).await.unwrap();
+    let first = calls.iter().find(|c| reply_in(&thread)(c)).unwrap();
+    assert!(first.text().contains("🟢"), "the workspace's model answered, not the default: {}", first.text());
+
+    // The holder restarts (same name: it takes its games back at once) and
+    // reopens the game from the record when the next input is handed to it.
+    let fake = a.halt().await;
+    let _a = process_with(&server, &fake, "slack-a", Some(house())).await;
+    say(&b, &thread, "Ev2", "Were the purple walruses alone on the moon?").await;
+    let calls = fake.wait_for_count("two replies", 2, WAIT, reply_in(&thread)).await.unwrap();
+    let replies: Vec<String> = calls.iter().filter(|c| reply_in(&thread)(c)).map(|c| c.text()).collect();
+    assert!(replies[1].contains("🟢"), "reopened through the workspace's model: {replies:?}");
+    assert!(replies.iter().all(|r| !r.contains("🔴")), "the default model never answered: {replies:?}");
 }

@@ -121,3 +121,16 @@ fn a_fact_said_another_way_is_found_through_its_also() {
     let round_trip: Puzzle = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
     assert_eq!(round_trip.facts[0].also, p.facts[0].also, "also survives a custom puzzle's save");
 }
+
+#[test]
+fn a_chinese_word_that_only_contains_a_negation_does_not_negate() {
+    for (text, negated) in [
+        ("小孙女运气特别好吗", false),
+        ("是别人做的吗", false),
+        ("他们差不多大吗", false),
+        ("他不是一个人吗", true),
+        ("船没沉吗", true),
+    ] {
+        assert_eq!(features(text, Language::Zh).negated, negated, "{text}");
+    }
+}
