@@ -137,21 +137,21 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
             cites: strings(&raw.cites),
         });
     }
-    let lower = text.trim().to_lowercase();
-    let first: String = lower.chars().take(40).collect();
-    let approved = if first.starts_with("approved") || first.starts_with("consistent") || first.starts_with("yes") {
-        true
-    } else if first.starts_with("rejected")
-        || first.starts_with("contradicts")
-        || first.starts_with("disqualif")
-        || first.starts_with("no")
-    {
-        false
-    } else {
-        return None;
-    };
+    let approved = verdict_word(text)?;
     let reason = text.trim().split_once([':', '-', '—', '.']).map(|(_, r)| clip(r.trim(), 240)).unwrap_or_default();
     Some(Ruling { approved, reason, confidence: 0.8, suggestions: Vec::new(), plan: None, cites: Vec::new() })
+}
+
+/// A prose ruling's verdict: its first word, whole ("No." rejects;
+/// "Nothing forbids it" or "Nobody minds" is no verdict at all).
+fn verdict_word(text: &str) -> Option<bool> {
+    let first: String = text.trim().chars().take_while(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+    match first.as_str() {
+        "approved" | "approve" | "consistent" | "yes" | "allowed" => Some(true),
+        "rejected" | "reject" | "contradicts" | "contradicted" | "inconsistent" | "no" | "disqualified"
+        | "disqualify" => Some(false),
+        _ => None,
+    }
 }
 
 pub fn clip(text: &str, max: usize) -> String {
@@ -553,6 +553,13 @@ mod tests {
         assert!(parse_ruling("Contradicts: the dead stay dead.").is_some_and(|r| r.rejects()));
         assert!(parse_ruling("The harbour is quiet tonight.").is_none());
         assert!(parse_ruling("{\"reason\": \"no verdict here\"}").is_none());
+        // A verdict is a whole first word: prose that merely opens with
+        // "no…" or "yes…" is not one.
+        assert!(parse_ruling("Nothing forbids it: the causeway is open.").is_none());
+        assert!(parse_ruling("Nobody in Hollowtide would stop you.").is_none());
+        assert!(parse_ruling("Yesterday's tide was high.").is_none());
+        assert!(parse_ruling("No. The dead stay dead.").is_some_and(|r| r.rejects()));
+        assert!(parse_ruling("Yes - the ferry runs.").is_some_and(|r| r.approved));
     }
 
     #[test]

@@ -233,7 +233,8 @@ impl Game for LoreGame {
                 }
                 next.scene = match &t.speaker {
                     Speaker::Npc(id) => Some(id.clone()),
-                    Speaker::Narrator if t.outcome == Outcome::Disqualified => next.scene.clone(),
+                    // A ruling or a correction does not end the scene.
+                    Speaker::Narrator if t.outcome != Outcome::Played => next.scene.clone(),
                     Speaker::Narrator => None,
                 };
                 let rules = Self::rules();

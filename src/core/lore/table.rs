@@ -168,10 +168,12 @@ impl Draft {
         }
     }
 
-    /// Takes the narrator's correction: the player wins the turn.
+    /// Takes the narrator's correction: the player wins the turn, and the
+    /// words are the narrator's (an NPC never says what it did not say).
     fn correct(&mut self, c: Correction) {
         // The correction's own call.
         self.calls += 1;
+        self.speaker = Speaker::Narrator;
         self.reply = c.reply;
         self.outcome = Outcome::Corrected;
         self.note.push_str(&format!("; reply corrected: {}", c.reason));
@@ -433,6 +435,18 @@ impl LoreTable {
         )
     }
 
+    /// What retrieval and recall search for: whom the action addresses,
+    /// the action, and the turn before it (the last action and its reply),
+    /// so "I follow her up there" finds what "there" was.
+    fn query(&self, addressed: Option<&Npc>, action: &str) -> String {
+        let mut parts: Vec<&str> = addressed.map(|n| n.name.as_str()).into_iter().collect();
+        parts.push(action);
+        let recent = &self.game.book.recent;
+        let last = recent.last().map_or(0, |e| e.turn);
+        parts.extend(recent.iter().filter(|e| e.turn == last).map(|e| e.text.as_str()));
+        parts.join("\n")
+    }
+
     /// One action: the whole pipeline. `addressed`: `say <npc> …`.
     async fn act(&self, ctx: &TurnContext<'_>, inbound: &Inbound, addressed: Option<&Npc>, text: &str) -> Played {
         let lang = self.lang();
@@ -450,7 +464,7 @@ impl LoreTable {
         };
         // 1. Retrieval for the action, and older turns about it.
         step(ctx, say::step_retrieving(lang));
-        let query = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
+        let query = self.query(addressed, action);
         let passages = self.retrieve(ctx, &query, PASSAGES).await;
         let (recalled, archived_upto) = self.recall(ctx, &query).await;
         // 2. The referee, with the planner's route.

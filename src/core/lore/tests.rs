@@ -222,6 +222,31 @@ async fn a_reply_that_breaks_the_lore_is_corrected_and_the_player_wins() {
 }
 
 #[tokio::test]
+async fn a_corrected_npc_reply_is_shown_and_kept_as_the_narrators() {
+    let mut r = rig();
+    r.model.will("LORE-NPC", "*points up* My dragon nests on the lamp.");
+    r.model.will("LORE-REFEREE-REPLY", r#"{"approved": false, "reason": "There are no dragons.", "confidence": 0.9}"#);
+    r.model.will("LORE-NARRATOR", "Only gulls nest on the lamp.");
+    let text = r.turn(TurnInput::from(LoreVerb::Say("What nests up there?".into(), "Mira".into()))).await;
+    assert!(text.contains("**Game master**: Only gulls"), "{text}");
+    assert!(!text.contains("**Mira Vell**"), "the correction is not put in Mira's mouth: {text}");
+    let last = r.table.game.book.recent.last().unwrap();
+    assert_eq!((last.speaker.as_str(), last.text.as_str()), ("Game master", "Only gulls nest on the lamp."));
+}
+
+#[tokio::test]
+async fn retrieval_reads_the_action_with_the_turn_before_it() {
+    let mut r = rig();
+    r.model.will("LORE-NARRATOR", "High above you the brass lens turns in its stone tower.");
+    r.turn(TurnInput::Say("I look at the sea.".into())).await;
+    // "there" is the tower only through the turn before.
+    r.turn(TurnInput::Say("I go up there.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let referee = prompts.iter().rev().find(|p| p.contains("LORE-REFEREE") && p.contains("I go up there")).unwrap();
+    assert!(referee.contains("[lamp] The Lamp:"), "{referee}");
+}
+
+#[tokio::test]
 async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     let mut r = rig();
     let to = |text: &str| TurnInput::from(LoreVerb::Say(text.into(), "Mira".into()));
