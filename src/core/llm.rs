@@ -4,6 +4,8 @@
 //! Model output is untrusted input: callers parse it into typed values and
 //! never show it to players unchecked.
 
+pub mod echo;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 

@@ -33,6 +33,7 @@ use crate::core::game::{
 };
 use crate::core::knowledge::Role;
 use crate::core::llm::ChatMessage;
+use crate::core::llm::echo::Instructions;
 use crate::core::memory::{MemoryItem, MemoryKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, Canary, Check};
@@ -61,6 +62,8 @@ pub struct LoreTable {
     /// no public text has: a reply holding one is withheld, also when it
     /// is too short a fragment for the span gate.
     windows: std::collections::HashSet<String>,
+    /// The world's public text (what every player may read).
+    public: String,
 }
 
 /// Words (or Chinese characters) per window of `lore_windows`.
@@ -200,6 +203,7 @@ impl LoreTable {
         LoreTable {
             gates: gates_for(&world, canary),
             windows: lore_windows(&world),
+            public: world.public_text(),
             game,
             world,
             session: session.to_string(),
@@ -422,6 +426,31 @@ impl LoreTable {
         given.iter().take(2).map(|p| p.title.clone()).collect()
     }
 
+    /// A role's prose as players will read it: cleaned, and `None` when it
+    /// repeats its own instructions (the engine's guard; the caller shows
+    /// its fallback line). What players read already may be quoted.
+    fn spoken(&self, said: &str, speaker: &str, prompt: &[ChatMessage], scene: &Scene<'_>) -> Option<String> {
+        let text = agents::clean_reply(said, speaker)?;
+        // A secret is the gate's to withhold (it records why); the guard
+        // takes the rest.
+        if self.secret_in(&text).is_some() {
+            return Some(text);
+        }
+        let public = format!("{}\n{}\n{}: {}", self.public, scene.public_history, scene.player, scene.action);
+        (!Instructions::of(prompt, &public, self.lang()).echoed_by(&text)).then_some(text)
+    }
+
+    /// The referee's words players may read (its reason, its suggestions)
+    /// lose what repeats its instructions (the engine's guard): the
+    /// stock reason is shown instead.
+    fn unecho(&self, ruling: &mut Ruling, prompt: &[ChatMessage], shown: &str) {
+        let instructions = Instructions::of(prompt, &format!("{}\n{shown}", self.public), self.lang());
+        if instructions.echoed_by(&ruling.reason) {
+            ruling.reason.clear();
+        }
+        ruling.suggestions.retain(|s| !instructions.echoed_by(s));
+    }
+
     /// The narrator's prompt about the scene's action, on `passages`.
     fn narrator_prompt(&self, scene: &Scene<'_>, passages: &[&Passage], mode: Mode<'_>) -> Vec<ChatMessage> {
         agents::narrator_prompt(
@@ -510,8 +539,11 @@ impl LoreTable {
         step(ctx, say::step_validating(lang));
         let gm_history = self.history(View::Gm, action, recalled, REFEREE_BUDGET, ctx);
         let prompt = agents::referee_prompt(lang, &self.world, passages, &gm_history, player, shown_action);
-        let Ok(said) = agents::rule(ctx, prompt, true).await else { return Err(ModelDown) };
-        let ruling = agents::parse_ruling(&said);
+        let Ok(said) = agents::rule(ctx, prompt.clone(), true).await else { return Err(ModelDown) };
+        let mut ruling = agents::parse_ruling(&said);
+        if let Some(r) = ruling.as_mut() {
+            self.unecho(r, &prompt, &format!("{gm_history}\n{shown_action}"));
+        }
         if ruling.is_none() {
             let head: String = said.chars().take(160).collect();
             tracing::info!(reply = %head, "the referee's answer is unreadable; the action is approved");
@@ -551,8 +583,8 @@ impl LoreTable {
         let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
         let prompt = self.narrator_prompt(scene, &scene.passages, mode);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.6).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.6).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Disqualified, 1))
     }
 
@@ -582,8 +614,8 @@ impl LoreTable {
             (scene.player, scene.action),
         );
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.7).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, &npc.name).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.7).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, &npc.name, &prompt, scene).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
         // The reply's call, and the extraction's when there was one.
         let calls = 1 + u32::from(persona.is_some());
         let mut draft = Draft::spoken(Speaker::Npc(id.to_string()), text, Outcome::Played, calls);
@@ -609,8 +641,8 @@ impl LoreTable {
         step(ctx, say::step_narrating(lang));
         let prompt = self.narrator_prompt(scene, &scene.passages, Mode::Narration);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 200, 0.7).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::quiet_scene(lang));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 200, 0.7).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::quiet_scene(lang));
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Played, 1))
     }
 
@@ -664,8 +696,11 @@ impl LoreTable {
         step(ctx, say::step_checking(lang));
         let checked = self.retrieve(ctx, reply, PASSAGES).await;
         let prompt = agents::reply_check_prompt(lang, &self.world, &checked, reply);
-        let Ok(said) = agents::rule(ctx, prompt, false).await else { return Err(ModelDown) };
-        let check = agents::parse_ruling(&said);
+        let Ok(said) = agents::rule(ctx, prompt.clone(), false).await else { return Err(ModelDown) };
+        let mut check = agents::parse_ruling(&said);
+        if let Some(r) = check.as_mut() {
+            self.unecho(r, &prompt, reply);
+        }
         let Some(c) = check.as_ref().filter(|c| c.rejects()) else { return Ok(None) };
         self.correct(ctx, scene, &checked, reply, c).await.map(Some)
     }
@@ -686,11 +721,11 @@ impl LoreTable {
         let mode = Mode::Correction { wrong, reason: &reason };
         let prompt = self.narrator_prompt(scene, checked, mode);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.4).await else { return Err(ModelDown) };
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.4).await else { return Err(ModelDown) };
         let fallback = || {
             checked.first().map_or_else(|| say::quiet_scene(lang), |p| say::stock_correction(lang, &p.title, &p.text))
         };
-        let reply = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(fallback);
+        let reply = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(fallback);
         Ok(Correction { reply, sources: self.sources(Some(c), checked), reason })
     }
 
@@ -762,8 +797,13 @@ impl LoreTable {
         let upto = pending.iter().map(|e| e.turn).max().unwrap_or(next.book.summary_upto);
         let turns = pending.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
         let prompt = agents::summary_prompt(lang, &self.world, &next.book.summary, &turns, rules.summary_words);
-        let said = agents::call(&*ctx.pipeline.models.narrator, prompt, 240, 0.2).await;
-        let model = said.ok().and_then(|s| agents::clean_reply(&s, "Summary")).filter(|s| self.gate_check(s).is_none());
+        let said = agents::call(&*ctx.pipeline.models.narrator, prompt.clone(), 240, 0.2).await;
+        let public = format!("{}\n{}\n{turns}", self.public, next.book.summary);
+        let instructions = Instructions::of(&prompt, &public, lang);
+        let model = said
+            .ok()
+            .and_then(|s| agents::clean_reply(&s, "Summary"))
+            .filter(|s| self.gate_check(s).is_none() && !instructions.echoed_by(s));
         let summary = model.unwrap_or_else(|| extract_summary(&next.book.summary, &pending, rules.summary_words, lang));
         (crate::core::context::keep_last_words(&summary, rules.summary_words * 2, lang), upto, 1)
     }
