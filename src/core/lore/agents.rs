@@ -40,6 +40,9 @@ pub struct Ruling {
     pub plan: Option<Plan>,
     /// Passage ids it cited.
     pub cites: Vec<String>,
+    /// Named flags the action sets ("gate_opened": true), kept with the
+    /// session's frozen layer.
+    pub flags: Vec<(String, bool)>,
 }
 
 impl Ruling {
@@ -64,6 +67,18 @@ struct RawRuling {
     target: Option<serde_json::Value>,
     #[serde(default, alias = "citations", alias = "sources")]
     cites: Option<serde_json::Value>,
+    #[serde(default)]
+    flags: Option<serde_json::Value>,
+}
+
+/// `{"gate_opened": true}` as named booleans (a few, short names).
+fn flags_of(v: &Option<serde_json::Value>) -> Vec<(String, bool)> {
+    let Some(serde_json::Value::Object(map)) = v else { return Vec::new() };
+    map.iter()
+        .filter_map(|(k, v)| truthy(v).map(|b| (clip(k.trim(), 40), b)))
+        .filter(|(k, _)| !k.is_empty())
+        .take(4)
+        .collect()
 }
 
 fn json_object(text: &str) -> Option<&str> {
@@ -135,11 +150,20 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
             suggestions: strings(&raw.suggestions),
             plan,
             cites: strings(&raw.cites),
+            flags: flags_of(&raw.flags),
         });
     }
     let approved = verdict_word(text)?;
     let reason = text.trim().split_once([':', '-', '—', '.']).map(|(_, r)| clip(r.trim(), 240)).unwrap_or_default();
-    Some(Ruling { approved, reason, confidence: 0.8, suggestions: Vec::new(), plan: None, cites: Vec::new() })
+    Some(Ruling {
+        approved,
+        reason,
+        confidence: 0.8,
+        suggestions: Vec::new(),
+        plan: None,
+        cites: Vec::new(),
+        flags: Vec::new(),
+    })
 }
 
 /// A prose ruling's verdict: its first word, whole ("No." rejects;
@@ -203,7 +227,8 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              (the action breaks the world). Answer with JSON only: {{\"approved\": true or false, \"reason\": \
              \"one sentence\", \"confidence\": 0.0 to 1.0, \"suggestions\": [\"what they could do instead\"], \
              \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"name or null\", \"cites\": \
-             [\"passage id\"]}}\nThe world's rules:\n{rules}",
+             [\"passage id\"], \"flags\": {{\"a_named_event\": true}} (only when the action changes a lasting fact, \
+             e.g. gate_opened)}}\nThe world's rules:\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
@@ -213,7 +238,7 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              \"narrator_scene\"（主持人描述发生了什么）、\"engage_npc\"（某个人物回应，target 写人名）或 \"disqualify\"（行动违背设定）。\
              只用 JSON 回答：{{\"approved\": true 或 false, \"reason\": \"一句话\", \"confidence\": 0.0 到 1.0, \"suggestions\": \
              [\"可以改做什么\"], \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"人名或 null\", \"cites\": \
-             [\"段落 id\"]}}\n世界规则：\n{rules}",
+             [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）}}\n世界规则：\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
@@ -473,21 +498,21 @@ pub fn summary_prompt(lang: Language, world: &World, previous: &str, turns: &str
     let (system, user) = match lang {
         Language::En => (
             format!(
-                "You keep the running summary of a role-playing game in {} (LORE-SUMMARY). Rewrite the summary to \
-                 cover the new turns too, in at most {words} words. Keep every name, place, item, promise, decision \
-                 and open question; drop banter. Reply with the summary only.",
+                "You keep the running summary of a role-playing game in {} (LORE-SUMMARY), one chapter at a time. \
+                 Write the next chapter: what happened in the new turns, in at most {words} words. Keep every name, \
+                 place, item, promise, decision and open question; drop banter. Reply with the chapter only.",
                 world.title
             ),
-            format!("The summary so far:\n{previous}\n\nNew turns:\n{turns}"),
+            format!("The story so far (for context):\n{previous}\n\nNew turns:\n{turns}"),
         ),
         Language::Zh => (
             format!(
-                "你负责为《{}》的角色扮演游戏写前情提要（LORE-SUMMARY）。把新的回合也写进提要，不超过 {} 字。保留所有人名、地点、物品、\
-                 承诺、决定和悬而未决的问题；略去闲聊。只回复提要。",
+                "你负责为《{}》的角色扮演游戏写前情提要（LORE-SUMMARY），每次写一章。写下一章：新的回合里发生了什么，不超过 {} 字。\
+                 保留所有人名、地点、物品、承诺、决定和悬而未决的问题；略去闲聊。只回复这一章。",
                 world.title,
                 words * 2
             ),
-            format!("目前的提要：\n{previous}\n\n新的回合：\n{turns}"),
+            format!("此前的故事（供参考）：\n{previous}\n\n新的回合：\n{turns}"),
         ),
     };
     vec![ChatMessage::system(system), ChatMessage::user(user)]
@@ -520,6 +545,7 @@ pub fn ruling_schema(with_plan: bool) -> serde_json::Value {
         props["next_action"] =
             serde_json::json!({"type": "string", "enum": ["narrator_scene", "engage_npc", "disqualify"]});
         props["target"] = serde_json::json!({"type": ["string", "null"]});
+        props["flags"] = serde_json::json!({"type": "object", "additionalProperties": {"type": "boolean"}});
     }
     serde_json::json!({"type": "object", "properties": props, "required": ["approved", "reason"]})
 }
@@ -544,6 +570,8 @@ mod tests {
         assert!(r.rejects());
         assert_eq!(r.plan, Some(Plan::Disqualify));
         assert_eq!(r.suggestions, ["Take the causeway"]);
+        let r = parse_ruling("{\"approved\": true, \"flags\": {\"gate_opened\": true, \"x\": 3}}").unwrap();
+        assert_eq!(r.flags, [("gate_opened".to_string(), true)]);
         let r =
             parse_ruling("{\"approved\": \"yes\", \"next_action\": \"engage_npc\", \"target\": \"Tamsin\"}").unwrap();
         assert!(r.approved && r.confidence == 1.0);

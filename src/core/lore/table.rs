@@ -25,15 +25,15 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::context::{BookRules, Layers, View, estimate_tokens, extract_summary};
+use crate::core::context::{BookRules, Layers, Shares, View, estimate_tokens, extract_summary};
 use crate::core::game::table::GameTable;
 use crate::core::game::{
     Audience, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, TurnContext, TurnInput,
     TurnRecord,
 };
 use crate::core::knowledge::Role;
-use crate::core::llm::ChatMessage;
 use crate::core::llm::echo::Instructions;
+use crate::core::llm::{ChatMessage, DEFAULT_WINDOW, LlmClient};
 use crate::core::memory::{MemoryItem, MemoryKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, Canary, Check};
@@ -47,11 +47,22 @@ use super::{Ending, Event, LoreGame, MAX_ACTION, Outcome, Persona, Phase, Reject
 
 /// Passages retrieved for an action or a reply.
 const PASSAGES: usize = 4;
-/// Older turns recalled from the index.
+/// Older turns recalled from the index, at most.
 const RECALLED: usize = 3;
-/// History tokens per role (frozen text comes on top).
-pub const REFEREE_BUDGET: usize = 300;
-pub const NARRATOR_BUDGET: usize = 400;
+/// Candidates recall weighs against its threshold.
+const RECALL_CANDIDATES: usize = 8;
+/// Cosine similarity an older turn needs to be recalled (the pipeline's
+/// sentence embedder).
+pub const RECALL_MIN_COSINE: f32 = 0.4;
+/// Content words an older turn must share with the action when there is
+/// no sentence embedder.
+pub const RECALL_MIN_SHARED: usize = 2;
+/// Tokens of a prompt outside its layered context (the lore passages, the
+/// instructions, the task), set apart before the window is split.
+const RESERVED: usize = 700;
+/// The referee's and the narrator's longest answers, in tokens.
+const REFEREE_REPLY: usize = 160;
+const NARRATOR_REPLY: usize = 200;
 
 pub struct LoreTable {
     pub game: LoreGame,
@@ -256,7 +267,7 @@ impl LoreTable {
             lines.push(book.summary.clone());
         }
         lines.push(say::recap_recent(lang).to_string());
-        let rules = LoreGame::rules();
+        let rules = self.game.rules();
         lines.extend(book.hot(&rules).iter().map(|e| format!("  {}", e.line())));
         lines.join("\n")
     }
@@ -332,15 +343,16 @@ impl LoreTable {
     }
 
     /// Puts turns not yet indexed into the memory index (they are
-    /// committed already) and recalls older turns about `query`, leaving
-    /// out those the hot window shows. Returns the lines and the last
-    /// turn now indexed.
-    async fn recall(&self, ctx: &TurnContext<'_>, query: &str) -> (Vec<String>, u32) {
+    /// committed already) and recalls older turns about `query` (above
+    /// the similarity threshold, `about`), leaving out those the hot
+    /// window shows. Returns the lines, the last turn now indexed and
+    /// whether the index holds anything.
+    async fn recall(&self, ctx: &TurnContext<'_>, query: &str) -> (Vec<String>, u32, bool) {
         let book = &self.game.book;
-        let Some(memory) = &ctx.pipeline.memory else { return (Vec::new(), book.archived_upto) };
+        let Some(memory) = &ctx.pipeline.memory else { return (Vec::new(), book.archived_upto, book.indexed) };
         let namespace = archive_namespace(&self.session);
         let pending = book.to_archive();
-        let mut archived = book.archived_upto;
+        let (mut archived, mut indexed) = (book.archived_upto, book.indexed);
         if !pending.is_empty() {
             let items: Vec<MemoryItem> = pending
                 .iter()
@@ -354,37 +366,96 @@ impl LoreTable {
                 })
                 .collect();
             match memory.put(&items).await {
-                Ok(()) => archived = pending.iter().map(|e| e.turn).max().unwrap_or(archived),
+                Ok(()) => {
+                    archived = pending.iter().map(|e| e.turn).max().unwrap_or(archived);
+                    indexed = true;
+                }
                 Err(e) => tracing::warn!(error = %e, "could not index older turns"),
             }
         }
-        let rules = LoreGame::rules();
+        let rules = self.game.rules();
         let hot_from = book.hot(&rules).first().map_or(u32::MAX, |e| e.turn);
-        let recalled = match memory.recall(&[namespace], query, RECALLED + 4).await {
-            Ok(items) => items
-                .into_iter()
-                .filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from))
-                .take(RECALLED)
-                .map(|m| m.text)
-                .collect(),
+        let candidates: Vec<String> = match memory.recall(&[namespace], query, RECALL_CANDIDATES).await {
+            Ok(items) => items.into_iter().filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from)).map(|m| m.text).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "could not search older turns");
                 Vec::new()
             }
         };
-        (recalled, archived)
+        (self.about(ctx, query, candidates).await, archived, indexed)
     }
 
-    /// One role's history block.
-    fn history(&self, view: View, now: &str, recalled: &[String], budget: usize, ctx: &TurnContext<'_>) -> String {
-        let rules = LoreGame::rules();
-        let layers = Layers::from_book(&self.game.book, &rules, view, now, recalled.to_vec());
-        let model = match view {
-            View::Gm => &ctx.pipeline.models.judge,
-            View::Public => &ctx.pipeline.models.narrator,
+    /// The candidates that are about `query`, most similar first: by the
+    /// sentence embedder's cosine where the pipeline has one, else by the
+    /// content words they share. Nearest is not enough: an older turn
+    /// below the threshold is not recalled at all.
+    async fn about(&self, ctx: &TurnContext<'_>, query: &str, candidates: Vec<String>) -> Vec<String> {
+        if candidates.is_empty() {
+            return candidates;
+        }
+        if let Some(embedder) = &ctx.pipeline.embedder {
+            let mut texts = vec![query.to_string()];
+            texts.extend(candidates.iter().map(|c| recalled_text(c).to_string()));
+            match embedder.embed(&texts).await {
+                Ok(vectors) if vectors.len() == texts.len() => {
+                    let mut scored: Vec<(f32, String)> = candidates
+                        .into_iter()
+                        .zip(&vectors[1..])
+                        .map(|(c, v)| (crate::core::embed::cosine(&vectors[0], v), c))
+                        .filter(|(score, _)| *score >= RECALL_MIN_COSINE)
+                        .collect();
+                    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    return scored.into_iter().take(RECALLED).map(|(_, c)| c).collect();
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "could not embed for recall; matching words instead"),
+            }
+        }
+        let wanted = content_words(query);
+        let mut scored: Vec<(usize, String)> = candidates
+            .into_iter()
+            .map(|c| (content_words(recalled_text(&c)).intersection(&wanted).count(), c))
+            .filter(|(n, _)| *n >= RECALL_MIN_SHARED)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.into_iter().take(RECALLED).map(|(_, c)| c).collect()
+    }
+
+    /// A role's context budget: its model's window (configured, the
+    /// model's own, or the default) split in the seed's shares.
+    fn shares(model: &dyn LlmClient, reply: usize) -> Shares {
+        Shares::for_window(model.context_window().unwrap_or(DEFAULT_WINDOW), RESERVED + reply)
+    }
+
+    /// The frozen layer (seed 004): who plays, whom they met, the world's
+    /// premise for the referee (the narrator's instructions hold it), and
+    /// the opening hook; cut to its share.
+    fn frozen(&self, view: View, acting: &str, shares: &Shares) -> String {
+        let g = &self.game;
+        let mut party: Vec<&str> = g.tally.values().map(|t| t.name.as_str()).collect();
+        if !party.contains(&acting) {
+            party.push(acting);
+        }
+        let met: Vec<&str> = g.personas.values().map(|p| p.name.as_str()).collect();
+        let premise = (view == View::Gm).then_some(self.world.premise.as_str());
+        let text = say::frozen(self.lang(), &party.join(", "), &met.join(", "), premise, &self.world.opening);
+        let words = shares.frozen * 3 / 4;
+        crate::core::context::keep_first_words(&text, words, self.lang())
+    }
+
+    /// One role's context: the frozen layer, then the history fitted to
+    /// the role's shares of its model's window.
+    fn history(&self, view: View, now: (&str, &str), recalled: &[String], ctx: &TurnContext<'_>) -> String {
+        let rules = self.game.rules();
+        let layers = Layers::from_book(&self.game.book, &rules, view, now.1, recalled.to_vec());
+        let (model, reply) = match view {
+            View::Gm => (&ctx.pipeline.models.judge, REFEREE_REPLY),
+            View::Public => (&ctx.pipeline.models.narrator, NARRATOR_REPLY),
         };
+        let shares = Self::shares(&**model, reply);
         let count = |t: &str| model.count_tokens(t).unwrap_or_else(|| estimate_tokens(t));
-        layers.fit(self.lang(), budget, &count).0
+        let fitted = layers.fit_shares(self.lang(), &shares, &count).0;
+        format!("{}\n\n{fitted}", self.frozen(view, now.0, &shares))
     }
 
     /// Where the scene goes: the referee's plan when readable and
@@ -495,13 +566,15 @@ impl LoreTable {
         step(ctx, say::step_retrieving(lang));
         let query = self.query(addressed, action);
         let passages = self.retrieve(ctx, &query, PASSAGES).await;
-        let (recalled, archived_upto) = self.recall(ctx, &query).await;
+        // Recall is about the action itself (and whom it addresses).
+        let about = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
+        let (recalled, archived_upto, indexed) = self.recall(ctx, &about).await;
         // 2. The referee, with the planner's route.
         let ruled = self.referee(ctx, &passages, &recalled, &player.name, action, &shown_action).await;
         let Ok(ruling) = ruled else { return not_played(lang) };
         step(ctx, say::step_planning(lang));
         let plan = self.plan(ruling.as_ref(), addressed, action);
-        let public_history = self.history(View::Public, action, &recalled, NARRATOR_BUDGET, ctx);
+        let public_history = self.history(View::Public, (&player.name, action), &recalled, ctx);
         let scene = Scene { player: &player.name, action, passages, public_history };
         // 3. The narrator or an NPC; 4 and 5, the reply checked and gated.
         let Ok(draft) = self.speak(ctx, &scene, &plan, ruling.as_ref()).await else { return not_played(lang) };
@@ -518,10 +591,24 @@ impl LoreTable {
             note: draft.note,
             summary: None,
             archived_upto,
+            indexed,
+            flags: ruling.as_ref().map(|r| r.flags.clone()).unwrap_or_default(),
             // The referee's call, and the calls of steps 3 and 4.
             calls: 1 + draft.calls,
         };
         self.finish(ctx, done, lines, draft.withheld).await
+    }
+
+    /// Steps 1 and 2 alone, as a turn runs them (retrieval, recall, the
+    /// referee, the planner's route), for `echoes eval referee`: the
+    /// ruling (`None`: unreadable, the action stands) and the plan; `Err`
+    /// when the model failed.
+    pub async fn ruling_for(&self, ctx: &TurnContext<'_>, player: &str, action: &str) -> Result<(Option<Ruling>, Plan), ()> {
+        let passages = self.retrieve(ctx, &self.query(None, action), PASSAGES).await;
+        let (recalled, _, _) = self.recall(ctx, action).await;
+        let ruling = self.referee(ctx, &passages, &recalled, player, action, action).await.map_err(|_| ())?;
+        let plan = self.plan(ruling.as_ref(), None, action);
+        Ok((ruling, plan))
     }
 
     /// Step 2: the referee's ruling on the action, with the planner's
@@ -537,7 +624,7 @@ impl LoreTable {
     ) -> Result<Option<Ruling>, ModelDown> {
         let lang = self.lang();
         step(ctx, say::step_validating(lang));
-        let gm_history = self.history(View::Gm, action, recalled, REFEREE_BUDGET, ctx);
+        let gm_history = self.history(View::Gm, (player, action), recalled, ctx);
         let prompt = agents::referee_prompt(lang, &self.world, passages, &gm_history, player, shown_action);
         let Ok(said) = agents::rule(ctx, prompt.clone(), true).await else { return Err(ModelDown) };
         let mut ruling = agents::parse_ruling(&said);
@@ -769,8 +856,8 @@ impl LoreTable {
         let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
             return refused(say::over(lang));
         };
-        // The rolling summary, every few turns.
-        let rules = LoreGame::rules();
+        // A summary chapter, every `memory_interval` turns.
+        let rules = next.rules();
         if next.book.summary_due(&rules) {
             step(ctx, say::step_summary(lang));
             let (summary, upto, used) = self.summarise(ctx, &next, &rules).await;
@@ -789,8 +876,9 @@ impl LoreTable {
         played
     }
 
-    /// A new summary of the turns that left the hot window: the model's,
-    /// or an extract when it fails or would give a secret away.
+    /// The next summary chapter, of the turns that leave the hot window:
+    /// the model's, or an extract when it fails, repeats its instructions
+    /// or would give a secret away.
     async fn summarise(&self, ctx: &TurnContext<'_>, next: &LoreGame, rules: &BookRules) -> (String, u32, u32) {
         let lang = self.lang();
         let pending = next.book.unsummarised(rules);
@@ -804,8 +892,10 @@ impl LoreTable {
             .ok()
             .and_then(|s| agents::clean_reply(&s, "Summary"))
             .filter(|s| self.gate_check(s).is_none() && !instructions.echoed_by(s));
-        let summary = model.unwrap_or_else(|| extract_summary(&next.book.summary, &pending, rules.summary_words, lang));
-        (crate::core::context::keep_last_words(&summary, rules.summary_words * 2, lang), upto, 1)
+        // The chapter covers the new turns only; the kept chapters before
+        // it were the model's context.
+        let chapter = model.unwrap_or_else(|| extract_summary("", &pending, rules.summary_words, lang));
+        (crate::core::context::keep_last_words(&chapter, rules.summary_words * 2, lang), upto, 1)
     }
 
     fn played(&self, next: LoreGame, reply: Reply, record: TurnRecord) -> Played {
@@ -865,7 +955,22 @@ fn unreachable_ruling() -> Ruling {
         suggestions: Vec::new(),
         plan: None,
         cites: Vec::new(),
+        flags: Vec::new(),
     }
+}
+
+/// A recalled line's words without its "[turn] speaker:" head.
+fn recalled_text(line: &str) -> &str {
+    line.split_once(": ").map_or(line, |(_, t)| t)
+}
+
+/// Lower-case content words (three letters or more, not common) and
+/// Chinese characters of `text`.
+fn content_words(text: &str) -> std::collections::HashSet<String> {
+    crate::core::text::words(text)
+        .into_iter()
+        .filter(|w| w.chars().all(crate::core::text::is_cjk) || (w.chars().count() >= 3 && !COMMON.contains(&w.as_str())))
+        .collect()
 }
 
 fn turn_of(id: &str) -> Option<u32> {

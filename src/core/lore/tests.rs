@@ -325,7 +325,7 @@ async fn garbage_from_the_referee_approves_and_a_failing_model_plays_nothing() {
 #[tokio::test]
 async fn the_summary_is_rewritten_every_few_turns_and_scores_status_recap_answer() {
     let mut r = rig();
-    let rules = LoreGame::rules();
+    let rules = r.table.game.rules();
     let needed = (rules.hot_turns + rules.summary_every) as u32;
     for i in 0..needed {
         r.turn(TurnInput::Say(format!("I count the steps, {i}."))).await;
