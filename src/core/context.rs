@@ -14,8 +14,8 @@
 //!   from the prose and shown whole with the frozen text;
 //! - **glossary** ("auto-bible"): names and terms the table coined
 //!   (capitalised runs, 「quoted」 Chinese terms) that are not in the
-//!   frozen text, each with the sentence that coined it, injected when
-//!   the term comes up;
+//!   frozen text, each with the sentence that coined it, always injected:
+//!   those that come up first, then the newest, within its share;
 //! - **recalled**: older turns found again by similarity (the game keeps
 //!   them searchable in the memory index) when the current input is about
 //!   them;
@@ -542,7 +542,15 @@ impl Layers {
             seen_text.push('\n');
             seen_text.push_str(&e.text);
         }
-        let glossary = book.terms_in(&seen_text).iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
+        // The terms that come up first, then the rest newest first: the
+        // glossary is always injected (seed 004), its share bounds it.
+        let mut terms = book.terms_in(&seen_text);
+        for t in book.glossary.iter().rev() {
+            if !terms.iter().any(|k| k.term == t.term) {
+                terms.push(t);
+            }
+        }
+        let glossary = terms.iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
         Layers {
             flags: book.flags.iter().map(|(k, v)| format!("{k} = {v}")).collect(),
             summary: book.summary.clone(),

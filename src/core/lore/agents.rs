@@ -43,6 +43,9 @@ pub struct Ruling {
     /// Named flags the action sets ("gate_opened": true), kept with the
     /// session's frozen layer.
     pub flags: Vec<(String, bool)>,
+    /// The summary's next chapter, when the referee was asked for one
+    /// (folded into its call instead of a call of its own).
+    pub chapter: Option<String>,
 }
 
 impl Ruling {
@@ -69,6 +72,8 @@ struct RawRuling {
     cites: Option<serde_json::Value>,
     #[serde(default)]
     flags: Option<serde_json::Value>,
+    #[serde(default)]
+    chapter: Option<String>,
 }
 
 /// `{"gate_opened": true}` as named booleans (a few, short names).
@@ -151,6 +156,7 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
             plan,
             cites: strings(&raw.cites),
             flags: flags_of(&raw.flags),
+            chapter: raw.chapter.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
         });
     }
     let approved = verdict_word(text)?;
@@ -163,6 +169,7 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
         plan: None,
         cites: Vec::new(),
         flags: Vec::new(),
+        chapter: None,
     })
 }
 
@@ -245,17 +252,26 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
     }
 }
 
+/// A summary chapter asked of the referee: turns `from` to `upto` (in
+/// its latest turns), in at most `words` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChapterAsk {
+    pub from: u32,
+    pub upto: u32,
+    pub words: usize,
+}
+
 pub fn referee_prompt(
     lang: Language,
     world: &World,
     passages: &[&Passage],
     history: &str,
-    player: &str,
-    action: &str,
+    (player, action): (&str, &str),
+    chapter: Option<ChapterAsk>,
 ) -> Vec<ChatMessage> {
     let lore = passages_block(passages);
     let names = npc_names(world);
-    let user = match lang {
+    let mut user = match lang {
         Language::En => format!(
             "Lore passages:\n{lore}\n\n{history}\n\nCharacters players can address: {names}\nThe action of {player}: {action}"
         ),
@@ -263,6 +279,21 @@ pub fn referee_prompt(
             format!("设定段落：\n{lore}\n\n{history}\n\n玩家可以交谈的人物：{names}\n{player} 的行动：{action}")
         }
     };
+    if let Some(c) = chapter {
+        user.push_str(&match lang {
+            Language::En => format!(
+                "\nAlso give \"chapter\": what happened in turns {}–{} of the latest turns, in at most {} words, keeping \
+                 every name, place, item, promise and decision.",
+                c.from, c.upto, c.words
+            ),
+            Language::Zh => format!(
+                "\n另外给出 \"chapter\"：最近回合中第 {}–{} 回合发生了什么，不超过 {} 字，保留所有人名、地点、物品、承诺和决定。",
+                c.from,
+                c.upto,
+                c.words * 2
+            ),
+        });
+    }
     vec![ChatMessage::system(referee_rules(lang, world)), ChatMessage::user(user)]
 }
 
@@ -533,7 +564,7 @@ pub async fn call(
 }
 
 /// The referee's JSON schema (providers with structured output use it).
-pub fn ruling_schema(with_plan: bool) -> serde_json::Value {
+pub fn ruling_schema(with_plan: bool, chapter: bool) -> serde_json::Value {
     let mut props = serde_json::json!({
         "approved": {"type": "boolean"},
         "reason": {"type": "string"},
@@ -547,13 +578,23 @@ pub fn ruling_schema(with_plan: bool) -> serde_json::Value {
         props["target"] = serde_json::json!({"type": ["string", "null"]});
         props["flags"] = serde_json::json!({"type": "object", "additionalProperties": {"type": "boolean"}});
     }
-    serde_json::json!({"type": "object", "properties": props, "required": ["approved", "reason"]})
+    let mut required = vec!["approved", "reason"];
+    if chapter {
+        props["chapter"] = serde_json::json!({"type": "string"});
+        required.push("chapter");
+    }
+    serde_json::json!({"type": "object", "properties": props, "required": required})
 }
 
 /// The referee's call, structured where the provider supports it.
-pub async fn rule(ctx: &TurnContext<'_>, messages: Vec<ChatMessage>, with_plan: bool) -> Result<String, LlmError> {
-    let mut req = request(messages, 160, 0.0);
-    req.json_schema = Some(ruling_schema(with_plan));
+pub async fn rule(
+    ctx: &TurnContext<'_>,
+    messages: Vec<ChatMessage>,
+    with_plan: bool,
+    chapter: bool,
+) -> Result<String, LlmError> {
+    let mut req = request(messages, if chapter { 320 } else { 160 }, 0.0);
+    req.json_schema = Some(ruling_schema(with_plan, chapter));
     ctx.pipeline.models.judge.chat(req).await.map(|r| r.text)
 }
 

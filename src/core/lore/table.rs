@@ -60,6 +60,9 @@ pub const RECALL_MIN_SHARED: usize = 2;
 /// Tokens of a prompt outside its layered context (the lore passages, the
 /// instructions, the task), set apart before the window is split.
 const RESERVED: usize = 700;
+/// A ruling this confident lets a reply that states nothing new go
+/// unchecked.
+const SURE: f32 = 0.8;
 /// The referee's and the narrator's longest answers, in tokens.
 const REFEREE_REPLY: usize = 160;
 const NARRATOR_REPLY: usize = 200;
@@ -511,15 +514,51 @@ impl LoreTable {
         (!Instructions::of(prompt, &public, self.lang()).echoed_by(&text)).then_some(text)
     }
 
-    /// The referee's words players may read (its reason, its suggestions)
-    /// lose what repeats its instructions (the engine's guard): the
-    /// stock reason is shown instead.
+    /// The referee's words players may read (its reason, its suggestions,
+    /// the chapter) lose what repeats its instructions (the engine's
+    /// guard): the stock reason or the summary's own call instead.
     fn unecho(&self, ruling: &mut Ruling, prompt: &[ChatMessage], shown: &str) {
         let instructions = Instructions::of(prompt, &format!("{}\n{shown}", self.public), self.lang());
         if instructions.echoed_by(&ruling.reason) {
             ruling.reason.clear();
         }
         ruling.suggestions.retain(|s| !instructions.echoed_by(s));
+        ruling.chapter = ruling.chapter.take().filter(|c| !instructions.echoed_by(c));
+    }
+
+    /// The chapter due once this turn is recorded, if one is: the oldest
+    /// turns of the hot window but the last `hot_turns - 1` (the new turn
+    /// makes up the rest).
+    fn chapter_ask(&self) -> Option<agents::ChapterAsk> {
+        let rules = self.game.rules();
+        let turns: std::collections::BTreeSet<u32> = self.game.book.hot(&rules).iter().map(|e| e.turn).collect();
+        if turns.len() + 1 < rules.hot_turns + rules.summary_every.max(1) {
+            return None;
+        }
+        let fold = turns.len() + 1 - rules.hot_turns;
+        let taken: Vec<u32> = turns.iter().take(fold).copied().collect();
+        Some(agents::ChapterAsk { from: *taken.first()?, upto: *taken.last()?, words: rules.summary_words })
+    }
+
+    /// Whether the reply needs the referee's check: always, unless the
+    /// referee approved the action with confidence (`SURE`) and the reply
+    /// states nothing new: no name or number that the action, its lore,
+    /// the story so far and the world's public text lack. A reply that
+    /// only tells the approved action back needs no second ruling.
+    fn needs_check(&self, ruling: Option<&Ruling>, reply: &str, scene: &Scene<'_>) -> bool {
+        let sure = ruling.is_some_and(|r| r.approved && r.confidence >= SURE);
+        if !sure {
+            return true;
+        }
+        let lore: Vec<&str> = scene.passages.iter().map(|p| p.text.as_str()).collect();
+        let known =
+            format!("{}\n{}\n{}\n{}", scene.action, lore.join("\n"), scene.public_history, self.public).to_lowercase();
+        let names = crate::core::context::coined(reply).into_iter().any(|(t, _)| !known.contains(&t.to_lowercase()));
+        let numbers = crate::core::text::words(reply)
+            .into_iter()
+            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+            .any(|n| !known.contains(&n));
+        names || numbers
     }
 
     /// The narrator's prompt about the scene's action, on `passages`.
@@ -596,7 +635,8 @@ impl LoreTable {
             // The referee's call, and the calls of steps 3 and 4.
             calls: 1 + draft.calls,
         };
-        self.finish(ctx, done, lines, draft.withheld).await
+        let chapter = ruling.and_then(|r| r.chapter);
+        self.finish(ctx, done, lines, draft.withheld, chapter).await
     }
 
     /// Steps 1 and 2 alone, as a turn runs them (retrieval, recall, the
@@ -625,8 +665,14 @@ impl LoreTable {
         let lang = self.lang();
         step(ctx, say::step_validating(lang));
         let gm_history = self.history(View::Gm, (player, action), recalled, ctx);
-        let prompt = agents::referee_prompt(lang, &self.world, passages, &gm_history, player, shown_action);
-        let Ok(said) = agents::rule(ctx, prompt.clone(), true).await else { return Err(ModelDown) };
+        // The summary's next chapter rides on this call when one is due
+        // after this turn (its turns are in the referee's latest turns).
+        let chapter = self.chapter_ask();
+        let prompt =
+            agents::referee_prompt(lang, &self.world, passages, &gm_history, (player, shown_action), chapter);
+        let Ok(said) = agents::rule(ctx, prompt.clone(), true, chapter.is_some()).await else {
+            return Err(ModelDown);
+        };
         let mut ruling = agents::parse_ruling(&said);
         if let Some(r) = ruling.as_mut() {
             self.unecho(r, &prompt, &format!("{gm_history}\n{shown_action}"));
@@ -747,8 +793,12 @@ impl LoreTable {
         // The gate first: a reply that would give a secret away is
         // withheld, and neither the referee nor the narrator reads it.
         self.gate_reply(&mut draft);
-        // 4. The reply checked against the lore.
-        if draft.outcome != Outcome::Disqualified && draft.withheld.is_none() {
+        // 4. The reply checked against the lore (when it states something
+        // the approved action and its lore do not).
+        if draft.outcome != Outcome::Disqualified
+            && draft.withheld.is_none()
+            && self.needs_check(ruling, &draft.reply, scene)
+        {
             let correction = self.check_reply(ctx, scene, &draft.reply).await?;
             draft.calls += 1;
             if let Some(c) = correction {
@@ -783,7 +833,7 @@ impl LoreTable {
         step(ctx, say::step_checking(lang));
         let checked = self.retrieve(ctx, reply, PASSAGES).await;
         let prompt = agents::reply_check_prompt(lang, &self.world, &checked, reply);
-        let Ok(said) = agents::rule(ctx, prompt.clone(), false).await else { return Err(ModelDown) };
+        let Ok(said) = agents::rule(ctx, prompt.clone(), false, false).await else { return Err(ModelDown) };
         let mut check = agents::parse_ruling(&said);
         if let Some(r) = check.as_mut() {
             self.unecho(r, &prompt, reply);
@@ -851,6 +901,7 @@ impl LoreTable {
         mut done: TurnDone,
         lines: Vec<String>,
         withheld: Option<Blocked>,
+        chapter: Option<String>,
     ) -> Played {
         let lang = self.lang();
         let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
@@ -860,7 +911,7 @@ impl LoreTable {
         let rules = next.rules();
         if next.book.summary_due(&rules) {
             step(ctx, say::step_summary(lang));
-            let (summary, upto, used) = self.summarise(ctx, &next, &rules).await;
+            let (summary, upto, used) = self.summarise(ctx, &next, &rules, chapter).await;
             done.calls += used;
             done.summary = Some((summary, upto));
             match self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) {
@@ -879,10 +930,21 @@ impl LoreTable {
     /// The next summary chapter, of the turns that leave the hot window:
     /// the model's, or an extract when it fails, repeats its instructions
     /// or would give a secret away.
-    async fn summarise(&self, ctx: &TurnContext<'_>, next: &LoreGame, rules: &BookRules) -> (String, u32, u32) {
+    async fn summarise(
+        &self,
+        ctx: &TurnContext<'_>,
+        next: &LoreGame,
+        rules: &BookRules,
+        offered: Option<String>,
+    ) -> (String, u32, u32) {
         let lang = self.lang();
         let pending = next.book.unsummarised(rules);
         let upto = pending.iter().map(|e| e.turn).max().unwrap_or(next.book.summary_upto);
+        // The referee's chapter, when it wrote one: no call of its own.
+        let offered = offered.and_then(|c| agents::clean_reply(&c, "Summary")).filter(|c| self.gate_check(c).is_none());
+        if let Some(chapter) = offered {
+            return (crate::core::context::keep_last_words(&chapter, rules.summary_words * 2, lang), upto, 0);
+        }
         let turns = pending.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
         let prompt = agents::summary_prompt(lang, &self.world, &next.book.summary, &turns, rules.summary_words);
         let said = agents::call(&*ctx.pipeline.models.narrator, prompt.clone(), 240, 0.2).await;

@@ -114,7 +114,8 @@ impl LlmClient for ByRole {
         let text = match answers.iter().position(|(role, _)| *role == r) {
             Some(i) => answers.remove(i).1?,
             None => match r {
-                "LORE-REFEREE" => r#"{"approved": true, "reason": "fine", "confidence": 0.9, "next_action": "narrator_scene", "cites": ["lamp"]}"#.into(),
+                // Not sure enough to let a reply go unchecked (`SURE`).
+                "LORE-REFEREE" => r#"{"approved": true, "reason": "fine", "confidence": 0.7, "next_action": "narrator_scene", "cites": ["lamp"]}"#.into(),
                 "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "consistent", "confidence": 0.9}"#.into(),
                 "LORE-PERSONA" => r#"{"speaking_style": "short and dry", "traits": ["wary"], "background": "keeper of the lamp", "wants": "to be left alone"}"#.into(),
                 "LORE-NPC" => "*wipes her hands* State your business.".into(),
@@ -244,6 +245,64 @@ async fn retrieval_reads_the_action_with_the_turn_before_it() {
     let prompts = r.model.prompts.lock().unwrap().clone();
     let referee = prompts.iter().rev().find(|p| p.contains("LORE-REFEREE") && p.contains("I go up there")).unwrap();
     assert!(referee.contains("[lamp] The Lamp:"), "{referee}");
+}
+
+#[tokio::test]
+async fn a_sure_ruling_lets_a_reply_that_states_nothing_new_go_unchecked() {
+    let mut r = rig();
+    let sure = r#"{"approved": true, "reason": "fine", "confidence": 0.95, "next_action": "narrator_scene"}"#;
+    r.model.will("LORE-REFEREE", sure);
+    r.turn(TurnInput::Say("I climb the tower to the lamp.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"]);
+    // A reply that names something the lore does not is checked.
+    r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "Captain Orrin Blackwater waves from a boat with 12 oars.");
+    r.turn(TurnInput::Say("I look down at the sea.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+    // So is any reply after a ruling that is not sure.
+    r.turn(TurnInput::Say("I look up.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+}
+
+#[tokio::test]
+async fn a_due_chapter_rides_on_the_referees_call() {
+    let mut r = rig();
+    let rules = r.table.game.rules();
+    // The opening is turn 0: the window is full after this many turns.
+    let before = (rules.hot_turns + rules.summary_every - 2) as u32;
+    for i in 0..before {
+        r.turn(TurnInput::Say(format!("I count the steps, {i}."))).await;
+    }
+    r.model.calls();
+    r.model.will(
+        "LORE-REFEREE",
+        r#"{"approved": true, "reason": "fine", "confidence": 0.95, "next_action": "narrator_scene", "chapter": "Ada arrived and counted the tower's steps."}"#,
+    );
+    r.turn(TurnInput::Say("I count them once more.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let referee = prompts.iter().rev().find(|p| p.contains("I count them once more") && p.contains("LORE-REFEREE")).unwrap();
+    assert!(referee.contains("Also give \"chapter\": what happened in turns 0–3"), "{referee}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"], "no summary call of its own");
+    let book = &r.table.game.book;
+    assert_eq!((book.summary.as_str(), book.summary_upto), ("Ada arrived and counted the tower's steps.", 3));
+    assert_eq!(book.tier(0), Some(crate::core::context::Tier::Summary), "the opening is summarised too");
+    assert_eq!(r.table.game.calls, u64::from(3 * before + 2));
+}
+
+#[tokio::test]
+async fn a_flag_the_referee_sets_is_kept_apart_and_every_prompt_holds_the_frozen_layer() {
+    let mut r = rig();
+    r.model.will("LORE-REFEREE", r#"{"approved": true, "confidence": 0.7, "flags": {"lamp_lit": true}}"#);
+    r.turn(TurnInput::Say("I light the lamp.".into())).await;
+    assert_eq!(r.table.game.book.flags.get("lamp_lit"), Some(&true));
+    assert!(!r.table.game.book.summary.contains("lamp_lit"));
+    r.turn(TurnInput::Say("I rest.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    for role in ["(LORE-REFEREE)", "(LORE-NARRATOR)"] {
+        let p = prompts.iter().rev().find(|p| p.contains(role) && p.contains("I rest.")).unwrap();
+        assert!(p.contains("lamp_lit = true"), "{role}: {p}");
+        assert!(p.contains("The party: Ada") && p.contains("The story began: Fog over Gullrock."), "{role}: {p}");
+    }
 }
 
 #[tokio::test]
