@@ -54,7 +54,7 @@ pub async fn run(pipeline: &Pipeline, worlds: &[Arc<World>]) -> Vec<Ruled> {
             let table = LoreTable::new(game, world.clone(), &session, &crate::core::actor::new_canary());
             let ctx = TurnContext { pipeline, now_ms: 0, progress: &noop };
             let (ruled, parsed) = match table.ruling_for(&ctx, &player.name, &probe.text).await {
-                Ok((ruling, plan)) => {
+                Some((ruling, plan)) => {
                     let ruled = match plan {
                         Plan::Narrate => "narrate",
                         Plan::Npc(_) => "npc",
@@ -62,7 +62,7 @@ pub async fn run(pipeline: &Pipeline, worlds: &[Arc<World>]) -> Vec<Ruled> {
                     };
                     (ruled, ruling.is_some())
                 }
-                Err(()) => ("failed", false),
+                None => ("failed", false),
             };
             out.push(Ruled {
                 world: world.id.clone(),

@@ -542,9 +542,11 @@ impl LoreTable {
 
     /// Whether the reply needs the referee's check: always, unless the
     /// referee approved the action with confidence (`SURE`) and the reply
-    /// states nothing new: no name or number that the action, its lore,
-    /// the story so far and the world's public text lack. A reply that
-    /// only tells the approved action back needs no second ruling.
+    /// states nothing new: no name, number or content word (Chinese: pair
+    /// of characters) that the action, its lore, the story so far and the
+    /// world's public text lack. A reply that only tells the approved
+    /// action and the story back needs no second ruling; "a dragon
+    /// circles the lamp" is checked.
     fn needs_check(&self, ruling: Option<&Ruling>, reply: &str, scene: &Scene<'_>) -> bool {
         let sure = ruling.is_some_and(|r| r.approved && r.confidence >= SURE);
         if !sure {
@@ -554,11 +556,7 @@ impl LoreTable {
         let known =
             format!("{}\n{}\n{}\n{}", scene.action, lore.join("\n"), scene.public_history, self.public).to_lowercase();
         let names = crate::core::context::coined(reply).into_iter().any(|(t, _)| !known.contains(&t.to_lowercase()));
-        let numbers = crate::core::text::words(reply)
-            .into_iter()
-            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
-            .any(|n| !known.contains(&n));
-        names || numbers
+        names || says_new(reply, &known)
     }
 
     /// The narrator's prompt about the scene's action, on `passages`.
@@ -641,14 +639,19 @@ impl LoreTable {
 
     /// Steps 1 and 2 alone, as a turn runs them (retrieval, recall, the
     /// referee, the planner's route), for `echoes eval referee`: the
-    /// ruling (`None`: unreadable, the action stands) and the plan; `Err`
-    /// when the model failed.
-    pub async fn ruling_for(&self, ctx: &TurnContext<'_>, player: &str, action: &str) -> Result<(Option<Ruling>, Plan), ()> {
+    /// ruling (`None`: unreadable, the action stands) and the plan;
+    /// `None` when the model failed.
+    pub async fn ruling_for(
+        &self,
+        ctx: &TurnContext<'_>,
+        player: &str,
+        action: &str,
+    ) -> Option<(Option<Ruling>, Plan)> {
         let passages = self.retrieve(ctx, &self.query(None, action), PASSAGES).await;
         let (recalled, _, _) = self.recall(ctx, action).await;
-        let ruling = self.referee(ctx, &passages, &recalled, player, action, action).await.map_err(|_| ())?;
+        let ruling = self.referee(ctx, &passages, &recalled, player, action, action).await.ok()?;
         let plan = self.plan(ruling.as_ref(), None, action);
-        Ok((ruling, plan))
+        Some((ruling, plan))
     }
 
     /// Step 2: the referee's ruling on the action, with the planner's
@@ -1019,6 +1022,21 @@ fn unreachable_ruling() -> Ruling {
         cites: Vec::new(),
         flags: Vec::new(),
     }
+}
+
+/// Whether `reply` has a number, a content word (four letters or more,
+/// not common) or a pair of Chinese characters that `known` (lower case)
+/// lacks.
+fn says_new(reply: &str, known: &str) -> bool {
+    let known_words: std::collections::HashSet<String> = crate::core::text::words(known).into_iter().collect();
+    let words = crate::core::text::words(reply);
+    let latin = words.iter().filter(|w| !w.chars().all(crate::core::text::is_cjk));
+    let new_word = latin
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || (w.chars().count() >= 4 && !COMMON.contains(&w.as_str())))
+        .any(|w| !known_words.contains(w));
+    let chars: Vec<char> = reply.chars().filter(|c| crate::core::text::is_cjk(*c)).collect();
+    let new_pair = chars.windows(2).any(|p| !known.contains(&p.iter().collect::<String>()));
+    new_word || new_pair
 }
 
 /// A recalled line's words without its "[turn] speaker:" head.

@@ -252,8 +252,14 @@ async fn a_sure_ruling_lets_a_reply_that_states_nothing_new_go_unchecked() {
     let mut r = rig();
     let sure = r#"{"approved": true, "reason": "fine", "confidence": 0.95, "next_action": "narrator_scene"}"#;
     r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "The lamp turns all night over the rock.");
     r.turn(TurnInput::Say("I climb the tower to the lamp.".into())).await;
     assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"]);
+    // A reply with a word the lore and the story lack is checked.
+    r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "A dragon circles the lamp.");
+    r.turn(TurnInput::Say("I look at the lamp.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
     // A reply that names something the lore does not is checked.
     r.model.will("LORE-REFEREE", sure);
     r.model.will("LORE-NARRATOR", "Captain Orrin Blackwater waves from a boat with 12 oars.");
@@ -476,4 +482,20 @@ fn a_server_world_is_read_checked_kept_with_its_session_and_resumed() {
     let (new, _) = host.open(&ada(), lang, &TableOptions::default(), template).unwrap();
     let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
     assert_eq!((game.world.as_str(), game.source), ("hollowtide", None));
+}
+
+#[test]
+fn the_summary_interval_is_a_start_option() {
+    use crate::core::game::{HostedGame, TableOptions};
+    let host = LoreHost::new(crate::assets::worlds());
+    let lang = crate::core::vocab::Language::En;
+    let options = TableOptions::default().with("memory_interval", "2");
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &options, template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!((game.memory_interval, game.rules().summary_every), (2, 2));
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &TableOptions::default(), template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!(game.memory_interval, super::MEMORY_INTERVAL, "seed 004's default");
 }
