@@ -79,9 +79,16 @@ const FACTS: [(Plant, &str, &str); 21] = [
         "Who is holding my permit for the night?",
         "cooper",
     ),
-    (Plant::Act("I unbolt the old sea gate and leave it open."), "Is the barrier by the water still shut?", "gate_opened"),
     (
-        Plant::Npc("Swear you will meet me later.", "*nods* I swear I will meet you at the lighthouse steps at moonrise."),
+        Plant::Act("I unbolt the old sea gate and leave it open."),
+        "Is the barrier by the water still shut?",
+        "gate_opened",
+    ),
+    (
+        Plant::Npc(
+            "Swear you will meet me later.",
+            "*nods* I swear I will meet you at the lighthouse steps at moonrise.",
+        ),
         "Where did that person agree to see me?",
         "lighthouse steps",
     ),
@@ -127,7 +134,8 @@ const SIZES_AT: [u32; 4] = [10, 50, 150, 300];
 const SHORT: u32 = 6;
 /// The bench model's context window and replies, as the table sizes them.
 const WINDOW: usize = 4_096;
-const ROLES: [&str; 6] = ["LORE-REFEREE", "LORE-NARRATOR", "LORE-NPC", "LORE-REFEREE-REPLY", "LORE-SUMMARY", "LORE-PERSONA"];
+const ROLES: [&str; 6] =
+    ["LORE-REFEREE", "LORE-NARRATOR", "LORE-NPC", "LORE-REFEREE-REPLY", "LORE-SUMMARY", "LORE-PERSONA"];
 /// Probe turns are numbered from here (they are not kept).
 const PROBE_TURN: u32 = 100_000;
 
@@ -173,18 +181,20 @@ impl BenchModel {
             "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "Consistent.", "confidence": 0.9}"#.to_string(),
             "LORE-SUMMARY" => {
                 let turns = user.split("New turns:").nth(1).unwrap_or_default();
-                let acts: Vec<&str> = turns
-                    .lines()
-                    .filter(|l| l.contains("] Ada: "))
-                    .filter_map(|l| l.split("] Ada: ").nth(1))
-                    .collect();
+                let acts: Vec<&str> =
+                    turns.lines().filter(|l| l.contains("] Ada: ")).filter_map(|l| l.split("] Ada: ").nth(1)).collect();
                 format!("Ada went on: {}", acts.join(" "))
             }
-            "LORE-NPC" if user.contains("Swear you will meet me") => {
-                FACTS.iter().find_map(|(p, _, _)| if let Plant::Npc(_, said) = p { Some(*said) } else { None }).unwrap_or_default().to_string()
-            }
+            "LORE-NPC" if user.contains("Swear you will meet me") => FACTS
+                .iter()
+                .find_map(|(p, _, _)| if let Plant::Npc(_, said) = p { Some(*said) } else { None })
+                .unwrap_or_default()
+                .to_string(),
             "LORE-NPC" => "*looks you over* Ask your questions quickly; the tide does not wait.".to_string(),
-            "LORE-PERSONA" => r#"{"speaking_style": "curt", "traits": ["wary"], "background": "a local", "wants": "quiet"}"#.to_string(),
+            "LORE-PERSONA" => {
+                r#"{"speaking_style": "curt", "traits": ["wary"], "background": "a local", "wants": "quiet"}"#
+                    .to_string()
+            }
             _ => {
                 let acted = user.lines().rev().find(|l| l.contains(" acts: ")).unwrap_or_default();
                 let action: String = acted.split(" acts: ").nth(1).unwrap_or_default().chars().take(60).collect();
@@ -254,7 +264,10 @@ fn content(text: &str) -> HashSet<String> {
         "the", "and", "for", "that", "this", "with", "from", "into", "you", "your", "was", "are", "did", "has", "have",
         "him", "her", "she", "our", "its", "who", "what", "where", "when",
     ];
-    crate::core::text::words(text).into_iter().filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str())).collect()
+    crate::core::text::words(text)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !COMMON.contains(&w.as_str()))
+        .collect()
 }
 
 pub async fn run(turns: u32) -> anyhow::Result<()> {

@@ -215,13 +215,8 @@ impl Book {
 
     /// Sets a named flag.
     pub fn flag(&mut self, name: &str, value: bool) {
-        let name: String = name
-            .trim()
-            .to_lowercase()
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { '_' })
-            .take(40)
-            .collect();
+        let name: String =
+            name.trim().to_lowercase().chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).take(40).collect();
         if !name.is_empty() {
             self.flags.insert(name, value);
         }
@@ -654,7 +649,11 @@ impl Layers {
                 kept.reverse();
             }
             let dropped = lines.len() - kept.len();
-            if kept.is_empty() { (None, 0, dropped) } else { (Some(format!("{head}\n{}", kept.join("\n"))), n, dropped) }
+            if kept.is_empty() {
+                (None, 0, dropped)
+            } else {
+                (Some(format!("{head}\n{}", kept.join("\n"))), n, dropped)
+            }
         };
         if !self.flags.is_empty() {
             parts.push(format!("{}\n{}", heads[5], self.flags.join("\n")));
@@ -664,7 +663,8 @@ impl Layers {
         let (block, n, _) = take(&summary, heads[0], shares.summary, true);
         fitted.cold = n;
         parts.extend(block);
-        let (block, n, _) = take(&self.gm, heads[1], shares.summary.saturating_sub(fitted.cold).max(shares.summary / 4), true);
+        let (block, n, _) =
+            take(&self.gm, heads[1], shares.summary.saturating_sub(fitted.cold).max(shares.summary / 4), true);
         fitted.cold += n;
         parts.extend(block);
         let (block, n, _) = take(&self.glossary, heads[2], shares.glossary, false);

@@ -104,12 +104,7 @@ pub fn report(model: &str, ruled: &[Ruled]) -> (String, serde_json::Value) {
     text.push_str("\nexpected \\ ruled   approve:narrate  approve:npc  disqualify\n");
     for want in ["consistent", "contradicts"] {
         let cell = |got: &str| matrix.get(&(want, got)).copied().unwrap_or(0);
-        text.push_str(&format!(
-            "{want:<18} {:>15} {:>12} {:>11}\n",
-            cell("narrate"),
-            cell("npc"),
-            cell("disqualify")
-        ));
+        text.push_str(&format!("{want:<18} {:>15} {:>12} {:>11}\n", cell("narrate"), cell("npc"), cell("disqualify")));
     }
     for world in &worlds {
         let mine: Vec<&Ruled> = ruled.iter().filter(|r| r.world == *world).collect();

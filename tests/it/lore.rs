@@ -231,5 +231,10 @@ async fn the_context_benchmark_prints_tokens_per_role_and_the_recall_probe() {
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     let out = &run.stdout;
     assert!(out.contains("lore-referee") && out.contains("lore-narrator") && out.contains("lore-npc"), "{out}");
-    assert!(out.contains("model calls:") && out.contains("short range · referee") && out.contains("long range · after turn 30"), "{out}");
+    assert!(
+        out.contains("model calls:")
+            && out.contains("short range · referee")
+            && out.contains("long range · after turn 30"),
+        "{out}"
+    );
 }

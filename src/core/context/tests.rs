@@ -85,10 +85,7 @@ fn no_blind_spot(turns: u32, hot_turns: usize, every: usize, summary_tokens: usi
         }
         let hot: std::collections::BTreeSet<u32> = book.hot(&rules).iter().map(|e| e.turn).collect();
         let want = (t + 1).min(hot_turns as u32);
-        assert!(
-            (t + 1 - want..=t).all(|u| hot.contains(&u)),
-            "the last {want} turns are hot after turn {t}: {hot:?}"
-        );
+        assert!((t + 1 - want..=t).all(|u| hot.contains(&u)), "the last {want} turns are hot after turn {t}: {hot:?}");
         assert!(hot.len() < hot_turns + every.max(1), "the hot window is bounded: {hot:?}");
         // Exactly one: a hot turn is not summarised, a summarised one is
         // either kept in a chapter or left for recall.
@@ -156,6 +153,7 @@ fn flags_are_kept_apart_from_the_prose_and_shown_whole() {
 #[test]
 fn a_fitted_block_stays_within_its_budget_and_drops_the_oldest_hot_turns() {
     let layers = Layers {
+        flags: Vec::new(),
         summary: "They came to town.".into(),
         gm: vec!["[3] referee: disqualified".into()],
         glossary: vec!["Silver Heron — the boat".into()],

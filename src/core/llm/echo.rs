@@ -79,7 +79,9 @@ mod tests {
                 "You are the game master of Hollowtide (LORE-NARRATOR), a role-playing game. Speak to the players \
                  in the second person, vividly and briefly.",
             ),
-            ChatMessage::user("The latest turns:\n[1] Ada: I walk along the Long Stones towards the harbour.\nDescribe what happens next in two to four sentences."),
+            ChatMessage::user(
+                "The latest turns:\n[1] Ada: I walk along the Long Stones towards the harbour.\nDescribe what happens next in two to four sentences.",
+            ),
         ]
     }
 
@@ -93,13 +95,18 @@ mod tests {
         // sharing a few words.
         assert!(!i.echoed_by("You walk along the Long Stones towards the harbour; gulls wheel overhead."));
         assert!(!i.echoed_by("The game master smiles: the tide is turning, Ada."));
-        assert_eq!(unless_echo("Fog rolls in.".into(), &prompt(), public, Language::En).as_deref(), Some("Fog rolls in."));
+        assert_eq!(
+            unless_echo("Fog rolls in.".into(), &prompt(), public, Language::En).as_deref(),
+            Some("Fog rolls in.")
+        );
         assert!(unless_echo(prompt()[0].content.clone(), &prompt(), public, Language::En).is_none());
     }
 
     #[test]
     fn chinese_is_read_by_characters() {
-        let messages = vec![ChatMessage::system("你是角色扮演游戏《纸渡》的主持人（LORE-NARRATOR）。用第二人称对玩家说话，生动而简短。")];
+        let messages = vec![ChatMessage::system(
+            "你是角色扮演游戏《纸渡》的主持人（LORE-NARRATOR）。用第二人称对玩家说话，生动而简短。",
+        )];
         let i = Instructions::of(&messages, "", Language::Zh);
         assert!(i.echoed_by("好的。你是角色扮演游戏《纸渡》的主持人。"));
         assert!(!i.echoed_by("雾从澜溪上升起，渡船靠岸了。"));

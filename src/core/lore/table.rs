@@ -420,7 +420,7 @@ impl LoreTable {
             .map(|c| (content_words(recalled_text(&c)).intersection(&wanted).count(), c))
             .filter(|(n, _)| *n >= RECALL_MIN_SHARED)
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         scored.into_iter().take(RECALLED).map(|(_, c)| c).collect()
     }
 
@@ -1021,6 +1021,7 @@ fn unreachable_ruling() -> Ruling {
         plan: None,
         cites: Vec::new(),
         flags: Vec::new(),
+        chapter: None,
     }
 }
 
