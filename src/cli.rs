@@ -144,6 +144,16 @@ pub enum EvalCommand {
         #[arg(long)]
         scores: bool,
     },
+    /// The Lore RPG's referee on every probe of a world's probes.toml
+    /// (both bundled worlds when none is named): accuracy, a confusion
+    /// table and the parse rate.
+    Referee {
+        /// A world's id or title.
+        world: Option<String>,
+        /// Print the report as JSON only.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -466,6 +476,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Judge { file, parallel, json, scores }) => {
             ops::eval_judge(settings, &file, parallel, json, scores).await
         }
+        Command::Eval(EvalCommand::Referee { world, json }) => ops::eval_referee(settings, world, json).await,
         Command::Db(command) => ops::db(&settings, command).await,
     }
 }

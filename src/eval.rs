@@ -7,6 +7,8 @@
 //! in file order. Prints accuracy, a confusion matrix, the parse rate and
 //! seconds per judgement, as a table and as JSON.
 
+pub mod referee;
+
 use crate::core::soup::verbs::SoupVerb;
 use std::collections::BTreeMap;
 use std::sync::Arc;

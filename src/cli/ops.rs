@@ -176,6 +176,35 @@ pub(super) async fn eval_judge(
     Ok(())
 }
 
+/// `echoes eval referee`: the Lore RPG's referee on the worlds' probes.
+pub(super) async fn eval_referee(mut settings: Settings, world: Option<String>, json: bool) -> anyhow::Result<()> {
+    let worlds = crate::assets::worlds();
+    let chosen: Vec<std::sync::Arc<crate::core::lore::World>> = match &world {
+        Some(name) => vec![
+            worlds
+                .worlds
+                .iter()
+                .find(|w| w.id.eq_ignore_ascii_case(name) || w.title.eq_ignore_ascii_case(name))
+                .cloned()
+                .ok_or_else(|| anyhow::anyhow!("no world {name:?}; `echoes rpg check` lists them"))?,
+        ],
+        None => worlds.worlds.clone(),
+    };
+    let (models, notice) = choose_models(&mut settings).await?;
+    let app = App::open(settings, models).await?;
+    eprintln!("{notice}");
+    let pipeline = &app.engine.pipeline;
+    let ruled = crate::eval::referee::run(pipeline, &chosen).await;
+    let (table, report) = crate::eval::referee::report(&pipeline.models.judge.describe(), &ruled);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{table}");
+        println!("\n{}", serde_json::to_string(&report)?);
+    }
+    Ok(())
+}
+
 /// `echoes transcript`: writes a finished game as Markdown and prints the file's path.
 pub(super) async fn write_transcript(
     settings: Settings,

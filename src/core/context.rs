@@ -4,23 +4,33 @@
 //!
 //! - **frozen**: the world's rules, the persona, the game's fixed text;
 //!   built by the game, never trimmed;
-//! - **cold**: a rolling summary, rewritten every `summary_every` turns
-//!   from the previous summary and the turns since (by a model; an
-//!   extract when the model fails);
-//! - **hot**: the last turns verbatim, the oldest dropped first when the
-//!   budget is short;
+//! - **cold**: the summary, in chapters: every `summary_every` turns
+//!   (seed 004's `memory_interval`) the turns that left the hot window
+//!   become one chapter (by a model; an extract when the model fails);
+//!   the newest chapters that fit the summary's share are kept;
+//! - **hot**: every turn not yet in a chapter, verbatim: at least
+//!   `hot_turns`, at most `hot_turns + summary_every - 1`;
+//! - **flags**: named booleans the table set ("gate_opened"), kept apart
+//!   from the prose and shown whole with the frozen text;
 //! - **glossary** ("auto-bible"): names and terms the table coined
 //!   (capitalised runs, 「quoted」 Chinese terms) that are not in the
-//!   frozen text, each with the sentence that coined it, injected when
-//!   the term comes up;
+//!   frozen text, each with the sentence that coined it, always injected:
+//!   those that come up first, then the newest, within its share;
 //! - **recalled**: older turns found again by similarity (the game keeps
 //!   them searchable in the memory index) when the current input is about
 //!   them;
 //! - **per-role memory**: GM-only notes (a referee's rulings) reach the
 //!   GM's view only; players' views are built from public entries.
 //!
+//! **No blind spot**: every turn is in exactly one tier (`Book::tier`):
+//! hot (verbatim), summary (a kept chapter), or recall (older than the
+//! kept chapters, in the search index). Recall also searches turns the
+//! summary holds, since a summary is lossy.
+//!
 //! The `Book` is what a session keeps between turns (serde, inside the
-//! game's snapshot); `Layers::fit` assembles one role's block.
+//! game's snapshot); `Shares` splits a model's context window into the
+//! layers' budgets (the seed's shares by default); `Layers::fit_shares`
+//! assembles one role's block.
 
 use serde::{Deserialize, Serialize};
 
@@ -63,16 +73,22 @@ pub struct Term {
 /// How a book grows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BookRules {
-    /// Public entries kept verbatim in the book (the hot layer's pool;
-    /// older ones live in the summary and the search index). Entries not
-    /// yet summarised are kept beyond it, up to twice as many.
+    /// Public entries kept verbatim in the book (the hot layer and a pool
+    /// for the recap; older ones live in the summary and the search
+    /// index). Entries not yet summarised are never dropped below twice
+    /// this bound.
     pub keep: usize,
-    /// Turns shown verbatim at most (the hot window).
+    /// Turns the hot window always shows verbatim.
     pub hot_turns: usize,
-    /// The summary is rewritten once this many turns left the hot window.
+    /// Turns folded into one chapter at a time (seed 004's
+    /// `memory_interval`): the hot window holds up to `hot_turns +
+    /// summary_every - 1` turns.
     pub summary_every: usize,
-    /// Longest summary, in words (Chinese: characters / 2).
+    /// Longest chapter, in words (Chinese: characters / 2).
     pub summary_words: usize,
+    /// Tokens (estimated) the kept chapters may take: older chapters
+    /// leave the summary for the recall index.
+    pub summary_tokens: usize,
     /// GM notes kept.
     pub gm_notes: usize,
     /// Glossary terms kept (the oldest first to go).
@@ -81,23 +97,65 @@ pub struct BookRules {
 
 impl Default for BookRules {
     fn default() -> Self {
-        BookRules { keep: 40, hot_turns: 6, summary_every: 8, summary_words: 120, gm_notes: 8, terms: 120 }
+        BookRules {
+            keep: 40,
+            hot_turns: 6,
+            summary_every: 4,
+            summary_words: 60,
+            summary_tokens: 400,
+            gm_notes: 8,
+            terms: 120,
+        }
     }
+}
+
+/// One chapter of the summary: the turns it covers and its prose.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chapter {
+    pub from: u32,
+    pub upto: u32,
+    pub text: String,
+}
+
+/// Where a turn is found (`Book::tier`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    /// Verbatim in the hot window.
+    Hot,
+    /// In a chapter the summary keeps.
+    Summary,
+    /// Only in the search index.
+    Recall,
 }
 
 /// What a session keeps between turns.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Book {
-    /// The cold layer: the story up to `summary_upto`.
+    /// The cold layer: the kept chapters' text (turns `summary_from` to
+    /// `summary_upto`).
     pub summary: String,
     pub summary_upto: u32,
+    /// Whether anything was summarised (turn 0, the opening, is a turn).
+    #[serde(default)]
+    pub folded: bool,
+    #[serde(default)]
+    pub chapters: Vec<Chapter>,
+    /// The oldest turn the kept chapters cover.
+    #[serde(default)]
+    pub summary_from: u32,
+    /// Named booleans the table set, kept apart from the prose.
+    #[serde(default)]
+    pub flags: std::collections::BTreeMap<String, bool>,
     /// Public entries, newest last (at most `keep`).
     pub recent: Vec<Entry>,
     /// GM-only notes, newest last.
     pub gm_notes: Vec<Entry>,
     pub glossary: Vec<Term>,
-    /// Entries up to this turn are in the search index.
+    /// Entries up to this turn are in the search index (once `indexed`).
     pub archived_upto: u32,
+    /// Whether anything is in the search index (turn 0 is a turn).
+    #[serde(default)]
+    pub indexed: bool,
 }
 
 /// Whose view a block is built for.
@@ -126,13 +184,41 @@ impl Book {
             self.glossary.drain(..extra);
         }
         self.recent.push(entry);
-        if self.recent.len() > rules.keep {
+        // Room for the whole hot window (a turn is two entries or more).
+        let keep = rules.keep.max(4 * (rules.hot_turns + rules.summary_every));
+        if self.recent.len() > keep {
             // Entries the summary has not taken in yet stay, up to twice
             // the bound (a summary that keeps failing cannot grow it more).
-            let extra = self.recent.len() - rules.keep;
-            let summarised = self.recent.iter().take(extra).take_while(|e| e.turn <= self.summary_upto).count();
-            let drop = if self.recent.len() > 2 * rules.keep { extra } else { summarised };
+            let extra = self.recent.len() - keep;
+            let summarised = self.recent.iter().take(extra).take_while(|e| self.is_summarised(e.turn)).count();
+            let drop = if self.recent.len() > 2 * keep { extra } else { summarised };
             self.recent.drain(..drop);
+        }
+    }
+
+    /// Whether `turn` is in the summary's span (kept or not).
+    pub fn is_summarised(&self, turn: u32) -> bool {
+        (self.folded || self.summary_upto > 0) && turn <= self.summary_upto
+    }
+
+    /// Where `turn` is found; `None` is a blind spot (never, while the
+    /// game indexes what leaves the summary).
+    pub fn tier(&self, turn: u32) -> Option<Tier> {
+        if !self.is_summarised(turn) {
+            return self.recent.iter().any(|e| e.turn == turn).then_some(Tier::Hot);
+        }
+        if turn >= self.summary_from {
+            return Some(Tier::Summary);
+        }
+        (self.indexed && turn <= self.archived_upto).then_some(Tier::Recall)
+    }
+
+    /// Sets a named flag.
+    pub fn flag(&mut self, name: &str, value: bool) {
+        let name: String =
+            name.trim().to_lowercase().chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).take(40).collect();
+        if !name.is_empty() {
+            self.flags.insert(name, value);
         }
     }
 
@@ -145,36 +231,51 @@ impl Book {
         }
     }
 
-    /// The entries the hot window shows (the last `hot_turns` turns).
-    pub fn hot(&self, rules: &BookRules) -> &[Entry] {
-        let last = self.recent.last().map_or(0, |e| e.turn);
-        let from = last.saturating_sub((rules.hot_turns as u32).saturating_sub(1));
-        let start = self.recent.iter().position(|e| e.turn >= from).unwrap_or(self.recent.len());
+    /// The entries the hot window shows: every turn not yet summarised.
+    pub fn hot(&self, _rules: &BookRules) -> &[Entry] {
+        let start = self.recent.iter().position(|e| !self.is_summarised(e.turn)).unwrap_or(self.recent.len());
         &self.recent[start..]
     }
 
-    /// Entries that left the hot window and are not in the summary yet.
+    /// The entries the next chapter takes: the hot window less its last
+    /// `hot_turns` turns.
     pub fn unsummarised(&self, rules: &BookRules) -> Vec<&Entry> {
-        let hot_from = self.hot(rules).first().map_or(u32::MAX, |e| e.turn);
-        self.recent.iter().filter(|e| e.turn > self.summary_upto && e.turn < hot_from).collect()
+        let hot = self.hot(rules);
+        let turns: std::collections::BTreeSet<u32> = hot.iter().map(|e| e.turn).collect();
+        let keep_from = turns.iter().rev().nth(rules.hot_turns.saturating_sub(1)).copied().unwrap_or(0);
+        hot.iter().filter(|e| e.turn < keep_from).collect()
     }
 
-    /// Whether the summary should be rewritten now.
+    /// Whether a chapter is due: the hot window holds `hot_turns +
+    /// summary_every` turns.
     pub fn summary_due(&self, rules: &BookRules) -> bool {
-        let pending = self.unsummarised(rules);
-        let distinct = pending.iter().map(|e| e.turn).collect::<std::collections::BTreeSet<_>>().len();
-        distinct >= rules.summary_every
+        let distinct = self.hot(rules).iter().map(|e| e.turn).collect::<std::collections::BTreeSet<_>>().len();
+        distinct >= rules.hot_turns + rules.summary_every.max(1)
     }
 
-    /// Takes a new summary covering the entries up to `upto`.
-    pub fn fold(&mut self, summary: String, upto: u32) {
-        self.summary = summary;
+    /// Takes a new chapter covering the turns after the last one up to
+    /// `upto`; the oldest chapters leave the summary (for the recall
+    /// index) once the kept ones exceed `rules.summary_tokens`.
+    pub fn fold(&mut self, text: String, upto: u32, rules: &BookRules) {
+        let from = if self.is_summarised(self.summary_upto) { self.summary_upto + 1 } else { 0 };
+        if self.chapters.is_empty() && !self.summary.trim().is_empty() {
+            // A book from before chapters: its summary is the first one.
+            self.chapters.push(Chapter { from: 0, upto: self.summary_upto, text: self.summary.clone() });
+        }
+        self.chapters.push(Chapter { from, upto, text });
+        self.folded = true;
         self.summary_upto = self.summary_upto.max(upto);
+        let tokens = |cs: &[Chapter]| cs.iter().map(|c| estimate_tokens(&c.text) + 1).sum::<usize>();
+        while self.chapters.len() > 1 && tokens(&self.chapters) > rules.summary_tokens {
+            self.chapters.remove(0);
+        }
+        self.summary_from = self.chapters.first().map_or(0, |c| c.from);
+        self.summary = self.chapters.iter().map(|c| c.text.trim()).collect::<Vec<_>>().join("\n");
     }
 
     /// Entries not yet in the search index.
     pub fn to_archive(&self) -> Vec<&Entry> {
-        self.recent.iter().filter(|e| e.turn > self.archived_upto).collect()
+        self.recent.iter().filter(|e| !self.indexed || e.turn > self.archived_upto).collect()
     }
 
     /// Terms that come up in `text`.
@@ -209,6 +310,27 @@ pub fn keep_last_words(text: &str, words: usize, lang: Language) -> String {
         Language::En => {
             let all: Vec<&str> = text.split_whitespace().collect();
             all[all.len().saturating_sub(words)..].join(" ")
+        }
+    }
+}
+
+/// The first `words` words (Chinese: `2 × words` characters) of `text`,
+/// lines kept.
+pub fn keep_first_words(text: &str, words: usize, lang: Language) -> String {
+    match lang {
+        Language::Zh => text.chars().take(words * 2).collect(),
+        Language::En => {
+            let mut left = words;
+            let mut out: Vec<String> = Vec::new();
+            for line in text.lines() {
+                let taken: Vec<&str> = line.split_whitespace().take(left).collect();
+                left -= taken.len();
+                out.push(taken.join(" "));
+                if left == 0 {
+                    break;
+                }
+            }
+            out.join("\n")
         }
     }
 }
@@ -320,9 +442,70 @@ pub fn fold_older(lines: &[String], budget: usize, count: Counter<'_>) -> Option
     (!kept.is_empty()).then(|| kept.join("; "))
 }
 
+/// A role's context budget in tokens, per layer. The default is seed
+/// 004's split at the top of its ranges; `for_window` fits it to a
+/// model's context window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shares {
+    /// The frozen text: rules, premise, opening hook, the party, flags.
+    pub frozen: usize,
+    /// The summary's kept chapters and the GM notes.
+    pub summary: usize,
+    /// The hot window.
+    pub recent: usize,
+    pub glossary: usize,
+    /// Older turns recalled by search.
+    pub recall: usize,
+}
+
+impl Shares {
+    /// Seed 004's shares, at the top of its ranges.
+    pub const TOP: Shares = Shares { frozen: 1_000, summary: 400, recent: 1_200, glossary: 200, recall: 300 };
+    /// The bottom of its ranges.
+    pub const LOW: Shares = Shares { frozen: 500, summary: 200, recent: 800, glossary: 100, recall: 150 };
+
+    pub fn total(&self) -> usize {
+        self.frozen + self.summary + self.recent + self.glossary + self.recall
+    }
+
+    /// The history's part (all but the frozen text).
+    pub fn history(&self) -> usize {
+        self.total() - self.frozen
+    }
+
+    /// The shares for a model with `window` tokens of context, of which
+    /// `reserved` go to the rest of the prompt (lore passages, the task)
+    /// and the reply: the seed's top shares when they fit, between its
+    /// bottom and top when the room is between theirs, the bottom scaled
+    /// down below that.
+    pub fn for_window(window: usize, reserved: usize) -> Shares {
+        let room = window.saturating_sub(reserved);
+        let (low, top) = (Self::LOW, Self::TOP);
+        if room >= top.total() {
+            return top;
+        }
+        let scale = |l: usize, t: usize| -> usize {
+            if room >= low.total() {
+                l + (t - l) * (room - low.total()) / (top.total() - low.total())
+            } else {
+                l * room / low.total()
+            }
+        };
+        Shares {
+            frozen: scale(low.frozen, top.frozen),
+            summary: scale(low.summary, top.summary),
+            recent: scale(low.recent, top.recent),
+            glossary: scale(low.glossary, top.glossary),
+            recall: scale(low.recall, top.recall),
+        }
+    }
+}
+
 /// One role's history block, before fitting.
 #[derive(Debug, Clone, Default)]
 pub struct Layers {
+    /// Named flags, shown whole.
+    pub flags: Vec<String>,
     pub summary: String,
     /// GM notes (rulings), for the GM's view only.
     pub gm: Vec<String>,
@@ -354,8 +537,17 @@ impl Layers {
             seen_text.push('\n');
             seen_text.push_str(&e.text);
         }
-        let glossary = book.terms_in(&seen_text).iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
+        // The terms that come up first, then the rest newest first: the
+        // glossary is always injected (seed 004), its share bounds it.
+        let mut terms = book.terms_in(&seen_text);
+        for t in book.glossary.iter().rev() {
+            if !terms.iter().any(|k| k.term == t.term) {
+                terms.push(t);
+            }
+        }
+        let glossary = terms.iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
         Layers {
+            flags: book.flags.iter().map(|(k, v)| format!("{k} = {v}")).collect(),
             summary: book.summary.clone(),
             gm: if view == View::Gm { book.gm_notes.iter().map(Entry::line).collect() } else { Vec::new() },
             glossary,
@@ -372,6 +564,9 @@ impl Layers {
         let mut fitted = Fitted::default();
         let mut parts: Vec<String> = Vec::new();
         let mut used = 0;
+        if !self.flags.is_empty() {
+            parts.push(format!("{}\n{}", heads[5], self.flags.join("\n")));
+        }
         if !self.summary.trim().is_empty() {
             let block = format!("{}\n{}", heads[0], self.summary.trim());
             fitted.cold = count(&block);
@@ -426,9 +621,67 @@ impl Layers {
         }
         (parts.join("\n\n"), fitted)
     }
+
+    /// The block within `shares`: the flags whole (they are few), the
+    /// summary's newest lines then the GM notes within the summary's
+    /// share, glossary and recalled lines within theirs, and the hot
+    /// window newest first within the recent share (the oldest hot turn
+    /// dropped first). A layer's unused share is not lent to another, so
+    /// what one role sees does not shift with another layer's size.
+    pub fn fit_shares(&self, lang: Language, shares: &Shares, count: Counter<'_>) -> (String, Fitted) {
+        let heads = headings(lang);
+        let mut fitted = Fitted::default();
+        let mut parts: Vec<String> = Vec::new();
+        // Lines of one layer within `cap`, newest (`rev`) or first first.
+        let take = |lines: &[String], head: &str, cap: usize, newest: bool| -> (Option<String>, usize, usize) {
+            let mut kept: Vec<&str> = Vec::new();
+            let mut n = count(head);
+            let order: Vec<&String> = if newest { lines.iter().rev().collect() } else { lines.iter().collect() };
+            for line in order {
+                let c = count(line) + 1;
+                if n + c > cap {
+                    break;
+                }
+                n += c;
+                kept.push(line);
+            }
+            if newest {
+                kept.reverse();
+            }
+            let dropped = lines.len() - kept.len();
+            if kept.is_empty() {
+                (None, 0, dropped)
+            } else {
+                (Some(format!("{head}\n{}", kept.join("\n"))), n, dropped)
+            }
+        };
+        if !self.flags.is_empty() {
+            parts.push(format!("{}\n{}", heads[5], self.flags.join("\n")));
+        }
+        let summary: Vec<String> =
+            self.summary.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
+        let (block, n, _) = take(&summary, heads[0], shares.summary, true);
+        fitted.cold = n;
+        parts.extend(block);
+        let (block, n, _) =
+            take(&self.gm, heads[1], shares.summary.saturating_sub(fitted.cold).max(shares.summary / 4), true);
+        fitted.cold += n;
+        parts.extend(block);
+        let (block, n, _) = take(&self.glossary, heads[2], shares.glossary, false);
+        fitted.glossary = n;
+        parts.extend(block);
+        let (block, n, _) = take(&self.recalled, heads[3], shares.recall, false);
+        fitted.recalled = n;
+        parts.extend(block);
+        let (block, n, dropped) = take(&self.hot, heads[4], shares.recent, true);
+        fitted.hot = n;
+        fitted.dropped = dropped;
+        parts.extend(block);
+        (parts.join("\n\n"), fitted)
+    }
 }
 
-fn headings(lang: Language) -> [&'static str; 5] {
+fn headings(lang: Language) -> [&'static str; 6] {
     match lang {
         Language::En => [
             "The story so far:",
@@ -436,6 +689,7 @@ fn headings(lang: Language) -> [&'static str; 5] {
             "Names and terms coined at this table:",
             "Earlier turns that bear on this:",
             "The latest turns:",
+            "Flags set at this table:",
         ],
         Language::Zh => [
             "前情提要：",
@@ -443,6 +697,7 @@ fn headings(lang: Language) -> [&'static str; 5] {
             "本局新出现的名字和说法：",
             "与此相关的早先回合：",
             "最近的回合：",
+            "本局已设定的标记：",
         ],
     }
 }

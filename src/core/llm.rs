@@ -4,6 +4,8 @@
 //! Model output is untrusted input: callers parse it into typed values and
 //! never show it to players unchecked.
 
+pub mod echo;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
@@ -97,8 +99,49 @@ pub trait LlmClient: Send + Sync {
         None
     }
 
+    /// Tokens of context the model takes (prompt and reply together):
+    /// the configured `context_window`, the in-process model's own, or
+    /// `None` when unknown (callers assume `DEFAULT_WINDOW`).
+    fn context_window(&self) -> Option<usize> {
+        None
+    }
+
     /// A cheap reachability check (no generation) used at start-up.
     async fn health(&self) -> Result<(), LlmError>;
+}
+
+/// The context window assumed for a model that does not say (Ollama's
+/// default `num_ctx` in recent versions).
+pub const DEFAULT_WINDOW: usize = 4_096;
+
+/// A model whose context window is configured (`context_window` in
+/// `[llm]` or a role's table); everything else is the inner model's.
+pub struct Windowed {
+    pub inner: std::sync::Arc<dyn LlmClient>,
+    pub window: usize,
+}
+
+#[async_trait]
+impl LlmClient for Windowed {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        self.inner.chat(request).await
+    }
+
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        self.inner.count_tokens(text)
+    }
+
+    fn context_window(&self) -> Option<usize> {
+        Some(self.window)
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        self.inner.health().await
+    }
 }
 
 /// The models behind each agent role. Roles may share one client.
@@ -142,6 +185,10 @@ impl LlmClient for Metered {
 
     fn count_tokens(&self, text: &str) -> Option<usize> {
         self.inner.count_tokens(text)
+    }
+
+    fn context_window(&self) -> Option<usize> {
+        self.inner.context_window()
     }
 
     async fn health(&self) -> Result<(), LlmError> {

@@ -81,6 +81,14 @@ fn in_role(role: ModelRole, error: LlmError) -> LlmError {
 
 /// Builds one client for already-resolved settings.
 pub fn build_client(resolved: &ResolvedProvider) -> Result<Arc<dyn LlmClient>, LlmError> {
+    let client = build_bare(resolved)?;
+    Ok(match resolved.context_window {
+        Some(window) => Arc::new(crate::core::llm::Windowed { inner: client, window }),
+        None => client,
+    })
+}
+
+fn build_bare(resolved: &ResolvedProvider) -> Result<Arc<dyn LlmClient>, LlmError> {
     Ok(match resolved.provider {
         ProviderKind::Ollama => Arc::new(OllamaClient::new(resolved)?),
         ProviderKind::OpenAi => Arc::new(OpenAiClient::new(resolved)?),

@@ -46,6 +46,19 @@ impl ProviderKind {
         }
     }
 
+    /// The context window assumed when none is configured: Ollama's
+    /// default `num_ctx`, a modest one for OpenAI-compatible endpoints
+    /// (most take far more), room for anything for the test models;
+    /// `None` for the in-process model, which knows its own.
+    pub fn default_window(self) -> Option<usize> {
+        match self {
+            Self::Ollama | Self::Auto => Some(4_096),
+            Self::OpenAi => Some(16_384),
+            Self::Scripted | Self::Parrot => Some(8_192),
+            Self::Local => None,
+        }
+    }
+
     /// Whether this provider talks HTTP (and so needs a model and a URL).
     pub fn is_remote(self) -> bool {
         matches!(self, Self::Ollama | Self::OpenAi)
@@ -89,6 +102,7 @@ pub struct RoleOverrides {
     pub model: Option<String>,
     pub base_url: Option<String>,
     pub api_key_env: Option<String>,
+    pub context_window: Option<usize>,
 }
 
 /// `[llm.local]`: the in-process model and where its files come from.
@@ -161,6 +175,10 @@ pub struct LlmSettings {
     pub stream: bool,
     /// Replies for the `scripted` provider, replayed in a cycle.
     pub scripted_replies: Vec<String>,
+    /// Tokens of context the model takes; 0: the provider's default
+    /// (`ProviderKind::default_window`; the in-process model knows its
+    /// own). Prompts' layered context is fitted to it.
+    pub context_window: usize,
     pub judge: RoleOverrides,
     pub narrator: RoleOverrides,
     pub local: LocalSettings,
@@ -180,6 +198,7 @@ impl Default for LlmSettings {
             retry_max_delay_ms: 10_000,
             stream: true,
             scripted_replies: Vec::new(),
+            context_window: 0,
             judge: RoleOverrides::default(),
             narrator: RoleOverrides::default(),
             local: LocalSettings::default(),
@@ -234,6 +253,8 @@ pub struct ResolvedProvider {
     pub stream: bool,
     pub scripted_replies: Vec<String>,
     pub local: LocalSettings,
+    /// Tokens of context; `None`: the model's own or the provider's default.
+    pub context_window: Option<usize>,
 }
 
 impl LlmSettings {
@@ -275,6 +296,10 @@ impl LlmSettings {
             stream: self.stream,
             scripted_replies: self.scripted_replies.clone(),
             local: self.local.clone(),
+            context_window: overrides
+                .context_window
+                .or((self.context_window > 0).then_some(self.context_window))
+                .or(provider.default_window()),
         })
     }
 

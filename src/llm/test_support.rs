@@ -28,6 +28,7 @@ pub fn resolved(provider: ProviderKind, base_url: &str, stream: bool) -> Resolve
         stream,
         scripted_replies: Vec::new(),
         local: super::settings::LocalSettings::default(),
+        context_window: None,
     }
 }
 

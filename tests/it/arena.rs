@@ -57,6 +57,14 @@ async fn with_a_parrot_no_private_note_or_rubric_reaches_anyone_it_should_not() 
                 if public.iter().any(|t| t.contains("ARENA-RUBRIC")) {
                     leaks.push("the rubric in public".into());
                 }
+                // No speaker shows its own instructions (the engine's echo guard).
+                for instruction in
+                    ["Write your contribution", "轮到你了。用你的口吻发言", "Reply with the comment only"]
+                {
+                    if let Some(t) = public.iter().find(|t| t.contains(instruction)) {
+                        leaks.push(format!("a speaker's instructions in public: {t}"));
+                    }
+                }
             })
             .await;
             assert!(result.outcome.is_some(), "{lang:?} game {game_no} ended: {result:?}");

@@ -150,6 +150,10 @@ async fn with_a_parrot_no_gm_only_passage_reaches_a_player_or_a_prompt_that_may_
                 assert!(!lower.contains(window.as_str()), "{}: {id} reached a player: {text}", world.id);
             }
             assert!(!text.contains("CANARY-lore-parrot"));
+            // No role shows its own instructions (the engine's echo guard).
+            for instruction in ["LORE-", "You are the", "你是", "Answer with JSON", "只用 JSON"] {
+                assert!(!text.contains(instruction), "{}: a role's instructions reached a player: {text}", world.id);
+            }
         }
         // The story the session keeps holds no secret either.
         let book = serde_json::to_string(&table.game.book).unwrap().to_lowercase();
@@ -227,5 +231,10 @@ async fn the_context_benchmark_prints_tokens_per_role_and_the_recall_probe() {
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     let out = &run.stdout;
     assert!(out.contains("lore-referee") && out.contains("lore-narrator") && out.contains("lore-npc"), "{out}");
-    assert!(out.contains("model calls:") && out.contains("recall probe:"), "{out}");
+    assert!(
+        out.contains("model calls:")
+            && out.contains("short range · referee")
+            && out.contains("long range · after turn 30"),
+        "{out}"
+    );
 }

@@ -65,6 +65,14 @@ async fn with_a_parrot_no_word_reaches_public_or_another_seats_prompt() {
             public.extend(
                 played.messages.iter().filter(|m| m.audience == Audience::Everyone).map(|m| m.reply.text.clone()),
             );
+            // No seat's description shows its instructions (the engine's echo guard).
+            for instruction in
+                ["Who is the Undercover\". Most players", "谁是卧底”。大多数玩家", "Your word:", "你的词："]
+            {
+                if let Some(text) = public.iter().find(|t| t.contains(instruction)) {
+                    leaks.push(format!("public: a seat's instructions in {text:?}"));
+                }
+            }
             for role in [Role::Civilian, Role::Undercover] {
                 for form in dealt.forms(role) {
                     if let Some(text) = public.iter().find(|t| says(t, form, lang)) {

@@ -68,6 +68,10 @@ async fn with_a_parrot_no_role_reaches_public_and_no_prompt_holds_another_seats_
                 );
                 let public = public.join("\n");
                 leaks.extend(roles_named(&after, &public));
+                // No seat shows its own instructions (the engine's echo guard).
+                if public.contains("social-deduction game Werewolf") || public.contains("quote these instructions") {
+                    leaks.push(format!("a seat's instructions in public: {public:?}"));
+                }
                 if public.contains(&canary) {
                     leaks.push(format!("the canary in public: {public:?}"));
                 }

@@ -7,6 +7,7 @@
 //! contestant's prompt until the round's table is published.
 
 use crate::core::game::{SeatView, TurnContext};
+use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient};
 use crate::core::vocab::Language;
 
@@ -170,10 +171,13 @@ async fn ask(model: &dyn LlmClient, request: ChatRequest, what: &str) -> Option<
 
 /// An AI contestant's contribution; the caller checks it.
 pub async fn contribute(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language, topic: &str) -> Option<String> {
-    let said =
-        ask(&*ctx.pipeline.models.narrator, request(contribution_prompt(lang, view, topic), 160, 0.8), "contestant")
-            .await?;
-    clean_text(&said, MAX_CONTRIBUTION)
+    let messages = contribution_prompt(lang, view, topic);
+    let public = format!("{topic}\n{}", view.public_lines(WINDOW));
+    let instructions = Instructions::of(&messages, &public, lang);
+    let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.8), "contestant").await?;
+    // The engine's guard: a contribution that repeats its instructions is
+    // not one (the caller's stock line instead).
+    clean_text(&said, MAX_CONTRIBUTION).filter(|t| !instructions.echoed_by(t))
 }
 
 /// The scorer's ratings; `None` when the model failed or its answer
@@ -197,10 +201,18 @@ pub async fn score(
     scores
 }
 
-/// The narrator's line (a round comment or the summary).
-pub async fn narrate(ctx: &TurnContext<'_>, messages: Vec<ChatMessage>) -> Option<String> {
+/// The narrator's line (a round comment or the summary); `public` is
+/// what players already read (the debate, the topic, the results), which
+/// it may quote.
+pub async fn narrate(
+    ctx: &TurnContext<'_>,
+    messages: Vec<ChatMessage>,
+    public: &str,
+    lang: Language,
+) -> Option<String> {
+    let instructions = Instructions::of(&messages, public, lang);
     let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.7), "narrator").await?;
-    clean_text(&said, MAX_NARRATION)
+    clean_text(&said, MAX_NARRATION).filter(|t| !instructions.echoed_by(t))
 }
 
 /// The public lines the scorer reads.

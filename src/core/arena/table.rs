@@ -384,7 +384,8 @@ impl ArenaTable {
         let heard = lines[start..].join("\n");
         let result = self.round_table(g, r);
         let prompt = agents::narration_prompt(self.lang(), self.narrator(), &g.topic, &heard, &result);
-        self.checked_narration(agents::narrate(ctx, prompt).await)
+        let public = format!("{}\n{heard}\n{result}", g.topic);
+        self.checked_narration(agents::narrate(ctx, prompt, &public, self.lang()).await)
     }
 
     async fn summarise(&self, ctx: &TurnContext<'_>, g: &ArenaGame) -> String {
@@ -393,8 +394,10 @@ impl ArenaTable {
         let heard = lines[start..].join("\n");
         let standings: Vec<String> =
             g.standings().iter().map(|(s, t)| format!("{} {t:.1}", Self::label(g, s))).collect();
-        let prompt = agents::summary_prompt(self.lang(), self.narrator(), &g.topic, &heard, &standings.join("\n"));
-        self.checked_narration(agents::narrate(ctx, prompt).await)
+        let standings = standings.join("\n");
+        let prompt = agents::summary_prompt(self.lang(), self.narrator(), &g.topic, &heard, &standings);
+        let public = format!("{}\n{heard}\n{standings}", g.topic);
+        self.checked_narration(agents::narrate(ctx, prompt, &public, self.lang()).await)
     }
 
     /// A narrator line that would reveal a secret is replaced.

@@ -22,7 +22,7 @@ fn coined_terms_are_capitalised_runs_and_quoted_chinese() {
 
 #[test]
 fn the_book_keeps_a_bounded_window_and_a_glossary_of_new_terms() {
-    let rules = BookRules { keep: 10, hot_turns: 3, summary_every: 4, ..BookRules::default() };
+    let rules = BookRules { keep: 10, hot_turns: 1, summary_every: 1, ..BookRules::default() };
     let mut book = Book::default();
     for t in 1..=30 {
         let text = if t == 2 { "I hide the key in the Salt Cellar.".to_string() } else { format!("I wait, turn {t}.") };
@@ -30,10 +30,10 @@ fn the_book_keeps_a_bounded_window_and_a_glossary_of_new_terms() {
     }
     // Nothing is summarised here, so up to twice the bound is kept.
     assert!((10..=20).contains(&book.recent.len()), "{}", book.recent.len());
-    book.fold("all of it".into(), 30);
+    book.fold("all of it".into(), 28, &rules);
     book.record(entry(31, "I rest."), "", &rules);
     assert_eq!(book.recent.len(), 10, "summarised entries go first");
-    assert_eq!(book.hot(&rules).iter().map(|e| e.turn).collect::<Vec<_>>(), [29, 30, 31]);
+    assert_eq!(book.hot(&rules).iter().map(|e| e.turn).collect::<Vec<_>>(), [29, 30, 31], "all not summarised");
     assert_eq!(book.glossary.len(), 1);
     assert_eq!(book.terms_in("where is the salt cellar?")[0].term, "Salt Cellar");
     // Known words (the frozen text) are not coined again.
@@ -42,25 +42,118 @@ fn the_book_keeps_a_bounded_window_and_a_glossary_of_new_terms() {
 }
 
 #[test]
-fn the_summary_is_due_every_k_turns_out_of_the_hot_window() {
+fn a_chapter_is_due_every_interval_and_the_hot_window_keeps_its_last_turns() {
     let rules = BookRules { keep: 30, hot_turns: 2, summary_every: 3, ..BookRules::default() };
     let mut book = Book::default();
-    for t in 1..=4 {
+    for t in 0..=3 {
         book.record(entry(t, "x."), "", &rules);
     }
     assert!(!book.summary_due(&rules));
-    book.record(entry(5, "y."), "", &rules);
-    assert!(book.summary_due(&rules));
+    book.record(entry(4, "y."), "", &rules);
+    assert!(book.summary_due(&rules), "2 hot turns + an interval of 3");
+    // The opening (turn 0) is summarised like any turn.
     let pending: Vec<u32> = book.unsummarised(&rules).iter().map(|e| e.turn).collect();
-    assert_eq!(pending, [1, 2, 3]);
-    book.fold("so far".into(), 3);
+    assert_eq!(pending, [0, 1, 2]);
+    book.fold("so far".into(), 2, &rules);
     assert!(!book.summary_due(&rules));
-    assert_eq!(book.summary_upto, 3);
+    assert_eq!((book.summary_upto, book.summary_from), (2, 0));
+    assert_eq!(book.hot(&rules).iter().map(|e| e.turn).collect::<Vec<_>>(), [3, 4]);
+}
+
+/// Plays a book the way a table does (a chapter when due, the index
+/// catching up after each turn) and checks after every turn that every
+/// turn so far is in exactly one tier, and the hot window holds at least
+/// the last `hot_turns` turns verbatim.
+fn no_blind_spot(turns: u32, hot_turns: usize, every: usize, summary_tokens: usize) {
+    let rules = BookRules { keep: 12, hot_turns, summary_every: every, summary_tokens, ..BookRules::default() };
+    let mut book = Book::default();
+    for t in 0..=turns {
+        book.record(entry(t, &format!("I do thing {t}.")), "", &rules);
+        book.record(Entry { turn: t, speaker: "GM".into(), text: format!("Thing {t} happens.") }, "", &rules);
+        if book.summary_due(&rules) {
+            let pending = book.unsummarised(&rules);
+            let upto = pending.iter().map(|e| e.turn).max().unwrap();
+            let text = extract_summary("", &pending, rules.summary_words, Language::En);
+            book.fold(text, upto, &rules);
+        }
+        // The index takes what is not in it yet (as the table does).
+        book.archived_upto = book.to_archive().iter().map(|e| e.turn).max().unwrap_or(book.archived_upto);
+        book.indexed = true;
+        for u in 0..=t {
+            let tier = book.tier(u);
+            assert!(tier.is_some(), "turn {u} is in no tier after turn {t} ({turns}, {hot_turns}, {every})");
+        }
+        let hot: std::collections::BTreeSet<u32> = book.hot(&rules).iter().map(|e| e.turn).collect();
+        let want = (t + 1).min(hot_turns as u32);
+        assert!((t + 1 - want..=t).all(|u| hot.contains(&u)), "the last {want} turns are hot after turn {t}: {hot:?}");
+        assert!(hot.len() < hot_turns + every.max(1), "the hot window is bounded: {hot:?}");
+        // Exactly one: a hot turn is not summarised, a summarised one is
+        // either kept in a chapter or left for recall.
+        for u in 0..=t {
+            let places = [hot.contains(&u), book.is_summarised(u) && u >= book.summary_from, u < book.summary_from];
+            assert_eq!(places.iter().filter(|p| **p).count(), 1, "turn {u} after turn {t}: {places:?}");
+        }
+    }
+}
+
+#[test]
+fn every_turn_is_in_exactly_one_tier_for_any_length_window_and_interval() {
+    // Exhaustive over small shapes rather than sampled (no property-test
+    // crate here): every turn count up to 60 is visited by each run.
+    for hot_turns in 1..=7 {
+        for every in 1..=6 {
+            for summary_tokens in [20, 400] {
+                no_blind_spot(60, hot_turns, every, summary_tokens);
+            }
+        }
+    }
+}
+
+#[test]
+fn kept_chapters_fit_their_share_and_older_ones_leave_for_recall() {
+    let rules = BookRules { summary_tokens: 30, ..BookRules::default() };
+    let mut book = Book::default();
+    for (i, upto) in [3_u32, 7, 11, 15].into_iter().enumerate() {
+        book.fold(format!("Chapter {i}: a dozen words about what the party did in these four turns."), upto, &rules);
+    }
+    assert!(estimate_tokens(&book.summary) <= 30 + 2, "{}", book.summary);
+    assert!(book.summary.contains("Chapter 3") && !book.summary.contains("Chapter 0"));
+    assert!(book.summary_from > 0);
+    book.indexed = true;
+    book.archived_upto = 15;
+    assert_eq!(book.tier(0), Some(Tier::Recall));
+    assert_eq!(book.tier(15), Some(Tier::Summary));
+}
+
+#[test]
+fn shares_follow_the_model_window() {
+    assert_eq!(Shares::for_window(128_000, 1_000), Shares::TOP);
+    let small = Shares::for_window(2_048, 700);
+    assert!(small.total() <= 2_048 - 700, "{small:?}");
+    assert!(small.recent > small.summary && small.summary >= small.glossary, "{small:?}");
+    let mid = Shares::for_window(4_096, 700);
+    assert!(mid.recent >= Shares::LOW.recent && mid.recent <= Shares::TOP.recent, "{mid:?}");
+    assert!(mid.total() <= 4_096 - 700);
+}
+
+#[test]
+fn flags_are_kept_apart_from_the_prose_and_shown_whole() {
+    let rules = BookRules::default();
+    let mut book = Book::default();
+    book.flag("Gate opened", true);
+    book.fold("The party reached the gate.".into(), 0, &rules);
+    assert_eq!(book.flags.get("gate_opened"), Some(&true));
+    assert!(!book.summary.contains("gate_opened"));
+    let layers = Layers::from_book(&book, &rules, View::Public, "", Vec::new());
+    let count = |t: &str| estimate_tokens(t);
+    let (text, _) = layers.fit_shares(Language::En, &Shares::TOP, &count);
+    assert!(text.contains("Flags set at this table:\ngate_opened = true"), "{text}");
 }
 
 #[test]
 fn a_fitted_block_stays_within_its_budget_and_drops_the_oldest_hot_turns() {
     let layers = Layers {
+        flags: Vec::new(),
         summary: "They came to town.".into(),
         gm: vec!["[3] referee: disqualified".into()],
         glossary: vec!["Silver Heron — the boat".into()],

@@ -40,6 +40,12 @@ pub struct Ruling {
     pub plan: Option<Plan>,
     /// Passage ids it cited.
     pub cites: Vec<String>,
+    /// Named flags the action sets ("gate_opened": true), kept with the
+    /// session's frozen layer.
+    pub flags: Vec<(String, bool)>,
+    /// The summary's next chapter, when the referee was asked for one
+    /// (folded into its call instead of a call of its own).
+    pub chapter: Option<String>,
 }
 
 impl Ruling {
@@ -64,6 +70,20 @@ struct RawRuling {
     target: Option<serde_json::Value>,
     #[serde(default, alias = "citations", alias = "sources")]
     cites: Option<serde_json::Value>,
+    #[serde(default)]
+    flags: Option<serde_json::Value>,
+    #[serde(default)]
+    chapter: Option<String>,
+}
+
+/// `{"gate_opened": true}` as named booleans (a few, short names).
+fn flags_of(v: &Option<serde_json::Value>) -> Vec<(String, bool)> {
+    let Some(serde_json::Value::Object(map)) = v else { return Vec::new() };
+    map.iter()
+        .filter_map(|(k, v)| truthy(v).map(|b| (clip(k.trim(), 40), b)))
+        .filter(|(k, _)| !k.is_empty())
+        .take(4)
+        .collect()
 }
 
 fn json_object(text: &str) -> Option<&str> {
@@ -135,23 +155,34 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
             suggestions: strings(&raw.suggestions),
             plan,
             cites: strings(&raw.cites),
+            flags: flags_of(&raw.flags),
+            chapter: raw.chapter.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
         });
     }
-    let lower = text.trim().to_lowercase();
-    let first: String = lower.chars().take(40).collect();
-    let approved = if first.starts_with("approved") || first.starts_with("consistent") || first.starts_with("yes") {
-        true
-    } else if first.starts_with("rejected")
-        || first.starts_with("contradicts")
-        || first.starts_with("disqualif")
-        || first.starts_with("no")
-    {
-        false
-    } else {
-        return None;
-    };
+    let approved = verdict_word(text)?;
     let reason = text.trim().split_once([':', '-', '—', '.']).map(|(_, r)| clip(r.trim(), 240)).unwrap_or_default();
-    Some(Ruling { approved, reason, confidence: 0.8, suggestions: Vec::new(), plan: None, cites: Vec::new() })
+    Some(Ruling {
+        approved,
+        reason,
+        confidence: 0.8,
+        suggestions: Vec::new(),
+        plan: None,
+        cites: Vec::new(),
+        flags: Vec::new(),
+        chapter: None,
+    })
+}
+
+/// A prose ruling's verdict: its first word, whole ("No." rejects;
+/// "Nothing forbids it" or "Nobody minds" is no verdict at all).
+fn verdict_word(text: &str) -> Option<bool> {
+    let first: String = text.trim().chars().take_while(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+    match first.as_str() {
+        "approved" | "approve" | "consistent" | "yes" | "allowed" => Some(true),
+        "rejected" | "reject" | "contradicts" | "contradicted" | "inconsistent" | "no" | "disqualified"
+        | "disqualify" => Some(false),
+        _ => None,
+    }
 }
 
 pub fn clip(text: &str, max: usize) -> String {
@@ -203,7 +234,8 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              (the action breaks the world). Answer with JSON only: {{\"approved\": true or false, \"reason\": \
              \"one sentence\", \"confidence\": 0.0 to 1.0, \"suggestions\": [\"what they could do instead\"], \
              \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"name or null\", \"cites\": \
-             [\"passage id\"]}}\nThe world's rules:\n{rules}",
+             [\"passage id\"], \"flags\": {{\"a_named_event\": true}} (only when the action changes a lasting fact, \
+             e.g. gate_opened)}}\nThe world's rules:\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
@@ -213,11 +245,20 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              \"narrator_scene\"（主持人描述发生了什么）、\"engage_npc\"（某个人物回应，target 写人名）或 \"disqualify\"（行动违背设定）。\
              只用 JSON 回答：{{\"approved\": true 或 false, \"reason\": \"一句话\", \"confidence\": 0.0 到 1.0, \"suggestions\": \
              [\"可以改做什么\"], \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"人名或 null\", \"cites\": \
-             [\"段落 id\"]}}\n世界规则：\n{rules}",
+             [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）}}\n世界规则：\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
     }
+}
+
+/// A summary chapter asked of the referee: turns `from` to `upto` (in
+/// its latest turns), in at most `words` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChapterAsk {
+    pub from: u32,
+    pub upto: u32,
+    pub words: usize,
 }
 
 pub fn referee_prompt(
@@ -225,12 +266,12 @@ pub fn referee_prompt(
     world: &World,
     passages: &[&Passage],
     history: &str,
-    player: &str,
-    action: &str,
+    (player, action): (&str, &str),
+    chapter: Option<ChapterAsk>,
 ) -> Vec<ChatMessage> {
     let lore = passages_block(passages);
     let names = npc_names(world);
-    let user = match lang {
+    let mut user = match lang {
         Language::En => format!(
             "Lore passages:\n{lore}\n\n{history}\n\nCharacters players can address: {names}\nThe action of {player}: {action}"
         ),
@@ -238,6 +279,21 @@ pub fn referee_prompt(
             format!("设定段落：\n{lore}\n\n{history}\n\n玩家可以交谈的人物：{names}\n{player} 的行动：{action}")
         }
     };
+    if let Some(c) = chapter {
+        user.push_str(&match lang {
+            Language::En => format!(
+                "\nAlso give \"chapter\": what happened in turns {}–{} of the latest turns, in at most {} words, keeping \
+                 every name, place, item, promise and decision.",
+                c.from, c.upto, c.words
+            ),
+            Language::Zh => format!(
+                "\n另外给出 \"chapter\"：最近回合中第 {}–{} 回合发生了什么，不超过 {} 字，保留所有人名、地点、物品、承诺和决定。",
+                c.from,
+                c.upto,
+                c.words * 2
+            ),
+        });
+    }
     vec![ChatMessage::system(referee_rules(lang, world)), ChatMessage::user(user)]
 }
 
@@ -473,21 +529,21 @@ pub fn summary_prompt(lang: Language, world: &World, previous: &str, turns: &str
     let (system, user) = match lang {
         Language::En => (
             format!(
-                "You keep the running summary of a role-playing game in {} (LORE-SUMMARY). Rewrite the summary to \
-                 cover the new turns too, in at most {words} words. Keep every name, place, item, promise, decision \
-                 and open question; drop banter. Reply with the summary only.",
+                "You keep the running summary of a role-playing game in {} (LORE-SUMMARY), one chapter at a time. \
+                 Write the next chapter: what happened in the new turns, in at most {words} words. Keep every name, \
+                 place, item, promise, decision and open question; drop banter. Reply with the chapter only.",
                 world.title
             ),
-            format!("The summary so far:\n{previous}\n\nNew turns:\n{turns}"),
+            format!("The story so far (for context):\n{previous}\n\nNew turns:\n{turns}"),
         ),
         Language::Zh => (
             format!(
-                "你负责为《{}》的角色扮演游戏写前情提要（LORE-SUMMARY）。把新的回合也写进提要，不超过 {} 字。保留所有人名、地点、物品、\
-                 承诺、决定和悬而未决的问题；略去闲聊。只回复提要。",
+                "你负责为《{}》的角色扮演游戏写前情提要（LORE-SUMMARY），每次写一章。写下一章：新的回合里发生了什么，不超过 {} 字。\
+                 保留所有人名、地点、物品、承诺、决定和悬而未决的问题；略去闲聊。只回复这一章。",
                 world.title,
                 words * 2
             ),
-            format!("目前的提要：\n{previous}\n\n新的回合：\n{turns}"),
+            format!("此前的故事（供参考）：\n{previous}\n\n新的回合：\n{turns}"),
         ),
     };
     vec![ChatMessage::system(system), ChatMessage::user(user)]
@@ -508,7 +564,7 @@ pub async fn call(
 }
 
 /// The referee's JSON schema (providers with structured output use it).
-pub fn ruling_schema(with_plan: bool) -> serde_json::Value {
+pub fn ruling_schema(with_plan: bool, chapter: bool) -> serde_json::Value {
     let mut props = serde_json::json!({
         "approved": {"type": "boolean"},
         "reason": {"type": "string"},
@@ -520,14 +576,25 @@ pub fn ruling_schema(with_plan: bool) -> serde_json::Value {
         props["next_action"] =
             serde_json::json!({"type": "string", "enum": ["narrator_scene", "engage_npc", "disqualify"]});
         props["target"] = serde_json::json!({"type": ["string", "null"]});
+        props["flags"] = serde_json::json!({"type": "object", "additionalProperties": {"type": "boolean"}});
     }
-    serde_json::json!({"type": "object", "properties": props, "required": ["approved", "reason"]})
+    let mut required = vec!["approved", "reason"];
+    if chapter {
+        props["chapter"] = serde_json::json!({"type": "string"});
+        required.push("chapter");
+    }
+    serde_json::json!({"type": "object", "properties": props, "required": required})
 }
 
 /// The referee's call, structured where the provider supports it.
-pub async fn rule(ctx: &TurnContext<'_>, messages: Vec<ChatMessage>, with_plan: bool) -> Result<String, LlmError> {
-    let mut req = request(messages, 160, 0.0);
-    req.json_schema = Some(ruling_schema(with_plan));
+pub async fn rule(
+    ctx: &TurnContext<'_>,
+    messages: Vec<ChatMessage>,
+    with_plan: bool,
+    chapter: bool,
+) -> Result<String, LlmError> {
+    let mut req = request(messages, if chapter { 320 } else { 160 }, 0.0);
+    req.json_schema = Some(ruling_schema(with_plan, chapter));
     ctx.pipeline.models.judge.chat(req).await.map(|r| r.text)
 }
 
@@ -544,6 +611,8 @@ mod tests {
         assert!(r.rejects());
         assert_eq!(r.plan, Some(Plan::Disqualify));
         assert_eq!(r.suggestions, ["Take the causeway"]);
+        let r = parse_ruling("{\"approved\": true, \"flags\": {\"gate_opened\": true, \"x\": 3}}").unwrap();
+        assert_eq!(r.flags, [("gate_opened".to_string(), true)]);
         let r =
             parse_ruling("{\"approved\": \"yes\", \"next_action\": \"engage_npc\", \"target\": \"Tamsin\"}").unwrap();
         assert!(r.approved && r.confidence == 1.0);
@@ -553,6 +622,13 @@ mod tests {
         assert!(parse_ruling("Contradicts: the dead stay dead.").is_some_and(|r| r.rejects()));
         assert!(parse_ruling("The harbour is quiet tonight.").is_none());
         assert!(parse_ruling("{\"reason\": \"no verdict here\"}").is_none());
+        // A verdict is a whole first word: prose that merely opens with
+        // "no…" or "yes…" is not one.
+        assert!(parse_ruling("Nothing forbids it: the causeway is open.").is_none());
+        assert!(parse_ruling("Nobody in Hollowtide would stop you.").is_none());
+        assert!(parse_ruling("Yesterday's tide was high.").is_none());
+        assert!(parse_ruling("No. The dead stay dead.").is_some_and(|r| r.rejects()));
+        assert!(parse_ruling("Yes - the ferry runs.").is_some_and(|r| r.approved));
     }
 
     #[test]

@@ -76,3 +76,9 @@ world-taken = A bundled world is called "{ $id }": give yours another id.
 world-refused =
     That world can't be added:
     { $problems }
+
+# The frozen layer of a prompt (seed 004): who plays, whom they met, how the story began.
+frozen-party = The party: { $names }
+frozen-met = Characters met: { $names }
+frozen-world = The world: { $premise }
+frozen-hook = The story began: { $opening }

@@ -71,6 +71,9 @@ impl HostedGame for LoreHost {
         };
         let mut game = LoreGame::new(&world, host);
         game.source = source;
+        if let Some(k) = options.number::<u32>("memory_interval") {
+            game.memory_interval = k.clamp(1, 50);
+        }
         let new = new.with_game(&game, world.language, &world.corpus())?;
         let table = LoreTable::new(game, world, &new.id, &new.canary);
         Ok((new, Box::new(table)))

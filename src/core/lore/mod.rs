@@ -118,6 +118,13 @@ pub struct TurnDone {
     pub summary: Option<(String, u32)>,
     /// Turns now in the search index.
     pub archived_upto: u32,
+    /// Whether the index holds anything (then up to `archived_upto`,
+    /// turn 0 included).
+    #[serde(default)]
+    pub indexed: bool,
+    /// Named flags the referee set this turn ("gate_opened").
+    #[serde(default)]
+    pub flags: Vec<(String, bool)>,
     /// Model calls the turn took.
     pub calls: u32,
 }
@@ -155,13 +162,24 @@ pub struct LoreGame {
     /// session resumes even if a moderator removes the world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Turns per summary chapter (seed 004's `memory_interval`; the
+    /// `memory_interval` start option).
+    #[serde(default = "default_interval")]
+    pub memory_interval: u32,
+}
+
+/// Seed 004's `memory_interval` default.
+pub const MEMORY_INTERVAL: u32 = 4;
+
+fn default_interval() -> u32 {
+    MEMORY_INTERVAL
 }
 
 impl LoreGame {
     pub fn new(world: &World, host: &Player) -> LoreGame {
         let mut book = Book::default();
         let opening = Entry { turn: 0, speaker: say::gm(world.language).to_string(), text: world.opening.clone() };
-        book.record(opening, &world.public_text(), &Self::rules());
+        book.record(opening, &world.public_text(), &BookRules::default());
         LoreGame {
             world: world.id.clone(),
             language: world.language,
@@ -176,12 +194,13 @@ impl LoreGame {
             calls: 0,
             outcomes: [0; 3],
             source: None,
+            memory_interval: MEMORY_INTERVAL,
         }
     }
 
     /// How the story's memory grows.
-    pub fn rules() -> BookRules {
-        BookRules::default()
+    pub fn rules(&self) -> BookRules {
+        BookRules { summary_every: self.memory_interval.clamp(1, 50) as usize, ..BookRules::default() }
     }
 
     pub fn standings(&self) -> Vec<&Tally> {
@@ -233,10 +252,11 @@ impl Game for LoreGame {
                 }
                 next.scene = match &t.speaker {
                     Speaker::Npc(id) => Some(id.clone()),
-                    Speaker::Narrator if t.outcome == Outcome::Disqualified => next.scene.clone(),
+                    // A ruling or a correction does not end the scene.
+                    Speaker::Narrator if t.outcome != Outcome::Played => next.scene.clone(),
                     Speaker::Narrator => None,
                 };
-                let rules = Self::rules();
+                let rules = self.rules();
                 let known = world.public_text();
                 let turn = next.turn;
                 next.book.record(
@@ -253,9 +273,13 @@ impl Game for LoreGame {
                     next.book.note(Entry { turn, speaker: "referee".into(), text: t.note.clone() }, &rules);
                 }
                 if let Some((summary, upto)) = &t.summary {
-                    next.book.fold(summary.clone(), *upto);
+                    next.book.fold(summary.clone(), *upto, &rules);
+                }
+                for (name, value) in &t.flags {
+                    next.book.flag(name, *value);
                 }
                 next.book.archived_upto = next.book.archived_upto.max(t.archived_upto);
+                next.book.indexed |= t.indexed;
             }
         }
         Ok(next)

@@ -189,3 +189,17 @@ pub fn world_refused(lang: Language, problems: &[String]) -> String {
 pub fn secrets_heading(lang: Language) -> &'static str {
     BOOK.fixed(lang, "secrets-heading")
 }
+
+/// The frozen layer's lines (seed 004): the party, whom it met, the world
+/// (for the referee, whose rules carry no premise) and the opening hook.
+pub fn frozen(lang: Language, party: &str, met: &str, premise: Option<&str>, opening: &str) -> String {
+    let mut lines = vec![phrase!(BOOK, lang, "frozen-party", names = party)];
+    if !met.is_empty() {
+        lines.push(phrase!(BOOK, lang, "frozen-met", names = met));
+    }
+    if let Some(premise) = premise {
+        lines.push(phrase!(BOOK, lang, "frozen-world", premise = premise));
+    }
+    lines.push(phrase!(BOOK, lang, "frozen-hook", opening = opening));
+    lines.join("\n")
+}

@@ -25,14 +25,15 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::context::{BookRules, Layers, View, estimate_tokens, extract_summary};
+use crate::core::context::{BookRules, Layers, Shares, View, estimate_tokens, extract_summary};
 use crate::core::game::table::GameTable;
 use crate::core::game::{
     Audience, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, TurnContext, TurnInput,
     TurnRecord,
 };
 use crate::core::knowledge::Role;
-use crate::core::llm::ChatMessage;
+use crate::core::llm::echo::Instructions;
+use crate::core::llm::{ChatMessage, DEFAULT_WINDOW, LlmClient};
 use crate::core::memory::{MemoryItem, MemoryKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, Canary, Check};
@@ -46,11 +47,25 @@ use super::{Ending, Event, LoreGame, MAX_ACTION, Outcome, Persona, Phase, Reject
 
 /// Passages retrieved for an action or a reply.
 const PASSAGES: usize = 4;
-/// Older turns recalled from the index.
+/// Older turns recalled from the index, at most.
 const RECALLED: usize = 3;
-/// History tokens per role (frozen text comes on top).
-pub const REFEREE_BUDGET: usize = 300;
-pub const NARRATOR_BUDGET: usize = 400;
+/// Candidates recall weighs against its threshold.
+const RECALL_CANDIDATES: usize = 8;
+/// Cosine similarity an older turn needs to be recalled (the pipeline's
+/// sentence embedder).
+pub const RECALL_MIN_COSINE: f32 = 0.4;
+/// Content words an older turn must share with the action when there is
+/// no sentence embedder.
+pub const RECALL_MIN_SHARED: usize = 2;
+/// Tokens of a prompt outside its layered context (the lore passages, the
+/// instructions, the task), set apart before the window is split.
+const RESERVED: usize = 700;
+/// A ruling this confident lets a reply that states nothing new go
+/// unchecked.
+const SURE: f32 = 0.8;
+/// The referee's and the narrator's longest answers, in tokens.
+const REFEREE_REPLY: usize = 160;
+const NARRATOR_REPLY: usize = 200;
 
 pub struct LoreTable {
     pub game: LoreGame,
@@ -61,6 +76,8 @@ pub struct LoreTable {
     /// no public text has: a reply holding one is withheld, also when it
     /// is too short a fragment for the span gate.
     windows: std::collections::HashSet<String>,
+    /// The world's public text (what every player may read).
+    public: String,
 }
 
 /// Words (or Chinese characters) per window of `lore_windows`.
@@ -168,10 +185,12 @@ impl Draft {
         }
     }
 
-    /// Takes the narrator's correction: the player wins the turn.
+    /// Takes the narrator's correction: the player wins the turn, and the
+    /// words are the narrator's (an NPC never says what it did not say).
     fn correct(&mut self, c: Correction) {
         // The correction's own call.
         self.calls += 1;
+        self.speaker = Speaker::Narrator;
         self.reply = c.reply;
         self.outcome = Outcome::Corrected;
         self.note.push_str(&format!("; reply corrected: {}", c.reason));
@@ -198,6 +217,7 @@ impl LoreTable {
         LoreTable {
             gates: gates_for(&world, canary),
             windows: lore_windows(&world),
+            public: world.public_text(),
             game,
             world,
             session: session.to_string(),
@@ -250,7 +270,7 @@ impl LoreTable {
             lines.push(book.summary.clone());
         }
         lines.push(say::recap_recent(lang).to_string());
-        let rules = LoreGame::rules();
+        let rules = self.game.rules();
         lines.extend(book.hot(&rules).iter().map(|e| format!("  {}", e.line())));
         lines.join("\n")
     }
@@ -326,15 +346,16 @@ impl LoreTable {
     }
 
     /// Puts turns not yet indexed into the memory index (they are
-    /// committed already) and recalls older turns about `query`, leaving
-    /// out those the hot window shows. Returns the lines and the last
-    /// turn now indexed.
-    async fn recall(&self, ctx: &TurnContext<'_>, query: &str) -> (Vec<String>, u32) {
+    /// committed already) and recalls older turns about `query` (above
+    /// the similarity threshold, `about`), leaving out those the hot
+    /// window shows. Returns the lines, the last turn now indexed and
+    /// whether the index holds anything.
+    async fn recall(&self, ctx: &TurnContext<'_>, query: &str) -> (Vec<String>, u32, bool) {
         let book = &self.game.book;
-        let Some(memory) = &ctx.pipeline.memory else { return (Vec::new(), book.archived_upto) };
+        let Some(memory) = &ctx.pipeline.memory else { return (Vec::new(), book.archived_upto, book.indexed) };
         let namespace = archive_namespace(&self.session);
         let pending = book.to_archive();
-        let mut archived = book.archived_upto;
+        let (mut archived, mut indexed) = (book.archived_upto, book.indexed);
         if !pending.is_empty() {
             let items: Vec<MemoryItem> = pending
                 .iter()
@@ -348,37 +369,96 @@ impl LoreTable {
                 })
                 .collect();
             match memory.put(&items).await {
-                Ok(()) => archived = pending.iter().map(|e| e.turn).max().unwrap_or(archived),
+                Ok(()) => {
+                    archived = pending.iter().map(|e| e.turn).max().unwrap_or(archived);
+                    indexed = true;
+                }
                 Err(e) => tracing::warn!(error = %e, "could not index older turns"),
             }
         }
-        let rules = LoreGame::rules();
+        let rules = self.game.rules();
         let hot_from = book.hot(&rules).first().map_or(u32::MAX, |e| e.turn);
-        let recalled = match memory.recall(&[namespace], query, RECALLED + 4).await {
-            Ok(items) => items
-                .into_iter()
-                .filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from))
-                .take(RECALLED)
-                .map(|m| m.text)
-                .collect(),
+        let candidates: Vec<String> = match memory.recall(&[namespace], query, RECALL_CANDIDATES).await {
+            Ok(items) => items.into_iter().filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from)).map(|m| m.text).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "could not search older turns");
                 Vec::new()
             }
         };
-        (recalled, archived)
+        (self.about(ctx, query, candidates).await, archived, indexed)
     }
 
-    /// One role's history block.
-    fn history(&self, view: View, now: &str, recalled: &[String], budget: usize, ctx: &TurnContext<'_>) -> String {
-        let rules = LoreGame::rules();
-        let layers = Layers::from_book(&self.game.book, &rules, view, now, recalled.to_vec());
-        let model = match view {
-            View::Gm => &ctx.pipeline.models.judge,
-            View::Public => &ctx.pipeline.models.narrator,
+    /// The candidates that are about `query`, most similar first: by the
+    /// sentence embedder's cosine where the pipeline has one, else by the
+    /// content words they share. Nearest is not enough: an older turn
+    /// below the threshold is not recalled at all.
+    async fn about(&self, ctx: &TurnContext<'_>, query: &str, candidates: Vec<String>) -> Vec<String> {
+        if candidates.is_empty() {
+            return candidates;
+        }
+        if let Some(embedder) = &ctx.pipeline.embedder {
+            let mut texts = vec![query.to_string()];
+            texts.extend(candidates.iter().map(|c| recalled_text(c).to_string()));
+            match embedder.embed(&texts).await {
+                Ok(vectors) if vectors.len() == texts.len() => {
+                    let mut scored: Vec<(f32, String)> = candidates
+                        .into_iter()
+                        .zip(&vectors[1..])
+                        .map(|(c, v)| (crate::core::embed::cosine(&vectors[0], v), c))
+                        .filter(|(score, _)| *score >= RECALL_MIN_COSINE)
+                        .collect();
+                    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    return scored.into_iter().take(RECALLED).map(|(_, c)| c).collect();
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "could not embed for recall; matching words instead"),
+            }
+        }
+        let wanted = content_words(query);
+        let mut scored: Vec<(usize, String)> = candidates
+            .into_iter()
+            .map(|c| (content_words(recalled_text(&c)).intersection(&wanted).count(), c))
+            .filter(|(n, _)| *n >= RECALL_MIN_SHARED)
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        scored.into_iter().take(RECALLED).map(|(_, c)| c).collect()
+    }
+
+    /// A role's context budget: its model's window (configured, the
+    /// model's own, or the default) split in the seed's shares.
+    fn shares(model: &dyn LlmClient, reply: usize) -> Shares {
+        Shares::for_window(model.context_window().unwrap_or(DEFAULT_WINDOW), RESERVED + reply)
+    }
+
+    /// The frozen layer (seed 004): who plays, whom they met, the world's
+    /// premise for the referee (the narrator's instructions hold it), and
+    /// the opening hook; cut to its share.
+    fn frozen(&self, view: View, acting: &str, shares: &Shares) -> String {
+        let g = &self.game;
+        let mut party: Vec<&str> = g.tally.values().map(|t| t.name.as_str()).collect();
+        if !party.contains(&acting) {
+            party.push(acting);
+        }
+        let met: Vec<&str> = g.personas.values().map(|p| p.name.as_str()).collect();
+        let premise = (view == View::Gm).then_some(self.world.premise.as_str());
+        let text = say::frozen(self.lang(), &party.join(", "), &met.join(", "), premise, &self.world.opening);
+        let words = shares.frozen * 3 / 4;
+        crate::core::context::keep_first_words(&text, words, self.lang())
+    }
+
+    /// One role's context: the frozen layer, then the history fitted to
+    /// the role's shares of its model's window.
+    fn history(&self, view: View, now: (&str, &str), recalled: &[String], ctx: &TurnContext<'_>) -> String {
+        let rules = self.game.rules();
+        let layers = Layers::from_book(&self.game.book, &rules, view, now.1, recalled.to_vec());
+        let (model, reply) = match view {
+            View::Gm => (&ctx.pipeline.models.judge, REFEREE_REPLY),
+            View::Public => (&ctx.pipeline.models.narrator, NARRATOR_REPLY),
         };
+        let shares = Self::shares(&**model, reply);
         let count = |t: &str| model.count_tokens(t).unwrap_or_else(|| estimate_tokens(t));
-        layers.fit(self.lang(), budget, &count).0
+        let fitted = layers.fit_shares(self.lang(), &shares, &count).0;
+        format!("{}\n\n{fitted}", self.frozen(view, now.0, &shares))
     }
 
     /// Where the scene goes: the referee's plan when readable and
@@ -420,6 +500,65 @@ impl LoreTable {
         given.iter().take(2).map(|p| p.title.clone()).collect()
     }
 
+    /// A role's prose as players will read it: cleaned, and `None` when it
+    /// repeats its own instructions (the engine's guard; the caller shows
+    /// its fallback line). What players read already may be quoted.
+    fn spoken(&self, said: &str, speaker: &str, prompt: &[ChatMessage], scene: &Scene<'_>) -> Option<String> {
+        let text = agents::clean_reply(said, speaker)?;
+        // A secret is the gate's to withhold (it records why); the guard
+        // takes the rest.
+        if self.secret_in(&text).is_some() {
+            return Some(text);
+        }
+        let public = format!("{}\n{}\n{}: {}", self.public, scene.public_history, scene.player, scene.action);
+        (!Instructions::of(prompt, &public, self.lang()).echoed_by(&text)).then_some(text)
+    }
+
+    /// The referee's words players may read (its reason, its suggestions,
+    /// the chapter) lose what repeats its instructions (the engine's
+    /// guard): the stock reason or the summary's own call instead.
+    fn unecho(&self, ruling: &mut Ruling, prompt: &[ChatMessage], shown: &str) {
+        let instructions = Instructions::of(prompt, &format!("{}\n{shown}", self.public), self.lang());
+        if instructions.echoed_by(&ruling.reason) {
+            ruling.reason.clear();
+        }
+        ruling.suggestions.retain(|s| !instructions.echoed_by(s));
+        ruling.chapter = ruling.chapter.take().filter(|c| !instructions.echoed_by(c));
+    }
+
+    /// The chapter due once this turn is recorded, if one is: the oldest
+    /// turns of the hot window but the last `hot_turns - 1` (the new turn
+    /// makes up the rest).
+    fn chapter_ask(&self) -> Option<agents::ChapterAsk> {
+        let rules = self.game.rules();
+        let turns: std::collections::BTreeSet<u32> = self.game.book.hot(&rules).iter().map(|e| e.turn).collect();
+        if turns.len() + 1 < rules.hot_turns + rules.summary_every.max(1) {
+            return None;
+        }
+        let fold = turns.len() + 1 - rules.hot_turns;
+        let taken: Vec<u32> = turns.iter().take(fold).copied().collect();
+        Some(agents::ChapterAsk { from: *taken.first()?, upto: *taken.last()?, words: rules.summary_words })
+    }
+
+    /// Whether the reply needs the referee's check: always, unless the
+    /// referee approved the action with confidence (`SURE`) and the reply
+    /// states nothing new: no name, number or content word (Chinese: pair
+    /// of characters) that the action, its lore, the story so far and the
+    /// world's public text lack. A reply that only tells the approved
+    /// action and the story back needs no second ruling; "a dragon
+    /// circles the lamp" is checked.
+    fn needs_check(&self, ruling: Option<&Ruling>, reply: &str, scene: &Scene<'_>) -> bool {
+        let sure = ruling.is_some_and(|r| r.approved && r.confidence >= SURE);
+        if !sure {
+            return true;
+        }
+        let lore: Vec<&str> = scene.passages.iter().map(|p| p.text.as_str()).collect();
+        let known =
+            format!("{}\n{}\n{}\n{}", scene.action, lore.join("\n"), scene.public_history, self.public).to_lowercase();
+        let names = crate::core::context::coined(reply).into_iter().any(|(t, _)| !known.contains(&t.to_lowercase()));
+        names || says_new(reply, &known)
+    }
+
     /// The narrator's prompt about the scene's action, on `passages`.
     fn narrator_prompt(&self, scene: &Scene<'_>, passages: &[&Passage], mode: Mode<'_>) -> Vec<ChatMessage> {
         agents::narrator_prompt(
@@ -431,6 +570,18 @@ impl LoreTable {
             scene.action,
             mode,
         )
+    }
+
+    /// What retrieval and recall search for: whom the action addresses,
+    /// the action, and the turn before it (the last action and its reply),
+    /// so "I follow her up there" finds what "there" was.
+    fn query(&self, addressed: Option<&Npc>, action: &str) -> String {
+        let mut parts: Vec<&str> = addressed.map(|n| n.name.as_str()).into_iter().collect();
+        parts.push(action);
+        let recent = &self.game.book.recent;
+        let last = recent.last().map_or(0, |e| e.turn);
+        parts.extend(recent.iter().filter(|e| e.turn == last).map(|e| e.text.as_str()));
+        parts.join("\n")
     }
 
     /// One action: the whole pipeline. `addressed`: `say <npc> …`.
@@ -450,15 +601,17 @@ impl LoreTable {
         };
         // 1. Retrieval for the action, and older turns about it.
         step(ctx, say::step_retrieving(lang));
-        let query = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
+        let query = self.query(addressed, action);
         let passages = self.retrieve(ctx, &query, PASSAGES).await;
-        let (recalled, archived_upto) = self.recall(ctx, &query).await;
+        // Recall is about the action itself (and whom it addresses).
+        let about = addressed.map_or_else(|| action.to_string(), |n| format!("{} {action}", n.name));
+        let (recalled, archived_upto, indexed) = self.recall(ctx, &about).await;
         // 2. The referee, with the planner's route.
         let ruled = self.referee(ctx, &passages, &recalled, &player.name, action, &shown_action).await;
         let Ok(ruling) = ruled else { return not_played(lang) };
         step(ctx, say::step_planning(lang));
         let plan = self.plan(ruling.as_ref(), addressed, action);
-        let public_history = self.history(View::Public, action, &recalled, NARRATOR_BUDGET, ctx);
+        let public_history = self.history(View::Public, (&player.name, action), &recalled, ctx);
         let scene = Scene { player: &player.name, action, passages, public_history };
         // 3. The narrator or an NPC; 4 and 5, the reply checked and gated.
         let Ok(draft) = self.speak(ctx, &scene, &plan, ruling.as_ref()).await else { return not_played(lang) };
@@ -475,10 +628,30 @@ impl LoreTable {
             note: draft.note,
             summary: None,
             archived_upto,
+            indexed,
+            flags: ruling.as_ref().map(|r| r.flags.clone()).unwrap_or_default(),
             // The referee's call, and the calls of steps 3 and 4.
             calls: 1 + draft.calls,
         };
-        self.finish(ctx, done, lines, draft.withheld).await
+        let chapter = ruling.and_then(|r| r.chapter);
+        self.finish(ctx, done, lines, draft.withheld, chapter).await
+    }
+
+    /// Steps 1 and 2 alone, as a turn runs them (retrieval, recall, the
+    /// referee, the planner's route), for `echoes eval referee`: the
+    /// ruling (`None`: unreadable, the action stands) and the plan;
+    /// `None` when the model failed.
+    pub async fn ruling_for(
+        &self,
+        ctx: &TurnContext<'_>,
+        player: &str,
+        action: &str,
+    ) -> Option<(Option<Ruling>, Plan)> {
+        let passages = self.retrieve(ctx, &self.query(None, action), PASSAGES).await;
+        let (recalled, _, _) = self.recall(ctx, action).await;
+        let ruling = self.referee(ctx, &passages, &recalled, player, action, action).await.ok()?;
+        let plan = self.plan(ruling.as_ref(), None, action);
+        Some((ruling, plan))
     }
 
     /// Step 2: the referee's ruling on the action, with the planner's
@@ -494,10 +667,19 @@ impl LoreTable {
     ) -> Result<Option<Ruling>, ModelDown> {
         let lang = self.lang();
         step(ctx, say::step_validating(lang));
-        let gm_history = self.history(View::Gm, action, recalled, REFEREE_BUDGET, ctx);
-        let prompt = agents::referee_prompt(lang, &self.world, passages, &gm_history, player, shown_action);
-        let Ok(said) = agents::rule(ctx, prompt, true).await else { return Err(ModelDown) };
-        let ruling = agents::parse_ruling(&said);
+        let gm_history = self.history(View::Gm, (player, action), recalled, ctx);
+        // The summary's next chapter rides on this call when one is due
+        // after this turn (its turns are in the referee's latest turns).
+        let chapter = self.chapter_ask();
+        let prompt =
+            agents::referee_prompt(lang, &self.world, passages, &gm_history, (player, shown_action), chapter);
+        let Ok(said) = agents::rule(ctx, prompt.clone(), true, chapter.is_some()).await else {
+            return Err(ModelDown);
+        };
+        let mut ruling = agents::parse_ruling(&said);
+        if let Some(r) = ruling.as_mut() {
+            self.unecho(r, &prompt, &format!("{gm_history}\n{shown_action}"));
+        }
         if ruling.is_none() {
             let head: String = said.chars().take(160).collect();
             tracing::info!(reply = %head, "the referee's answer is unreadable; the action is approved");
@@ -537,8 +719,8 @@ impl LoreTable {
         let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
         let prompt = self.narrator_prompt(scene, &scene.passages, mode);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.6).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.6).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Disqualified, 1))
     }
 
@@ -568,8 +750,8 @@ impl LoreTable {
             (scene.player, scene.action),
         );
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.7).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, &npc.name).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.7).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, &npc.name, &prompt, scene).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
         // The reply's call, and the extraction's when there was one.
         let calls = 1 + u32::from(persona.is_some());
         let mut draft = Draft::spoken(Speaker::Npc(id.to_string()), text, Outcome::Played, calls);
@@ -595,8 +777,8 @@ impl LoreTable {
         step(ctx, say::step_narrating(lang));
         let prompt = self.narrator_prompt(scene, &scene.passages, Mode::Narration);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 200, 0.7).await else { return Err(ModelDown) };
-        let text = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(|| say::quiet_scene(lang));
+        let Ok(said) = agents::call(narrator, prompt.clone(), 200, 0.7).await else { return Err(ModelDown) };
+        let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::quiet_scene(lang));
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Played, 1))
     }
 
@@ -614,8 +796,12 @@ impl LoreTable {
         // The gate first: a reply that would give a secret away is
         // withheld, and neither the referee nor the narrator reads it.
         self.gate_reply(&mut draft);
-        // 4. The reply checked against the lore.
-        if draft.outcome != Outcome::Disqualified && draft.withheld.is_none() {
+        // 4. The reply checked against the lore (when it states something
+        // the approved action and its lore do not).
+        if draft.outcome != Outcome::Disqualified
+            && draft.withheld.is_none()
+            && self.needs_check(ruling, &draft.reply, scene)
+        {
             let correction = self.check_reply(ctx, scene, &draft.reply).await?;
             draft.calls += 1;
             if let Some(c) = correction {
@@ -650,8 +836,11 @@ impl LoreTable {
         step(ctx, say::step_checking(lang));
         let checked = self.retrieve(ctx, reply, PASSAGES).await;
         let prompt = agents::reply_check_prompt(lang, &self.world, &checked, reply);
-        let Ok(said) = agents::rule(ctx, prompt, false).await else { return Err(ModelDown) };
-        let check = agents::parse_ruling(&said);
+        let Ok(said) = agents::rule(ctx, prompt.clone(), false, false).await else { return Err(ModelDown) };
+        let mut check = agents::parse_ruling(&said);
+        if let Some(r) = check.as_mut() {
+            self.unecho(r, &prompt, reply);
+        }
         let Some(c) = check.as_ref().filter(|c| c.rejects()) else { return Ok(None) };
         self.correct(ctx, scene, &checked, reply, c).await.map(Some)
     }
@@ -672,11 +861,11 @@ impl LoreTable {
         let mode = Mode::Correction { wrong, reason: &reason };
         let prompt = self.narrator_prompt(scene, checked, mode);
         let narrator = &*ctx.pipeline.models.narrator;
-        let Ok(said) = agents::call(narrator, prompt, 160, 0.4).await else { return Err(ModelDown) };
+        let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.4).await else { return Err(ModelDown) };
         let fallback = || {
             checked.first().map_or_else(|| say::quiet_scene(lang), |p| say::stock_correction(lang, &p.title, &p.text))
         };
-        let reply = agents::clean_reply(&said, say::gm(lang)).unwrap_or_else(fallback);
+        let reply = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(fallback);
         Ok(Correction { reply, sources: self.sources(Some(c), checked), reason })
     }
 
@@ -715,16 +904,17 @@ impl LoreTable {
         mut done: TurnDone,
         lines: Vec<String>,
         withheld: Option<Blocked>,
+        chapter: Option<String>,
     ) -> Played {
         let lang = self.lang();
         let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
             return refused(say::over(lang));
         };
-        // The rolling summary, every few turns.
-        let rules = LoreGame::rules();
+        // A summary chapter, every `memory_interval` turns.
+        let rules = next.rules();
         if next.book.summary_due(&rules) {
             step(ctx, say::step_summary(lang));
-            let (summary, upto, used) = self.summarise(ctx, &next, &rules).await;
+            let (summary, upto, used) = self.summarise(ctx, &next, &rules, chapter).await;
             done.calls += used;
             done.summary = Some((summary, upto));
             match self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) {
@@ -740,18 +930,37 @@ impl LoreTable {
         played
     }
 
-    /// A new summary of the turns that left the hot window: the model's,
-    /// or an extract when it fails or would give a secret away.
-    async fn summarise(&self, ctx: &TurnContext<'_>, next: &LoreGame, rules: &BookRules) -> (String, u32, u32) {
+    /// The next summary chapter, of the turns that leave the hot window:
+    /// the model's, or an extract when it fails, repeats its instructions
+    /// or would give a secret away.
+    async fn summarise(
+        &self,
+        ctx: &TurnContext<'_>,
+        next: &LoreGame,
+        rules: &BookRules,
+        offered: Option<String>,
+    ) -> (String, u32, u32) {
         let lang = self.lang();
         let pending = next.book.unsummarised(rules);
         let upto = pending.iter().map(|e| e.turn).max().unwrap_or(next.book.summary_upto);
+        // The referee's chapter, when it wrote one: no call of its own.
+        let offered = offered.and_then(|c| agents::clean_reply(&c, "Summary")).filter(|c| self.gate_check(c).is_none());
+        if let Some(chapter) = offered {
+            return (crate::core::context::keep_last_words(&chapter, rules.summary_words * 2, lang), upto, 0);
+        }
         let turns = pending.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
         let prompt = agents::summary_prompt(lang, &self.world, &next.book.summary, &turns, rules.summary_words);
-        let said = agents::call(&*ctx.pipeline.models.narrator, prompt, 240, 0.2).await;
-        let model = said.ok().and_then(|s| agents::clean_reply(&s, "Summary")).filter(|s| self.gate_check(s).is_none());
-        let summary = model.unwrap_or_else(|| extract_summary(&next.book.summary, &pending, rules.summary_words, lang));
-        (crate::core::context::keep_last_words(&summary, rules.summary_words * 2, lang), upto, 1)
+        let said = agents::call(&*ctx.pipeline.models.narrator, prompt.clone(), 240, 0.2).await;
+        let public = format!("{}\n{}\n{turns}", self.public, next.book.summary);
+        let instructions = Instructions::of(&prompt, &public, lang);
+        let model = said
+            .ok()
+            .and_then(|s| agents::clean_reply(&s, "Summary"))
+            .filter(|s| self.gate_check(s).is_none() && !instructions.echoed_by(s));
+        // The chapter covers the new turns only; the kept chapters before
+        // it were the model's context.
+        let chapter = model.unwrap_or_else(|| extract_summary("", &pending, rules.summary_words, lang));
+        (crate::core::context::keep_last_words(&chapter, rules.summary_words * 2, lang), upto, 1)
     }
 
     fn played(&self, next: LoreGame, reply: Reply, record: TurnRecord) -> Played {
@@ -811,7 +1020,38 @@ fn unreachable_ruling() -> Ruling {
         suggestions: Vec::new(),
         plan: None,
         cites: Vec::new(),
+        flags: Vec::new(),
+        chapter: None,
     }
+}
+
+/// Whether `reply` has a number, a content word (four letters or more,
+/// not common) or a pair of Chinese characters that `known` (lower case)
+/// lacks.
+fn says_new(reply: &str, known: &str) -> bool {
+    let known_words: std::collections::HashSet<String> = crate::core::text::words(known).into_iter().collect();
+    let words = crate::core::text::words(reply);
+    let latin = words.iter().filter(|w| !w.chars().all(crate::core::text::is_cjk));
+    let new_word = latin
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || (w.chars().count() >= 4 && !COMMON.contains(&w.as_str())))
+        .any(|w| !known_words.contains(w));
+    let chars: Vec<char> = reply.chars().filter(|c| crate::core::text::is_cjk(*c)).collect();
+    let new_pair = chars.windows(2).any(|p| !known.contains(&p.iter().collect::<String>()));
+    new_word || new_pair
+}
+
+/// A recalled line's words without its "[turn] speaker:" head.
+fn recalled_text(line: &str) -> &str {
+    line.split_once(": ").map_or(line, |(_, t)| t)
+}
+
+/// Lower-case content words (three letters or more, not common) and
+/// Chinese characters of `text`.
+fn content_words(text: &str) -> std::collections::HashSet<String> {
+    crate::core::text::words(text)
+        .into_iter()
+        .filter(|w| w.chars().all(crate::core::text::is_cjk) || (w.chars().count() >= 3 && !COMMON.contains(&w.as_str())))
+        .collect()
 }
 
 fn turn_of(id: &str) -> Option<u32> {

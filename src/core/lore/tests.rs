@@ -114,7 +114,8 @@ impl LlmClient for ByRole {
         let text = match answers.iter().position(|(role, _)| *role == r) {
             Some(i) => answers.remove(i).1?,
             None => match r {
-                "LORE-REFEREE" => r#"{"approved": true, "reason": "fine", "confidence": 0.9, "next_action": "narrator_scene", "cites": ["lamp"]}"#.into(),
+                // Not sure enough to let a reply go unchecked (`SURE`).
+                "LORE-REFEREE" => r#"{"approved": true, "reason": "fine", "confidence": 0.7, "next_action": "narrator_scene", "cites": ["lamp"]}"#.into(),
                 "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "consistent", "confidence": 0.9}"#.into(),
                 "LORE-PERSONA" => r#"{"speaking_style": "short and dry", "traits": ["wary"], "background": "keeper of the lamp", "wants": "to be left alone"}"#.into(),
                 "LORE-NPC" => "*wipes her hands* State your business.".into(),
@@ -222,6 +223,95 @@ async fn a_reply_that_breaks_the_lore_is_corrected_and_the_player_wins() {
 }
 
 #[tokio::test]
+async fn a_corrected_npc_reply_is_shown_and_kept_as_the_narrators() {
+    let mut r = rig();
+    r.model.will("LORE-NPC", "*points up* My dragon nests on the lamp.");
+    r.model.will("LORE-REFEREE-REPLY", r#"{"approved": false, "reason": "There are no dragons.", "confidence": 0.9}"#);
+    r.model.will("LORE-NARRATOR", "Only gulls nest on the lamp.");
+    let text = r.turn(TurnInput::from(LoreVerb::Say("What nests up there?".into(), "Mira".into()))).await;
+    assert!(text.contains("**Game master**: Only gulls"), "{text}");
+    assert!(!text.contains("**Mira Vell**"), "the correction is not put in Mira's mouth: {text}");
+    let last = r.table.game.book.recent.last().unwrap();
+    assert_eq!((last.speaker.as_str(), last.text.as_str()), ("Game master", "Only gulls nest on the lamp."));
+}
+
+#[tokio::test]
+async fn retrieval_reads_the_action_with_the_turn_before_it() {
+    let mut r = rig();
+    r.model.will("LORE-NARRATOR", "High above you the brass lens turns in its stone tower.");
+    r.turn(TurnInput::Say("I look at the sea.".into())).await;
+    // "there" is the tower only through the turn before.
+    r.turn(TurnInput::Say("I go up there.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let referee = prompts.iter().rev().find(|p| p.contains("LORE-REFEREE") && p.contains("I go up there")).unwrap();
+    assert!(referee.contains("[lamp] The Lamp:"), "{referee}");
+}
+
+#[tokio::test]
+async fn a_sure_ruling_lets_a_reply_that_states_nothing_new_go_unchecked() {
+    let mut r = rig();
+    let sure = r#"{"approved": true, "reason": "fine", "confidence": 0.95, "next_action": "narrator_scene"}"#;
+    r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "The lamp turns all night over the rock.");
+    r.turn(TurnInput::Say("I climb the tower to the lamp.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"]);
+    // A reply with a word the lore and the story lack is checked.
+    r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "A dragon circles the lamp.");
+    r.turn(TurnInput::Say("I look at the lamp.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+    // A reply that names something the lore does not is checked.
+    r.model.will("LORE-REFEREE", sure);
+    r.model.will("LORE-NARRATOR", "Captain Orrin Blackwater waves from a boat with 12 oars.");
+    r.turn(TurnInput::Say("I look down at the sea.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+    // So is any reply after a ruling that is not sure.
+    r.turn(TurnInput::Say("I look up.".into())).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR", "LORE-REFEREE-REPLY"]);
+}
+
+#[tokio::test]
+async fn a_due_chapter_rides_on_the_referees_call() {
+    let mut r = rig();
+    let rules = r.table.game.rules();
+    // The opening is turn 0: the window is full after this many turns.
+    let before = (rules.hot_turns + rules.summary_every - 2) as u32;
+    for i in 0..before {
+        r.turn(TurnInput::Say(format!("I count the steps, {i}."))).await;
+    }
+    r.model.calls();
+    r.model.will(
+        "LORE-REFEREE",
+        r#"{"approved": true, "reason": "fine", "confidence": 0.95, "next_action": "narrator_scene", "chapter": "Ada arrived and counted the tower's steps."}"#,
+    );
+    r.turn(TurnInput::Say("I count them once more.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let referee = prompts.iter().rev().find(|p| p.contains("I count them once more") && p.contains("LORE-REFEREE")).unwrap();
+    assert!(referee.contains("Also give \"chapter\": what happened in turns 0–3"), "{referee}");
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NARRATOR"], "no summary call of its own");
+    let book = &r.table.game.book;
+    assert_eq!((book.summary.as_str(), book.summary_upto), ("Ada arrived and counted the tower's steps.", 3));
+    assert_eq!(book.tier(0), Some(crate::core::context::Tier::Summary), "the opening is summarised too");
+    assert_eq!(r.table.game.calls, u64::from(3 * before + 2));
+}
+
+#[tokio::test]
+async fn a_flag_the_referee_sets_is_kept_apart_and_every_prompt_holds_the_frozen_layer() {
+    let mut r = rig();
+    r.model.will("LORE-REFEREE", r#"{"approved": true, "confidence": 0.7, "flags": {"lamp_lit": true}}"#);
+    r.turn(TurnInput::Say("I light the lamp.".into())).await;
+    assert_eq!(r.table.game.book.flags.get("lamp_lit"), Some(&true));
+    assert!(!r.table.game.book.summary.contains("lamp_lit"));
+    r.turn(TurnInput::Say("I rest.".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    for role in ["(LORE-REFEREE)", "(LORE-NARRATOR)"] {
+        let p = prompts.iter().rev().find(|p| p.contains(role) && p.contains("I rest.")).unwrap();
+        assert!(p.contains("lamp_lit = true"), "{role}: {p}");
+        assert!(p.contains("The party: Ada") && p.contains("The story began: Fog over Gullrock."), "{role}: {p}");
+    }
+}
+
+#[tokio::test]
 async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     let mut r = rig();
     let to = |text: &str| TurnInput::from(LoreVerb::Say(text.into(), "Mira".into()));
@@ -300,7 +390,7 @@ async fn garbage_from_the_referee_approves_and_a_failing_model_plays_nothing() {
 #[tokio::test]
 async fn the_summary_is_rewritten_every_few_turns_and_scores_status_recap_answer() {
     let mut r = rig();
-    let rules = LoreGame::rules();
+    let rules = r.table.game.rules();
     let needed = (rules.hot_turns + rules.summary_every) as u32;
     for i in 0..needed {
         r.turn(TurnInput::Say(format!("I count the steps, {i}."))).await;
@@ -392,4 +482,20 @@ fn a_server_world_is_read_checked_kept_with_its_session_and_resumed() {
     let (new, _) = host.open(&ada(), lang, &TableOptions::default(), template).unwrap();
     let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
     assert_eq!((game.world.as_str(), game.source), ("hollowtide", None));
+}
+
+#[test]
+fn the_summary_interval_is_a_start_option() {
+    use crate::core::game::{HostedGame, TableOptions};
+    let host = LoreHost::new(crate::assets::worlds());
+    let lang = crate::core::vocab::Language::En;
+    let options = TableOptions::default().with("memory_interval", "2");
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &options, template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!((game.memory_interval, game.rules().summary_every), (2, 2));
+    let template = crate::core::store::NewSession::for_game("rpg", lang, "test", 0);
+    let (new, _) = host.open(&ada(), lang, &TableOptions::default(), template).unwrap();
+    let game: LoreGame = crate::core::game::Game::restore(&new.snapshot).unwrap();
+    assert_eq!(game.memory_interval, super::MEMORY_INTERVAL, "seed 004's default");
 }

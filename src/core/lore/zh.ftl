@@ -73,3 +73,9 @@ world-taken = 已有内置世界叫「{ $id }」，请换一个 id。
 world-refused =
     这个世界无法添加：
     { $problems }
+
+# 提示词的固定层（种子 004）：谁在玩、见过谁、故事如何开始。
+frozen-party = 队伍：{ $names }
+frozen-met = 见过的人物：{ $names }
+frozen-world = 世界：{ $premise }
+frozen-hook = 故事的开端：{ $opening }

@@ -6,6 +6,7 @@
 //! caller falls back to a safe move (the model failed, or said garbage).
 
 use crate::core::game::{SeatView, TurnContext};
+use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest};
 use crate::core::vocab::Language;
 
@@ -130,9 +131,13 @@ pub fn prompt_frames(lang: Language) -> String {
 /// One short line describing the seat's word (or, for the blank, a line
 /// that blends in); the caller checks it against every secret word.
 pub async fn describe(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
-    let prompt = describe_prompt(lang, &view.seat.name, own_word(view), &view.public_lines(MEMORY));
-    let said = ask(ctx, request(lang, prompt, 48)).await?;
-    clean_line(&said)
+    let heard = view.public_lines(MEMORY);
+    let req = request(lang, describe_prompt(lang, &view.seat.name, own_word(view), &heard), 48);
+    let instructions = Instructions::of(&req.messages, &heard, lang);
+    let said = ask(ctx, req).await?;
+    // The engine's guard: a line that repeats the seat's instructions is
+    // no description (the caller's safe move instead).
+    clean_line(&said).filter(|line| !instructions.echoed_by(line))
 }
 
 /// The seat number to vote for, among `options` (id, label).

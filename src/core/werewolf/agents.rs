@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::core::context::{Layers, estimate_tokens, fold_older};
 use crate::core::game::{SeatView, TurnContext};
+use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest};
 use crate::core::vocab::Language;
 
@@ -97,16 +98,31 @@ pub async fn choose(
         Ask::Potion => ("\"beliefs\", \"potion\", \"target\"", "prompt-extra-potion", potion_schema()),
         _ => ("\"beliefs\", \"target\"", "prompt-extra-target", target_schema()),
     };
-    let said = ask_model(ctx, prompt(ctx, asker, &task, keys, extra), schema, 400).await?;
-    Some(parse_choice(&said, options))
+    let messages = prompt(ctx, asker, &task, keys, extra);
+    let instructions = instructions_of(asker, &messages);
+    let said = ask_model(ctx, messages, schema, 400).await?;
+    let mut choice = parse_choice(&said, options);
+    choice.note = choice.note.filter(|n| !instructions.echoed_by(n));
+    Some(choice)
+}
+
+/// The engine's guard for a seat's words (a speech, a note to the pack):
+/// the prompt's runs that the seat's public record lacks.
+fn instructions_of(asker: &Asker<'_>, messages: &[ChatMessage]) -> Instructions {
+    let public: Vec<String> = asker.view.public.iter().map(|t| format!("{}: {}", t.player, t.text)).collect();
+    Instructions::of(messages, &public.join("\n"), asker.lang)
 }
 
 /// The model's bid for the floor; `None` when the model failed.
 pub async fn bid(ctx: &TurnContext<'_>, asker: &Asker<'_>) -> Option<Bid> {
     let task = crate::phrase!(BOOK, asker.lang, "prompt-task-debate", day = asker.day);
     let keys = "\"beliefs\", \"urgency\", \"speech\"";
-    let said = ask_model(ctx, prompt(ctx, asker, &task, keys, "prompt-extra-bid"), bid_schema(), 500).await?;
-    Some(parse_bid(&said))
+    let messages = prompt(ctx, asker, &task, keys, "prompt-extra-bid");
+    let instructions = instructions_of(asker, &messages);
+    let said = ask_model(ctx, messages, bid_schema(), 500).await?;
+    let mut bid = parse_bid(&said);
+    bid.speech = bid.speech.filter(|s| !instructions.echoed_by(s));
+    Some(bid)
 }
 
 fn task_text(asker: &Asker<'_>, ask: Ask, options: &[(String, String)], witch: (&str, &str)) -> String {

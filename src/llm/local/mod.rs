@@ -137,6 +137,11 @@ impl LlmClient for LocalClient {
         self.engine.get().and_then(|e| e.count_tokens(text))
     }
 
+    /// The loaded model's own context (capped), once it is loaded.
+    fn context_window(&self) -> Option<usize> {
+        self.engine.get().map(|e| e.info.context_tokens)
+    }
+
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
         tracing::debug!(client = %self.describe(), messages = request.messages.len(), "generating locally");
         let generation = self.generate(request).await?;

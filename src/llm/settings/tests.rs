@@ -166,3 +166,14 @@ fn durations_come_from_seconds_and_milliseconds() {
 fn ollama_defaults() -> LlmSettings {
     LlmSettings { provider: ProviderKind::Ollama, ..LlmSettings::default() }
 }
+
+#[test]
+fn the_context_window_is_a_role_setting_with_a_default_per_provider() {
+    let settings = parse("[llm]\nprovider = \"ollama\"\n[llm.judge]\ncontext_window = 32768\n").expect("parses");
+    assert_eq!(resolve(&settings, ModelRole::Judge).context_window, Some(32_768));
+    assert_eq!(resolve(&settings, ModelRole::Narrator).context_window, Some(4_096), "Ollama's default");
+    let settings = parse("[llm]\nprovider = \"local\"\ncontext_window = 2048\n").expect("parses");
+    assert_eq!(resolve(&settings, ModelRole::Narrator).context_window, Some(2_048));
+    let settings = parse("[llm]\nprovider = \"local\"\n").expect("parses");
+    assert_eq!(resolve(&settings, ModelRole::Narrator).context_window, None, "the model knows its own");
+}

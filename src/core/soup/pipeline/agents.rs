@@ -2,10 +2,9 @@
 //! the answer), the Narrator's remark, and their parsing and fallbacks.
 
 use super::*;
-use std::collections::HashSet;
 
 use crate::core::knowledge::{DocKind, Role};
-use crate::core::text::{distinct_runs, shares_run};
+use crate::core::llm::echo::Instructions;
 
 impl Pipeline {
     /// One Judge call. `Ok(None)` is the defined fallback for output that
@@ -107,7 +106,9 @@ impl Pipeline {
         request.seed = self.settings.seed;
         let text = call(&*self.models.narrator, request, usage).await?;
         let public = format!("{}\n{question}\n{}", session.puzzle.surface, public_lines(session.history));
-        Ok(clean_remark(&text).filter(|remark| !echoes_prompt(remark, &prompt, &public, lang)))
+        // The engine's guard: a remark that repeats the instructions is not shown.
+        let instructions = Instructions::of_text(&prompt, &public, lang);
+        Ok(clean_remark(&text).filter(|remark| !instructions.echoed_by(remark)))
     }
 }
 
@@ -223,8 +224,10 @@ impl Pipeline {
         let mut request = ChatRequest::new(vec![ChatMessage::system(system)]);
         request.max_tokens = 48;
         request.temperature = 0.8;
+        let public = format!("{}\n{}", puzzle.surface, public_lines(history));
+        let instructions = Instructions::of(&request.messages, &public, puzzle.language);
         let text = call(&*self.models.narrator, request, &mut Usage::default()).await?;
-        Ok(clean_remark(&text))
+        Ok(clean_remark(&text).filter(|q| !instructions.echoed_by(q)))
     }
 }
 
@@ -245,27 +248,6 @@ pub(super) async fn call(client: &dyn LlmClient, request: ChatRequest, usage: &m
 /// First line of the Narrator's text, unquoted and cut short.
 /// Consecutive words (en) or characters (zh) of the Narrator's own
 /// instructions that make a remark an echo of its prompt.
-const ECHO_RUN_WORDS: usize = 6;
-const ECHO_RUN_CHARS: usize = 10;
-
-/// Whether a remark repeats its prompt's own text (its instructions, not
-/// the public story or the question players already read): the prompt is
-/// treated like a secret of its output, so a small model that parrots
-/// "You are the host of a Turtle Soup game…" gets a stock remark instead.
-fn echoes_prompt(remark: &str, prompt: &str, public: &str, lang: Language) -> bool {
-    let run = match lang {
-        Language::En => ECHO_RUN_WORDS,
-        Language::Zh => ECHO_RUN_CHARS,
-    };
-    let shown = distinct_runs(public, lang, run);
-    let own: HashSet<String> = distinct_runs(prompt, lang, run).difference(&shown).cloned().collect();
-    let echoed = shares_run(remark, lang, run, &own);
-    if echoed {
-        tracing::info!("the narrator repeated its instructions; using a stock remark");
-    }
-    echoed
-}
-
 fn public_lines(history: &[PublicTurn]) -> String {
     history.iter().map(|t| format!("{} {}\n", t.player, t.text)).collect()
 }
