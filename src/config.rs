@@ -105,6 +105,33 @@ pub struct GameSettings {
     pub ledger_threshold: f32,
     #[serde(default)]
     pub seed: Option<u64>,
+    /// `[game.start.<group>]`: a seated game's start options when `start`
+    /// does not give them (`[game.start.arena] threshold = 4`,
+    /// `[game.start.undercover] difficulty = "hard"`), checked by the game
+    /// like options typed in chat.
+    #[serde(default)]
+    pub start: std::collections::BTreeMap<String, std::collections::BTreeMap<String, StartValue>>,
+}
+
+/// A start option's value as configured: text, a number or yes/no.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum StartValue {
+    Flag(bool),
+    Whole(i64),
+    Number(f64),
+    Text(String),
+}
+
+impl std::fmt::Display for StartValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartValue::Flag(b) => f.write_str(if *b { "yes" } else { "no" }),
+            StartValue::Whole(n) => write!(f, "{n}"),
+            StartValue::Number(n) => write!(f, "{n}"),
+            StartValue::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 /// Whether the Narrator model writes a remark under each verdict: `true`,
@@ -199,6 +226,17 @@ impl Settings {
 
     pub fn language(&self) -> Language {
         Language::parse(&self.game.language).unwrap_or(Language::En)
+    }
+
+    /// Every seated game's configured start options (`[game.start.<group>]`),
+    /// as text by group.
+    pub fn start_defaults(&self) -> crate::core::game::StartDefaults {
+        let groups = self.game.start.iter();
+        crate::core::game::StartDefaults(
+            groups
+                .map(|(g, opts)| (g.clone(), opts.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+                .collect(),
+        )
     }
 
     pub fn puzzle_dir(&self) -> PathBuf {

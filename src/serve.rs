@@ -112,7 +112,11 @@ pub async fn bot_parts(app: &App) -> anyhow::Result<BotParts> {
         guilds,
         library: app.library.clone(),
         catalogue: app.catalogue.clone(),
-        defaults: Defaults { language: app.settings.language(), hint_limit: app.settings.game.hint_limit },
+        defaults: Defaults {
+            language: app.settings.language(),
+            hint_limit: app.settings.game.hint_limit,
+            start: app.settings.start_defaults(),
+        },
         models: Some(models),
         hosted: crate::assets::hosted_games(),
     })

@@ -113,7 +113,7 @@ pub async fn offline_parts_on(
         guilds,
         library,
         catalogue: crate::assets::catalogue(),
-        defaults: Defaults { language: Language::En, hint_limit: 3 },
+        defaults: Defaults { language: Language::En, hint_limit: 3, start: Default::default() },
         models: None,
         hosted: crate::assets::hosted_games(),
     })

@@ -55,10 +55,12 @@ pub use tables::{HostedGame, LiveTable, Opening, Tables};
 pub type ModelFactory = Arc<dyn Fn(&str) -> anyhow::Result<RoleModels> + Send + Sync>;
 
 /// Game settings the bot falls back to where a scope set nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Defaults {
     pub language: Language,
     pub hint_limit: u32,
+    /// Seated games' start options from the config (`[game.start.<group>]`).
+    pub start: crate::core::game::StartDefaults,
 }
 
 /// The parts a `Bot` is built from.

@@ -107,7 +107,8 @@ impl Bot {
         let language = options.language.unwrap_or_else(|| self.language_of(config));
         let engine = self.engine_for(config.model.as_deref());
         let template = NewSession::for_game(game.kind(), language, thread, self.now_ms());
-        let options = TableOptions { custom: self.guilds.custom_content(scope, game.kind()).await?, ..options.clone() };
+        let options = self.defaults.start.fill(game.group(), options.clone());
+        let options = TableOptions { custom: self.guilds.custom_content(scope, game.kind()).await?, ..options };
         let (new, table) = match game.open(&host, language, &options, template) {
             Ok(opened) => opened,
             Err(why) => return Ok(Opening::Refused(why)),

@@ -51,6 +51,8 @@ pub(super) async fn play(mut settings: Settings, args: PlayArgs) -> anyhow::Resu
                 options.set(name, value);
             }
         }
+        // What the command line left out, the config's `[game.start.<group>]` gives.
+        let options = app.settings.start_defaults().fill(game.group(), options);
         let name = args.name.unwrap_or_else(|| "Player".to_string());
         let run = console::table::SeatedOptions { options, name, script: args.script };
         return console::table::play_hosted(&app, game, run).await;

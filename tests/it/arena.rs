@@ -198,3 +198,43 @@ fn the_check_command_reads_the_bundled_cast() {
     assert!(problems.is_empty(), "{problems:?}");
     assert!(roster.summary().contains("en: 18 personas"), "{}", roster.summary());
 }
+
+#[tokio::test]
+async fn the_hosts_arena_rules_reach_the_terminal_game_from_the_line_and_the_config() {
+    let ollama = FakeOllama::start(Brain::new(&[])).await;
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("arena-end.txt", "/end\n");
+    let config = sandbox.write("arena.toml", "[game.start.arena]\nelimination = \"lowest\"\nthreshold = 4\n");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "play",
+        "arena",
+        "early_until:2",
+        "middle_until:4",
+        "Keep",
+        "the",
+        "library",
+        "open",
+        "--characters",
+        "2",
+        "--max-turns",
+        "6",
+        "--turn-seconds",
+        "30",
+        "--name",
+        "Ana",
+        "--script",
+        script.to_str().unwrap(),
+    ];
+    let run = sandbox.run(Some(&ollama.server.uri()), &args).await;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("Topic: Keep the library open"), "{out}");
+    let rules = "Rules: eliminations from turn 3, the lowest goes out every round; the late stage from turn 5.";
+    assert!(out.contains(rules), "the line's stages and the config's rule: {out}");
+    assert!(out.contains("#1 Ana, your turn") && out.contains("(30 s)"), "{out}");
+    let bad = ["play", "arena", "threshold:eleven", "--script", script.to_str().unwrap()];
+    let refused = sandbox.run(Some(&ollama.server.uri()), &bad).await;
+    assert!(!refused.ok && refused.stderr.contains("“eleven” is not a valid threshold"), "{}", refused.stderr);
+}

@@ -190,3 +190,50 @@ async fn selfplay_reports_win_rates_length_and_fallbacks_with_a_scripted_model()
         out.lines().filter(|l| l.contains("civilians ") || l.contains("undercover ") || l.contains("blank ")).count();
     assert!(finished >= 3, "every game ends: {out}");
 }
+
+/// The difficulty of the pair an end shows ("Words: civilians X ·
+/// undercover Y", any markup stripped), looked up in the bundled library.
+pub fn shown_difficulty(text: &str) -> Option<echoes::core::soup::puzzle::Difficulty> {
+    let line = text.lines().find(|l| l.contains("Words: civilians"))?.replace('*', "");
+    let rest = line.split("Words: civilians ").nth(1)?;
+    let (civilian, undercover) = rest.split_once(" · undercover ")?;
+    let (civilian, undercover) = (civilian.trim(), undercover.trim().trim_end_matches('.'));
+    let library = echoes::assets::words();
+    let found = library.pairs().iter().find(|p| {
+        let (a, b) = (p.pair.civilian.as_str(), p.pair.undercover.as_str());
+        (a, b) == (civilian, undercover) || (b, a) == (civilian, undercover)
+    });
+    found.map(|p| p.pair.difficulty)
+}
+
+#[tokio::test]
+async fn the_hosts_difficulty_and_undercover_count_reach_the_terminal_game_and_bad_ones_are_refused() {
+    use echoes::core::soup::puzzle::Difficulty;
+    let ollama = FakeOllama::start(Brain::new(&[])).await;
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("end.txt", "/end\n");
+    let script = script.to_str().unwrap();
+    let uri = ollama.server.uri();
+    let common = ["--ai-seats", "5", "--name", "Ana", "--script", script];
+    for seed in ["7", "8"] {
+        let mut args = vec!["play", "undercover", "difficulty:hard", "undercovers:2", "--seed", seed];
+        args.extend(common);
+        let run = sandbox.run(Some(&uri), &args).await;
+        assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains("6 seats, 2 undercovers"), "{}", run.stdout);
+        assert_eq!(shown_difficulty(&run.stdout), Some(Difficulty::Hard), "{}", run.stdout);
+    }
+    // The config's `[game.start.undercover]` fills what the line leaves out.
+    let config = sandbox.write("start.toml", "[game.start.undercover]\ndifficulty = \"easy\"\nundercovers = 2\n");
+    let mut args = vec!["--config", config.to_str().unwrap(), "play", "undercover", "--seed", "7"];
+    args.extend(common);
+    let run = sandbox.run(Some(&uri), &args).await;
+    assert!(run.ok && run.stdout.contains("2 undercovers"), "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(shown_difficulty(&run.stdout), Some(Difficulty::Easy), "{}", run.stdout);
+
+    let extreme = sandbox.run(Some(&uri), &["play", "undercover", "difficulty:extreme", "--script", script]).await;
+    assert!(!extreme.ok && extreme.stderr.contains("“extreme” is not a difficulty"), "{}", extreme.stderr);
+    let crowded = ["play", "undercover", "undercovers:2", "--ai-seats", "3", "--script", script];
+    let crowded = sandbox.run(Some(&uri), &crowded).await;
+    assert!(!crowded.ok && crowded.stderr.contains("2 undercovers need 5 seats"), "{}", crowded.stderr);
+}

@@ -13,12 +13,12 @@ use crate::core::vocab::Language;
 
 use super::{DIMENSIONS, Persona, Scores};
 
-/// Public lines a contestant or the narrator reads (a bounded window).
+/// The recent public lines a contestant reads (the seed's `recent_messages`).
 pub const WINDOW: usize = 24;
-/// Public lines the scorer reads around a contribution.
-const SCORER_WINDOW: usize = 10;
 /// Longest contribution, in characters (humans and AI alike).
 pub const MAX_CONTRIBUTION: usize = 600;
+/// Longest reply to a contestant who addressed you.
+pub const MAX_REPLY: usize = 300;
 /// Longest narrator line shown.
 pub const MAX_NARRATION: usize = 400;
 
@@ -59,17 +59,45 @@ fn contestant_rules(lang: Language) -> &'static str {
     }
 }
 
-/// The contestant's request: its card, the topic and what was said.
-pub fn contribution_prompt(lang: Language, view: &SeatView<'_>, topic: &str) -> Vec<ChatMessage> {
+/// Where the game stands for a speaker (seed 003's context): the turn,
+/// the stage, the standings as shown so far, and a reply it owes.
+#[derive(Debug, Clone, Default)]
+pub struct Situation {
+    pub turn: u32,
+    pub max_turns: u32,
+    pub stage: String,
+    /// `#2 Ada 12.5, #3 Bo 9.0` (totals of the rounds shown).
+    pub standings: String,
+    /// Who addressed this contestant and what they said, when it replies.
+    pub reply_to: Option<(String, String)>,
+}
+
+/// The contestant's request: its card, the topic, where the game stands,
+/// the recent messages, and its task (a contribution that may address a
+/// contestant, or a short reply to one who addressed it).
+pub fn contribution_prompt(lang: Language, view: &SeatView<'_>, topic: &str, at: &Situation) -> Vec<ChatMessage> {
     let card = view.own.join("\n");
     let heard = view.public_lines(WINDOW);
-    let user = match lang {
-        Language::En => format!(
-            "Topic: {topic}\nWhat was said so far:\n{heard}\nYour turn. Write your contribution: 1 to 3 sentences, \
-             at most 60 words, in your voice. Reply with the contribution only."
+    let (turn, max, stage, standings) = (at.turn, at.max_turns, &at.stage, &at.standings);
+    let user = match (lang, &at.reply_to) {
+        (Language::En, None) => format!(
+            "Topic: {topic}\nTurn {turn} of {max} · {stage} stage\nStandings: {standings}\nRecent messages:\n{heard}\n\
+             Your turn. Write your contribution: 1 to 3 sentences, at most 60 words, in your voice. To challenge or \
+             accuse one contestant directly, begin with their seat (e.g. \"#3, …\"): they will get a short reply. \
+             Reply with the contribution only."
         ),
-        Language::Zh => format!(
-            "议题：{topic}\n目前的发言：\n{heard}\n轮到你了。用你的口吻发言：一到三句，不超过 100 字。只回复发言内容。"
+        (Language::En, Some((from, said))) => format!(
+            "Topic: {topic}\nTurn {turn} of {max} · {stage} stage\nStandings: {standings}\nRecent messages:\n{heard}\n\
+             {from} addressed you: \"{said}\"\nYour right of reply: answer them in 1 or 2 sentences, at most 40 \
+             words, in your voice. Reply with the answer only."
+        ),
+        (Language::Zh, None) => format!(
+            "议题：{topic}\n第 {turn}/{max} 回合 · {stage}\n当前排名：{standings}\n最近的发言：\n{heard}\n\
+             轮到你了。用你的口吻发言：一到三句，不超过 100 字。想直接质问或指责某位选手，就以其座位号开头（例如“#3，……”），对方可以简短回应。只回复发言内容。"
+        ),
+        (Language::Zh, Some((from, said))) => format!(
+            "议题：{topic}\n第 {turn}/{max} 回合 · {stage}\n当前排名：{standings}\n最近的发言：\n{heard}\n\
+             {from} 点名了你：“{said}”\n你的回应权：用你的口吻回答一两句，不超过 60 字。只回复回应内容。"
         ),
     };
     vec![ChatMessage::system(format!("{}\n{card}", contestant_rules(lang))), ChatMessage::user(user)]
@@ -95,10 +123,12 @@ pub fn rubric(lang: Language) -> &'static str {
     }
 }
 
+/// The scorer's request: the whole debate so far (within its budget)
+/// and the contribution; `speaker` says when it is a reply to someone.
 pub fn scorer_prompt(lang: Language, topic: &str, heard: &str, speaker: &str, text: &str) -> Vec<ChatMessage> {
     let user = match lang {
-        Language::En => format!("Topic: {topic}\nEarlier in the debate:\n{heard}\nContribution by {speaker}:\n{text}"),
-        Language::Zh => format!("议题：{topic}\n之前的发言：\n{heard}\n{speaker} 的发言：\n{text}"),
+        Language::En => format!("Topic: {topic}\nThe debate so far:\n{heard}\nContribution by {speaker}:\n{text}"),
+        Language::Zh => format!("议题：{topic}\n目前的辩论：\n{heard}\n{speaker} 的发言：\n{text}"),
     };
     vec![ChatMessage::system(rubric(lang)), ChatMessage::user(user)]
 }
@@ -145,11 +175,11 @@ pub fn summary_prompt(
 ) -> Vec<ChatMessage> {
     let user = match lang {
         Language::En => format!(
-            "Topic: {topic}\nThe debate (last part):\n{heard}\nFinal standings:\n{standings}\nSum the game up in two or \
+            "Topic: {topic}\nThe whole debate:\n{heard}\nFinal standings:\n{standings}\nSum the game up in two or \
              three sentences: the winner, the turning point, an epitaph for the fallen. Reply with the summary only."
         ),
         Language::Zh => format!(
-            "议题：{topic}\n辩论（最后部分）：\n{heard}\n最终排名：\n{standings}\n用两三句话总结：胜者、转折点、给出局者的墓志铭。只回复总结。"
+            "议题：{topic}\n整场辩论：\n{heard}\n最终排名：\n{standings}\n用两三句话总结：胜者、转折点、给出局者的墓志铭。只回复总结。"
         ),
     };
     vec![ChatMessage::system(narrator_rules(lang, name, voice)), ChatMessage::user(user)]
@@ -169,15 +199,23 @@ async fn ask(model: &dyn LlmClient, request: ChatRequest, what: &str) -> Option<
     }
 }
 
-/// An AI contestant's contribution; the caller checks it.
-pub async fn contribute(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language, topic: &str) -> Option<String> {
-    let messages = contribution_prompt(lang, view, topic);
+/// An AI contestant's contribution (or reply); the caller checks it.
+pub async fn contribute(
+    ctx: &TurnContext<'_>,
+    view: &SeatView<'_>,
+    lang: Language,
+    topic: &str,
+    at: &Situation,
+) -> Option<String> {
+    let max = if at.reply_to.is_some() { MAX_REPLY } else { MAX_CONTRIBUTION };
+    let messages = contribution_prompt(lang, view, topic, at);
     let public = format!("{topic}\n{}", view.public_lines(WINDOW));
     let instructions = Instructions::of(&messages, &public, lang);
     let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.8), "contestant").await?;
     // The engine's guard: a contribution that repeats its instructions is
     // not one (the caller's stock line instead).
-    clean_text(&said, MAX_CONTRIBUTION).filter(|t| !instructions.echoed_by(t))
+    clean_text(&said, max).filter(|t| !instructions.echoed_by(t))
+}
 }
 
 /// The scorer's ratings; `None` when the model failed or its answer
@@ -213,12 +251,6 @@ pub async fn narrate(
     let instructions = Instructions::of(&messages, public, lang);
     let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.7), "narrator").await?;
     clean_text(&said, MAX_NARRATION).filter(|t| !instructions.echoed_by(t))
-}
-
-/// The public lines the scorer reads.
-pub fn scorer_window(view_lines: &[String]) -> String {
-    let start = view_lines.len().saturating_sub(SCORER_WINDOW);
-    view_lines[start..].join("\n")
 }
 
 fn scores_schema() -> serde_json::Value {

@@ -44,6 +44,25 @@ next-speaker = { $timed ->
        *[no] Turn { $turn } · { $stage } · { $who } speaks.
     }
 skipped = { $who } did not speak in time and is skipped.
+# A contribution addressed a contestant: they may answer first.
+may-reply = ↪️ { $who } was addressed and has a right of reply.
+reply-turn = { $timed ->
+        [yes] Turn { $turn } · { $stage } · { $who }, your reply to { $from }: `say` it, briefly ({ $seconds } s).
+       *[no] Turn { $turn } · { $stage } · { $who } replies to { $from }.
+    }
+reply-too-long = A reply is short: { $max } characters at most; nothing was posted.
+reply-mark = ↩
+## The host's rules, checked when the Arena opens
+bad-rule = “{ $value }” is not a valid { $rule }: { $expected }.
+rule-threshold = a number from 0 to 10
+rule-elimination = below (the lowest goes out only under the threshold) or lowest (the lowest always goes out)
+rule-turns = a turn number from 1 to { $max }
+rule-stages = early_until must come before middle_until
+rule-turn-seconds = a number of seconds from { $min } to { $max }
+rules-line = Rules: eliminations from turn { $from }, { $elimination ->
+        [lowest] the lowest goes out every round
+       *[below] the lowest goes out under { $threshold }
+    }; the late stage from turn { $late }.
 round-heading = 📊 Round { $round } ({ $stage })
 # The score is written with one decimal.
 eliminated = ❌ { $who } is eliminated (round score { $score }).

@@ -12,7 +12,7 @@ use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
 use super::roster::Cast;
-use super::{ArenaGame, ArenaTable, Event, MAX_SEATS, MAX_TURNS, Roster, Rules, splitmix};
+use super::{ArenaGame, ArenaTable, Elimination, Event, MAX_SEATS, MAX_TURNS, Roster, Rules, say, splitmix};
 
 /// AI characters seated when `start` names none.
 const DEFAULT_CHARACTERS: usize = 3;
@@ -20,14 +20,17 @@ const DEFAULT_CHARACTERS: usize = 3;
 const MIN_TURN_SECONDS: u32 = 5;
 const MAX_TURN_SECONDS: u32 = 600;
 
-/// The stages' last turns: the host's rules (the seed's turns 1–10 and
-/// 11–30) when the game is long enough to reach its late stage; a shorter
-/// game is cut in thirds, so it has a middle and a late stage too.
-fn stages(max_turns: u32, rules: &Rules) -> (u32, u32) {
-    if max_turns > rules.middle_until {
-        (rules.early_until, rules.middle_until)
-    } else {
-        (max_turns.div_ceil(3), (2 * max_turns).div_ceil(3))
+/// The stages' last turns: the host's own when given (checked in
+/// `rules_for`), else the defaults (the seed's turns 1–10 and 11–30) when
+/// the game is long enough to reach its late stage; a shorter game is cut
+/// in thirds, so it has a middle and a late stage too.
+fn stages(max_turns: u32, rules: &Rules, asked: (Option<u32>, Option<u32>)) -> (u32, u32) {
+    match asked {
+        (Some(early), Some(middle)) => (early, middle),
+        (Some(early), None) => (early, rules.middle_until.max(early + 1)),
+        (None, Some(middle)) => (rules.early_until.min(middle.saturating_sub(1)).max(1), middle),
+        (None, None) if max_turns > rules.middle_until => (rules.early_until, rules.middle_until),
+        (None, None) => (max_turns.div_ceil(3), (2 * max_turns).div_ceil(3)),
     }
 }
 
@@ -39,6 +42,47 @@ pub struct ArenaHost {
 impl ArenaHost {
     pub fn new(roster: Arc<Roster>) -> ArenaHost {
         ArenaHost { roster, rules: Rules::default() }
+    }
+
+    /// The host's rules from `start`'s options (or the config's) over the
+    /// defaults: the turn limit, the elimination threshold and rule, the
+    /// stage boundaries and a human's time to speak. A value out of range
+    /// is refused with what a valid one is, never silently changed.
+    pub fn rules_for(&self, language: Language, options: &TableOptions) -> Result<Rules, String> {
+        let bad = |rule: &str, value: &str, min: u32, max: u32| {
+            say::bad_rule(language, rule, value, &say::rule_expected(language, rule, min, max))
+        };
+        let turns = |name: &str| -> Result<Option<u32>, String> {
+            options.get(name).map_or(Ok(None), |v| {
+                v.parse::<u32>().ok().filter(|n| (1..=MAX_TURNS).contains(n)).map(Some).ok_or_else(|| bad(name, v, 1, MAX_TURNS))
+            })
+        };
+        let max_turns = turns("max_turns")?.unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
+        let asked = (turns("early_until")?, turns("middle_until")?);
+        let (early_until, middle_until) = stages(max_turns, &self.rules, asked);
+        if early_until >= middle_until {
+            let value = format!("{early_until} / {middle_until}");
+            return Err(bad("stages", &value, 1, MAX_TURNS));
+        }
+        let threshold = match options.get("threshold") {
+            Some(v) => v.parse::<f32>().ok().filter(|t| (0.0..=10.0).contains(t)).ok_or_else(|| bad("threshold", v, 0, 10))?,
+            None => self.rules.threshold,
+        };
+        let elimination = match options.get("elimination").map(str::to_lowercase).as_deref() {
+            Some("below" | "threshold" | "below_threshold") => Elimination::BelowThreshold,
+            Some("lowest" | "always") => Elimination::Lowest,
+            Some(v) => return Err(bad("elimination", v, 0, 0)),
+            None => self.rules.elimination,
+        };
+        let turn_seconds = match options.get("turn_seconds") {
+            Some(v) => v
+                .parse::<u32>()
+                .ok()
+                .filter(|s| (MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(s))
+                .ok_or_else(|| bad("turn_seconds", v, MIN_TURN_SECONDS, MAX_TURN_SECONDS))?,
+            None => self.rules.turn_seconds,
+        };
+        Ok(Rules { max_turns, early_until, middle_until, turn_seconds, threshold, elimination, ..self.rules.clone() })
     }
 
     fn cast(&self, language: Language) -> Result<Arc<Cast>, String> {
@@ -62,12 +106,7 @@ impl ArenaHost {
             None if cast.topics.is_empty() => return Err("no topic".into()),
             None => cast.topics[(splitmix(seed) % cast.topics.len() as u64) as usize].text.clone(),
         };
-        let max_turns = options.number::<u32>("max_turns").unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
-        let (early_until, middle_until) = stages(max_turns, &self.rules);
-        let turn_seconds = options
-            .number::<u32>("turn_seconds")
-            .map_or(self.rules.turn_seconds, |s| s.clamp(MIN_TURN_SECONDS, MAX_TURN_SECONDS));
-        let rules = Rules { max_turns, early_until, middle_until, turn_seconds, ..self.rules.clone() };
+        let rules = self.rules_for(language, options)?;
         let characters = options.ai_seats.unwrap_or(DEFAULT_CHARACTERS);
         let seats = options.seats.unwrap_or(MAX_SEATS);
         let mut game = ArenaGame::new(host, seats, rules, language, &topic, seed);

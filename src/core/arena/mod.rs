@@ -21,6 +21,7 @@
 
 pub mod agents;
 pub mod host;
+pub mod memory;
 pub mod roster;
 pub mod say;
 pub mod selfplay;
@@ -177,6 +178,23 @@ pub struct Contribution {
     /// False when the scorer's answer could not be read (neutral scores).
     pub parsed: bool,
     pub stage: Stage,
+    /// The contestant it addressed by name or seat (who then may reply).
+    #[serde(default)]
+    pub to: Option<String>,
+    /// A right of reply: the turn that addressed this contestant.
+    #[serde(default)]
+    pub reply_to: Option<u32>,
+}
+
+/// A contestant's right of reply, owed now: the one addressed answers
+/// before the round goes on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplyTurn {
+    /// Who answers.
+    pub seat: String,
+    /// Who addressed them, and on which turn.
+    pub from: String,
+    pub to_turn: u32,
 }
 
 /// A closed round: the round score of every contestant who had a turn in
@@ -247,6 +265,9 @@ pub struct ArenaGame {
     /// The narrator's final summary.
     pub summary: Option<String>,
     pub outcome: Option<Outcome>,
+    /// A right of reply owed before the round goes on.
+    #[serde(default)]
+    pub reply: Option<ReplyTurn>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -263,13 +284,15 @@ pub enum Event {
         moderator: bool,
         now_ms: i64,
     },
-    /// The speaker's contribution, already scored.
+    /// The speaker's contribution, already scored; `to`: the contestant
+    /// it addresses (who gets a right of reply).
     Speak {
         seat: String,
         text: String,
         scores: Scores,
         parsed: bool,
         now_ms: i64,
+        to: Option<String>,
     },
     /// A spectator's reaction: a contestant's seat number.
     React {
@@ -360,6 +383,7 @@ impl ArenaGame {
             deadline: None,
             summary: None,
             outcome: None,
+            reply: None,
         }
     }
 
@@ -368,11 +392,18 @@ impl ArenaGame {
         self.seats.seats.iter().map(|s| s.player.id.clone()).filter(|id| !self.out.contains_key(id)).collect()
     }
 
+    /// Who speaks now: the contestant owed a reply, else the round's next.
     pub fn speaker(&self) -> Option<&str> {
         match self.phase {
+            Phase::Turn { .. } if self.reply.is_some() => self.reply.as_ref().map(|r| r.seat.as_str()),
             Phase::Turn { index, .. } => self.order.get(index).map(String::as_str),
             _ => None,
         }
+    }
+
+    /// Whether `to` may be addressed by `seat`: another living contestant.
+    pub fn addressable(&self, seat: &str, to: &str) -> bool {
+        to != seat && self.seats.is_seated(to) && !self.out.contains_key(to)
     }
 
     pub fn round(&self) -> u32 {
@@ -520,12 +551,19 @@ impl ArenaGame {
         for seat in self.reactions.values() {
             *reactions.entry(seat.clone()).or_default() += 1;
         }
+        // A contestant's round score: the mean of its contributions this
+        // round (a reply counts like any other; a reply let pass does not),
+        // plus the audience.
+        let mut weighted: BTreeMap<String, Vec<f32>> = BTreeMap::new();
+        for c in self.said.iter().filter(|c| c.round == round && (c.reply_to.is_none() || c.scores.is_some())) {
+            weighted.entry(c.seat.clone()).or_default().push(c.scores.map_or(0.0, |s| s.weighted(c.stage)));
+        }
         let mut scores: BTreeMap<String, f32> = BTreeMap::new();
-        for c in self.said.iter().filter(|c| c.round == round) {
-            let base = c.scores.map_or(0.0, |s| s.weighted(c.stage));
+        for (seat, values) in weighted {
+            let base = values.iter().sum::<f32>() / values.len() as f32;
             let audience =
-                (reactions.get(&c.seat).copied().unwrap_or(0) as f32 * self.rules.audience_weight).min(AUDIENCE_CAP);
-            scores.insert(c.seat.clone(), base + audience);
+                (reactions.get(&seat).copied().unwrap_or(0) as f32 * self.rules.audience_weight).min(AUDIENCE_CAP);
+            scores.insert(seat, base + audience);
         }
         for (seat, score) in &scores {
             *self.totals.entry(seat.clone()).or_default() += score;
@@ -583,7 +621,9 @@ impl Game for ArenaGame {
             Event::AddAi(persona) => self.add_ai(persona),
             Event::Leave { seat, now_ms } => self.leave(seat, *now_ms),
             Event::Begin { by, moderator, now_ms } => self.begin(by, *moderator, *now_ms),
-            Event::Speak { seat, text, scores, parsed, now_ms } => self.speak(seat, text, *scores, *parsed, *now_ms),
+            Event::Speak { seat, text, scores, parsed, now_ms, to } => {
+                self.speak(seat, text, *scores, *parsed, *now_ms, to.as_deref())
+            }
             Event::React { spectator, option } => self.react(spectator, option),
             Event::Timer { tag, now_ms } => self.time_up(tag, *now_ms),
             Event::Narrate { text } => self.record_narration(text),
@@ -662,11 +702,15 @@ impl ArenaGame {
                     return Err(Rejection::Out);
                 }
                 next.out.insert(seat.to_string(), Exit::Left { round });
+                let replying = self.reply.as_ref().is_some_and(|r| r.seat == seat);
+                if replying {
+                    next.reply = None;
+                }
                 if next.living().is_empty() {
                     next.finish(Outcome::Abandoned);
                 } else if next.living().len() == 1 {
                     next.finish(Outcome::Finished);
-                } else if self.speaker() == Some(seat) {
+                } else if replying || self.speaker() == Some(seat) {
                     next.advance(now_ms);
                 }
             }
@@ -686,15 +730,27 @@ impl ArenaGame {
     }
 
     /// The speaker's contribution, already scored: recorded, and the turn
-    /// passes.
-    fn speak(&self, seat: &str, text: &str, scores: Scores, parsed: bool, now_ms: i64) -> Result<ArenaGame, Rejection> {
+    /// passes; to the contestant it addressed first, for a reply (a reply
+    /// itself gets none, and none comes after the last turn).
+    fn speak(
+        &self,
+        seat: &str,
+        text: &str,
+        scores: Scores,
+        parsed: bool,
+        now_ms: i64,
+        to: Option<&str>,
+    ) -> Result<ArenaGame, Rejection> {
         let (round, _) = self.running()?;
         if self.paused {
             return Err(Rejection::Paused);
         }
         self.check_speaker(seat)?;
+        let reply_to = self.reply.as_ref().map(|r| r.to_turn);
+        let to = to.filter(|to| reply_to.is_none() && self.addressable(seat, to)).map(str::to_string);
         let mut next = self.clone();
         next.turn += 1;
+        next.reply = None;
         next.said.push(Contribution {
             turn: next.turn,
             round,
@@ -703,8 +759,16 @@ impl ArenaGame {
             scores: Some(scores),
             parsed,
             stage: self.stage_of(next.turn),
+            to: to.clone(),
+            reply_to,
         });
-        next.advance(now_ms);
+        match to.filter(|_| next.turn < next.rules.max_turns) {
+            Some(to) => {
+                next.reply = Some(ReplyTurn { seat: to, from: seat.to_string(), to_turn: next.turn });
+                next.arm(now_ms);
+            }
+            None => next.advance(now_ms),
+        }
         Ok(next)
     }
 
@@ -734,6 +798,7 @@ impl ArenaGame {
         let seat = self.speaker().unwrap_or_default().to_string();
         let mut next = self.clone();
         next.turn += 1;
+        next.reply = None;
         next.said.push(Contribution {
             turn: next.turn,
             round,
@@ -742,6 +807,8 @@ impl ArenaGame {
             scores: None,
             parsed: true,
             stage: self.stage_of(next.turn),
+            to: None,
+            reply_to: self.reply.as_ref().map(|r| r.to_turn),
         });
         next.advance(now_ms);
         Ok(next)

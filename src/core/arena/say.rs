@@ -58,6 +58,58 @@ pub fn spoke(who: &str, text: &str) -> String {
     format!("🗣️ {who}: {text}")
 }
 
+/// A contribution addressed `who`, who may answer first.
+pub fn may_reply(lang: Language, who: &str) -> String {
+    phrase!(BOOK, lang, "may-reply", who = who)
+}
+
+/// The addressed contestant's turn to reply to `from`.
+pub fn reply_turn(lang: Language, turn: u32, stage_name: &str, who: &str, from: &str, seconds: Option<u32>) -> String {
+    let (timed, seconds) = (flag(seconds.is_some()), seconds.unwrap_or_default());
+    phrase!(
+        BOOK,
+        lang,
+        "reply-turn",
+        timed = timed,
+        turn = turn,
+        stage = stage_name,
+        who = who,
+        from = from,
+        seconds = seconds
+    )
+}
+
+pub fn reply_too_long(lang: Language, max: usize) -> String {
+    phrase!(BOOK, lang, "reply-too-long", max = max)
+}
+
+pub fn reply_mark(lang: Language) -> &'static str {
+    BOOK.fixed(lang, "reply-mark")
+}
+
+/// A start option of the host's rules that is not valid (`rule`: its name).
+pub fn bad_rule(lang: Language, rule: &str, value: &str, expected: &str) -> String {
+    phrase!(BOOK, lang, "bad-rule", rule = rule, value = value, expected = expected)
+}
+
+/// What a valid value of a rule is.
+pub fn rule_expected(lang: Language, rule: &str, min: u32, max: u32) -> String {
+    match rule {
+        "threshold" => phrase!(BOOK, lang, "rule-threshold"),
+        "elimination" => phrase!(BOOK, lang, "rule-elimination"),
+        "stages" => phrase!(BOOK, lang, "rule-stages"),
+        "turn_seconds" => phrase!(BOOK, lang, "rule-turn-seconds", min = min, max = max),
+        _ => phrase!(BOOK, lang, "rule-turns", max = max),
+    }
+}
+
+/// The opening's line on the rules the host chose.
+pub fn rules_line(lang: Language, from: u32, lowest: bool, threshold: f32, late: u32) -> String {
+    let elimination = if lowest { "lowest" } else { "below" };
+    let threshold = format!("{threshold:.1}");
+    phrase!(BOOK, lang, "rules-line", from = from, elimination = elimination, threshold = threshold, late = late)
+}
+
 pub fn skipped(lang: Language, who: &str) -> String {
     phrase!(BOOK, lang, "skipped", who = who)
 }
@@ -262,6 +314,13 @@ pub fn fixed_text(lang: Language) -> String {
         begins(lang, "", 3, 24),
         next_speaker(lang, 1, "", "", Some(120)),
         next_speaker(lang, 1, "", "", None),
+        may_reply(lang, ""),
+        reply_turn(lang, 1, "", "", "", Some(60)),
+        reply_turn(lang, 1, "", "", "", None),
+        reply_too_long(lang, 300),
+        reply_mark(lang).to_string(),
+        rules_line(lang, 11, true, 5.0, 31),
+        rules_line(lang, 11, false, 5.0, 31),
         skipped(lang, ""),
         round_heading(lang, 1, ""),
         round_row_head(lang),

@@ -28,7 +28,8 @@ use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Canary, Check};
 use crate::core::vocab::Language;
 
-use super::agents::{self, MAX_CONTRIBUTION, WINDOW};
+use super::agents::{self, MAX_CONTRIBUTION, MAX_REPLY};
+use super::memory::{self, NARRATOR_TOKENS, SCORER_TOKENS};
 use super::roster::Cast;
 use super::verbs::ArenaVerb;
 use super::{ArenaGame, Event, Exit, Outcome, Phase, Rejection, RoundRecord, Scores, say, splitmix};
@@ -65,6 +66,14 @@ fn gates_for(game: &ArenaGame, canary: &str) -> SecretGates {
 
 fn refused(text: impl Into<String>) -> Played {
     Played::reply(Reply::new(ReplyKind::Rejected, text))
+}
+
+/// How the scorer is told a contribution answers someone.
+fn reply_note(lang: Language, from: &str) -> String {
+    match lang {
+        Language::En => format!("a reply to {from}, who addressed them"),
+        Language::Zh => format!("回应点名的 {from}"),
+    }
 }
 
 fn silent() -> Played {
@@ -136,7 +145,11 @@ impl ArenaTable {
                 push_round(&mut out, r);
             }
             let text = if c.scores.is_none() { say::skipped_mark(lang).to_string() } else { c.text.clone() };
-            out.push(PublicTurn { player: Self::label(g, &c.seat), text, outcome: format!("turn {}", c.turn) });
+            let outcome = match c.reply_to {
+                Some(to) => format!("turn {}, reply to turn {to}", c.turn),
+                None => format!("turn {}", c.turn),
+            };
+            out.push(PublicTurn { player: Self::label(g, &c.seat), text, outcome });
         }
         for r in rounds {
             push_round(&mut out, r);
@@ -203,7 +216,10 @@ impl ArenaTable {
             format!("`{}`", say::round_row_head(lang)),
         ];
         for c in g.said.iter().filter(|c| c.round == r.round) {
-            let label = Self::label(g, &c.seat);
+            let mut label = Self::label(g, &c.seat);
+            if c.reply_to.is_some() {
+                label = format!("{} {label}", say::reply_mark(lang));
+            }
             let dims = match c.scores {
                 Some(s) => s.values().iter().map(|v| format!("{v:>3}")).collect::<Vec<_>>().join(" "),
                 None => say::skipped_mark(lang).to_string(),
@@ -351,6 +367,7 @@ impl ArenaTable {
                 scores: Scores::NEUTRAL,
                 parsed: true,
                 now_ms: ctx.now_ms,
+                to: None,
             };
             return match g.apply(&probe, &()) {
                 Err(r) => Err(self.rejection(&r)),
@@ -360,10 +377,18 @@ impl ArenaTable {
         if let Some(why) = self.check_contribution(text) {
             return Err(refused(why));
         }
+        let replying = g.reply.as_ref().filter(|r| r.seat == seat);
+        if replying.is_some() && text.trim().chars().count() > MAX_REPLY {
+            return Err(refused(say::reply_too_long(self.lang(), MAX_REPLY)));
+        }
         let text = text.trim().to_string();
-        let lines = Self::public_lines(g, self.narrator().0);
-        let heard = agents::scorer_window(&lines);
-        let scores = agents::score(ctx, self.lang(), &g.topic, &heard, &Self::label(g, seat), &text).await;
+        let to = if replying.is_some() { None } else { self.addressed(seat, &text) };
+        let heard = self.whole_game(ctx, g, SCORER_TOKENS);
+        let speaker = match replying {
+            Some(r) => format!("{} ({})", Self::label(g, seat), reply_note(self.lang(), &Self::label(g, &r.from))),
+            None => Self::label(g, seat),
+        };
+        let scores = agents::score(ctx, self.lang(), &g.topic, &heard, &speaker, &text).await;
         self.scored.fetch_add(1, Ordering::Relaxed);
         if scores.is_some() {
             self.parsed.fetch_add(1, Ordering::Relaxed);
@@ -374,14 +399,47 @@ impl ArenaTable {
             scores: scores.unwrap_or(Scores::NEUTRAL),
             text,
             now_ms: ctx.now_ms,
+            to,
         })
+    }
+
+    /// The contestant a contribution addresses, if it opens with one: a
+    /// seat number (`#3, …`), or a living contestant's name (`@Ada …`,
+    /// `Ada Quill: …`); never the speaker itself.
+    pub fn addressed(&self, seat: &str, text: &str) -> Option<String> {
+        let g = &self.game;
+        let t = text.trim_start();
+        let (mention, t) = match t.strip_prefix('@') {
+            Some(rest) => (true, rest.trim_start()),
+            None => (false, t),
+        };
+        if let Some(rest) = t.strip_prefix('#') {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let to = g.seat_by_number(&digits)?;
+            return g.addressable(seat, to).then(|| to.to_string());
+        }
+        let lower = t.to_lowercase();
+        let after_name = |name: &str| -> bool {
+            let name = name.trim_end_matches('🤖').trim().to_lowercase();
+            let rest = (!name.is_empty()).then(|| lower.strip_prefix(&name)).flatten();
+            rest.is_some_and(|rest| {
+                rest.starts_with([',', ':', '，', '：', '!', '?', '！', '？'])
+                    || (mention && (rest.is_empty() || rest.starts_with(char::is_whitespace)))
+            })
+        };
+        g.living().into_iter().filter(|s| g.addressable(seat, s)).find(|s| after_name(&g.name(s)))
+    }
+
+    /// The whole public record for the narrator or the scorer, within `budget` tokens.
+    fn whole_game(&self, ctx: &TurnContext<'_>, g: &ArenaGame, budget: usize) -> String {
+        let lines = Self::public_lines(g, self.narrator().0);
+        let count = memory::counter(&*ctx.pipeline.models.narrator);
+        memory::fit(self.lang(), &lines, budget, &count)
     }
 
     /// The narrator's comment on a round just closed (or its quiet line).
     async fn narrate_round(&self, ctx: &TurnContext<'_>, g: &ArenaGame, r: &RoundRecord) -> String {
-        let lines = Self::public_lines(g, self.narrator().0);
-        let start = lines.len().saturating_sub(WINDOW);
-        let heard = lines[start..].join("\n");
+        let heard = self.whole_game(ctx, g, NARRATOR_TOKENS);
         let result = self.round_table(g, r);
         let prompt = agents::narration_prompt(self.lang(), self.narrator(), &g.topic, &heard, &result);
         let public = format!("{}\n{heard}\n{result}", g.topic);
@@ -389,9 +447,7 @@ impl ArenaTable {
     }
 
     async fn summarise(&self, ctx: &TurnContext<'_>, g: &ArenaGame) -> String {
-        let lines = Self::public_lines(g, self.narrator().0);
-        let start = lines.len().saturating_sub(WINDOW);
-        let heard = lines[start..].join("\n");
+        let heard = self.whole_game(ctx, g, NARRATOR_TOKENS);
         let standings: Vec<String> =
             g.standings().iter().map(|(s, t)| format!("{} {t:.1}", Self::label(g, s))).collect();
         let standings = standings.join("\n");
@@ -419,6 +475,9 @@ impl ArenaTable {
         }
         if before.phase == Phase::Lobby {
             lines.push(say::begins(lang, &after.topic, after.seats.len(), after.rules.max_turns));
+            let r = &after.rules;
+            let lowest = r.elimination == super::Elimination::Lowest;
+            lines.push(say::rules_line(lang, r.early_until + 1, lowest, r.threshold, r.middle_until + 1));
             for (seat, p) in &after.cast {
                 lines.push(format!("  {} · {}", label(seat), p.tagline));
             }
@@ -427,6 +486,9 @@ impl ArenaTable {
             Event::Speak { seat, text, .. } => {
                 kind = ReplyKind::Verdict;
                 lines.push(say::spoke(&label(seat), text));
+                if let Some(to) = after.said.last().and_then(|c| c.to.as_ref()).filter(|_| after.reply.is_some()) {
+                    lines.push(say::may_reply(lang, &label(to)));
+                }
             }
             Event::Timer { .. } => lines.push(say::skipped(lang, &before.speaker().map(label).unwrap_or_default())),
             Event::Leave { seat, .. } => lines.push(say::left(lang, &label(seat))),
@@ -453,7 +515,10 @@ impl ArenaTable {
         {
             let seconds = (!after.is_ai(speaker)).then_some(after.rules.turn_seconds);
             let stage = say::stage(lang, after.stage());
-            lines.push(say::next_speaker(lang, after.turn + 1, stage, &label(speaker), seconds));
+            match &after.reply {
+                Some(r) => lines.push(say::reply_turn(lang, after.turn + 1, stage, &label(speaker), &label(&r.from), seconds)),
+                None => lines.push(say::next_speaker(lang, after.turn + 1, stage, &label(speaker), seconds)),
+            }
             if before.round() != *round || before.phase == Phase::Lobby {
                 lines.push(say::react_prompt(lang));
                 kind = ReplyKind::Ballot;
@@ -628,7 +693,7 @@ impl GameTable for ArenaTable {
         let card = agents::persona_card(self.lang(), persona);
         let record = Self::record(g, self.narrator().0);
         let view = SeatView::new(&player, &record, vec![card.as_str()]);
-        let said = agents::contribute(ctx, &view, self.lang(), &g.topic).await;
+        let said = agents::contribute(ctx, &view, self.lang(), &g.topic, &self.situation(g)).await;
         let text = match said.filter(|t| self.check_contribution(t).is_none()) {
             Some(text) => text,
             None => {
@@ -642,6 +707,29 @@ impl GameTable for ArenaTable {
 }
 
 impl ArenaTable {
+    /// Where the game stands for its speaker: the turn, the stage, the
+    /// standings as shown, and what it replies to when it owes a reply.
+    pub fn situation(&self, g: &ArenaGame) -> agents::Situation {
+        let lang = self.lang();
+        let standings: Vec<String> = g
+            .standings()
+            .iter()
+            .filter(|(s, _)| !g.out.contains_key(s))
+            .map(|(s, t)| format!("{} {t:.1}", Self::label(g, s)))
+            .collect();
+        let reply_to = g.reply.as_ref().map(|r| {
+            let said = g.said.iter().find(|c| c.turn == r.to_turn).map(|c| c.text.clone()).unwrap_or_default();
+            (Self::label(g, &r.from), said)
+        });
+        agents::Situation {
+            turn: g.turn + 1,
+            max_turns: g.rules.max_turns,
+            stage: say::stage(lang, g.stage()).to_string(),
+            standings: standings.join(", "),
+            reply_to,
+        }
+    }
+
     /// The whole game as the record holds it (`echoes arena replay`):
     /// every contribution with its scores, each round's table and the
     /// narrator, then the end.

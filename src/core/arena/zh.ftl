@@ -40,6 +40,23 @@ next-speaker = { $timed ->
         [yes] 第 { $turn } 回合 · { $stage } · { $who }，轮到你了：用 `say` 发言（{ $seconds } 秒）。
        *[no] 第 { $turn } 回合 · { $stage } · { $who } 发言。
     }
+may-reply = ↪️ { $who } 被点名，可以先回应。
+reply-turn = { $timed ->
+        [yes] 第 { $turn } 回合 · { $stage } · { $who }，请回应 { $from }：用 `say` 简短回答（{ $seconds } 秒）。
+       *[no] 第 { $turn } 回合 · { $stage } · { $who } 回应 { $from }。
+    }
+reply-too-long = 回应要简短：最多 { $max } 个字符；没有发出。
+reply-mark = ↩
+bad-rule = “{ $value }”不是有效的 { $rule }：{ $expected }。
+rule-threshold = 0 到 10 之间的数
+rule-elimination = below（低于门槛才淘汰最低者）或 lowest（每轮都淘汰最低者）
+rule-turns = 1 到 { $max } 之间的回合数
+rule-stages = early_until 必须小于 middle_until
+rule-turn-seconds = { $min } 到 { $max } 之间的秒数
+rules-line = 规则：从第 { $from } 回合起淘汰，{ $elimination ->
+        [lowest] 每轮最低者出局
+       *[below] 最低者低于 { $threshold } 分出局
+    }；第 { $late } 回合起进入后期。
 skipped = { $who } 没有按时发言，跳过。
 round-heading = 📊 第 { $round } 轮（{ $stage }）
 eliminated = ❌ { $who } 被淘汰（本轮 { $score } 分）。

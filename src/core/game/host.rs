@@ -65,6 +65,25 @@ impl TableOptions {
     }
 }
 
+/// Start options a deployment set for each seated game (`[game.start.<group>]`
+/// in its config): group → (option, value). They fill what `start` left
+/// out; the game checks them like options typed in chat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StartDefaults(pub std::collections::BTreeMap<String, Vec<(String, String)>>);
+
+impl StartDefaults {
+    /// `options` with this group's defaults for the game's own options it
+    /// does not set.
+    pub fn fill(&self, group: &str, mut options: TableOptions) -> TableOptions {
+        for (name, value) in self.0.get(group).into_iter().flatten() {
+            if options.get(name).is_none() {
+                options.set(name, value.clone());
+            }
+        }
+        options
+    }
+}
+
 /// What names a hosted game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct About {

@@ -41,7 +41,7 @@ use serde::{Serialize, de::DeserializeOwned};
 pub use ballot::{Ballot, BallotError, Tally};
 pub use bundled::Bundled;
 pub use error::EngineError;
-pub use host::{About, CustomItem, HostedGame, Opened, TableOptions};
+pub use host::{About, CustomItem, HostedGame, Opened, StartDefaults, TableOptions};
 pub use inbound::{Inbound, engine_player};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};

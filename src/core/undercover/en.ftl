@@ -91,6 +91,16 @@ outcome = { $outcome ->
     }
 words-reveal = Words: civilians **{ $civilian }** · undercover **{ $undercover }**.
 ended-idle = The game sat idle too long and was ended.
+reasons-heading = 🧠 Why each AI voted as it did:
+reason-line = Round { $round }{ $runoff ->
+        [yes] {" "}(deciding vote)
+       *[no] {""}
+    } · { $who } → { $target }: believed it was { $believes }{ $reasoned ->
+        [yes] {" "}({ $why }).
+       *[no] .
+    }
+reason-reads = {"    "}Reads: { $reads }
+believes-unsure = unsure
 
 ## Guess the AI
 
@@ -132,6 +142,10 @@ refusal-own-vote = You can't vote for yourself.
 refusal-too-few-for-blank = A blank seat needs { $min } seats at least.
 refusal-not-host-end = Only the host or a moderator may end the game.
 refusal-stale-timer = That deadline has passed already.
+refusal-too-few-for-undercovers = { $undercovers } undercovers need { $seats } seats at least, so that the civilians stay the majority.
+unknown-difficulty = “{ $typed }” is not a difficulty: choose easy, medium or hard.
+bad-undercovers = “{ $typed }” is not a number of undercovers: give 1 or more.
+too-many-undercovers = { $undercovers } undercovers need { $needed } seats at least, so that the civilians stay the majority; there are { $seats } seats.
 not-a-verb = Undercover verbs: join, leave, begin, add-ai, describe <text>, vote <seat>, word, guess <word>, status, end.
 # Why a moderator's pair was not added: the problems, joined.
 pair-refused = That pair was not added: { $problems }.

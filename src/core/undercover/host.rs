@@ -14,7 +14,11 @@ use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
 use super::words::{WordPair, server_pair};
-use super::{Dealt, MAX_SEATS, Role, Rules, ThemedPair, UndercoverGame, UndercoverTable, WordLibrary, say, splitmix};
+use super::{
+    Dealt, MAX_SEATS, MIN_SEATS, Role, Rules, ThemedPair, UndercoverGame, UndercoverTable, WordLibrary,
+    most_undercovers, say, seats_for_undercovers, splitmix,
+};
+use crate::core::soup::puzzle::Difficulty;
 
 /// Mixed into the seed to choose between a server's pairs and the bundled ones.
 const SERVER_MIX: u64 = 0x5e7e_c0de;
@@ -41,6 +45,9 @@ impl UndercoverHost {
     }
 
     /// A lobby as `open` makes it, with a given seed (tests and self-play).
+    /// The host's options are checked first: a difficulty that is not
+    /// one, or more undercovers than the table can hold with the
+    /// civilians still the majority, is refused with the reason.
     pub fn lobby(
         &self,
         host: &Player,
@@ -48,20 +55,18 @@ impl UndercoverHost {
         options: &TableOptions,
         seed: u64,
     ) -> Result<UndercoverGame, String> {
+        let seats = options.seats.unwrap_or(MAX_SEATS).clamp(MIN_SEATS, MAX_SEATS);
+        let rules = self.rules_for(language, options, seats)?;
         let server = server_pairs(&options.custom, language);
-        // A server's own pairs come up in every other game, by the seed.
-        let library = if !server.is_empty() && splitmix(seed ^ SERVER_MIX) & 1 == 0 { &server } else { &*self.words };
-        let pair = library.pick(language, None, seed).ok_or_else(|| match language {
+        // A server's own pairs come up in every other game, by the seed
+        // (when it has any of the difficulty asked for).
+        let from_server = !server.choices(language, rules.difficulty).is_empty() && splitmix(seed ^ SERVER_MIX) & 1 == 0;
+        let library = if from_server { &server } else { &*self.words };
+        let pair = library.pick(language, rules.difficulty, seed).ok_or_else(|| match language {
             Language::En => "There are no English word pairs to play with.".to_string(),
             Language::Zh => "没有可用的中文词对。".to_string(),
         })?;
         let dealt = Dealt::from_pair(&pair.pair, splitmix(seed) & 1 == 1);
-        let rules = Rules {
-            blank: options.flag("blank").unwrap_or(self.rules.blank),
-            anonymous: options.flag("anonymous").unwrap_or(self.rules.anonymous),
-            ..self.rules.clone()
-        };
-        let seats = options.seats.unwrap_or(MAX_SEATS);
         let mut game = UndercoverGame::new(host, seats, rules, language, dealt, seed);
         for _ in 0..options.ai_seats.unwrap_or(0) {
             match game.apply(&super::Event::AddAi, &()) {
@@ -70,6 +75,42 @@ impl UndercoverHost {
             }
         }
         Ok(game)
+    }
+
+    /// The table's rules from the host's options over the defaults.
+    fn rules_for(&self, language: Language, options: &TableOptions, seats: usize) -> Result<Rules, String> {
+        let blank = options.flag("blank").unwrap_or(self.rules.blank);
+        let difficulty = match options.get("difficulty") {
+            Some(typed) => Some(parse_difficulty(typed).ok_or_else(|| say::unknown_difficulty(language, typed))?),
+            None => self.rules.difficulty,
+        };
+        let undercovers = match options.get("undercovers") {
+            Some(typed) => {
+                let n = typed.parse::<usize>().ok().filter(|n| *n >= 1);
+                Some(n.ok_or_else(|| say::bad_undercovers(language, typed))?)
+            }
+            None => self.rules.undercovers,
+        };
+        if let Some(n) = undercovers.filter(|n| *n > most_undercovers(seats, blank)) {
+            return Err(say::too_many_undercovers(language, n, seats_for_undercovers(n, blank), seats));
+        }
+        Ok(Rules {
+            blank,
+            anonymous: options.flag("anonymous").unwrap_or(self.rules.anonymous),
+            difficulty,
+            undercovers,
+            ..self.rules.clone()
+        })
+    }
+}
+
+/// A difficulty as a host types it (`hard`, `困难`); `None`: not one.
+pub fn parse_difficulty(typed: &str) -> Option<Difficulty> {
+    match typed.trim().to_lowercase().as_str() {
+        "easy" | "简单" | "容易" => Some(Difficulty::Easy),
+        "medium" | "normal" | "中等" | "普通" => Some(Difficulty::Medium),
+        "hard" | "困难" | "难" => Some(Difficulty::Hard),
+        _ => None,
     }
 }
 

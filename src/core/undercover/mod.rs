@@ -16,6 +16,7 @@
 
 pub mod agents;
 pub mod host;
+pub mod memory;
 pub mod say;
 pub mod selfplay;
 pub mod table;
@@ -27,6 +28,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::core::game::{Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats};
+use crate::core::soup::puzzle::Difficulty;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
@@ -53,6 +55,29 @@ pub struct Rules {
     /// which seats were AI ("guess the AI"), scored on its own.
     #[serde(default)]
     pub anonymous: bool,
+    /// The word pairs' difficulty the host asked for (`None`: any).
+    #[serde(default)]
+    pub difficulty: Option<Difficulty>,
+}
+
+impl Rules {
+    /// The undercover seats a table of `seats` gets: the host's number,
+    /// else 1 up to 6 seats and 2 above, never more than `most_undercovers`.
+    pub fn undercovers_for(&self, seats: usize) -> usize {
+        let most = most_undercovers(seats, self.blank).max(1);
+        self.undercovers.unwrap_or(if seats <= 6 { 1 } else { 2 }).clamp(1, most)
+    }
+}
+
+/// Most undercover seats a table of `seats` may have: the civilians must
+/// outnumber the undercovers and the blank at the start.
+pub fn most_undercovers(seats: usize, blank: bool) -> usize {
+    seats.saturating_sub(2 * usize::from(blank) + 1) / 2
+}
+
+/// Fewest seats for `undercovers` undercover seats (and the blank).
+pub fn seats_for_undercovers(undercovers: usize, blank: bool) -> usize {
+    2 * (undercovers + usize::from(blank)) + 1
 }
 
 impl Default for Rules {
@@ -64,6 +89,7 @@ impl Default for Rules {
             undercovers: None,
             blank: false,
             anonymous: false,
+            difficulty: None,
         }
     }
 }
@@ -182,6 +208,25 @@ pub struct VoteRecord {
     pub random: bool,
 }
 
+/// Why an AI seat voted as it did (seed 002's `reason`): what it believes
+/// its own role is, its read of each living seat, and the vote. Private
+/// to that seat while the game is on: kept in the state, read back into
+/// that seat's own prompts only, and shown to everyone after the end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reasoning {
+    pub round: u32,
+    pub runoff: bool,
+    pub seat: String,
+    /// civilian | undercover | blank | unsure.
+    pub believes: String,
+    /// Why it believes so, in its own words (cut short).
+    pub why: String,
+    /// Seat number → its read of that seat.
+    pub reads: Vec<(String, String)>,
+    /// The option it voted for (a seat number).
+    pub vote: String,
+}
+
 /// How the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -218,6 +263,10 @@ pub struct UndercoverGame {
     /// Anonymous games: human seat → the seats they named as AI.
     #[serde(default)]
     pub ai_guesses: BTreeMap<String, Vec<String>>,
+    /// AI seats' reasons for their votes, in the order they voted (a
+    /// changed vote replaces its reasons).
+    #[serde(default)]
+    pub reasons: Vec<Reasoning>,
 }
 
 #[derive(Debug, Clone)]
@@ -286,6 +335,8 @@ pub enum Rejection {
     OwnVote,
     #[error("a blank seat needs {MIN_SEATS_WITH_BLANK} seats")]
     TooFewForBlank,
+    #[error("{undercovers} undercovers need {seats} seats")]
+    TooFewForUndercovers { undercovers: usize, seats: usize },
     #[error("only the host or a moderator may end the game")]
     NotHost,
     #[error("a timer for a phase that has ended")]
@@ -314,6 +365,7 @@ impl UndercoverGame {
             outcome: None,
             last_guess: None,
             ai_guesses: BTreeMap::new(),
+            reasons: Vec::new(),
         }
     }
 
@@ -414,9 +466,15 @@ impl UndercoverGame {
             return Err(Rejection::TooFewForBlank);
         }
         let blank = usize::from(self.rules.blank);
-        // Civilians must outnumber the others at the start.
-        let most = n.saturating_sub(2 * blank + 1) / 2;
-        let undercovers = self.rules.undercovers.unwrap_or(if n <= 6 { 1 } else { 2 }).clamp(1, most.max(1));
+        // Civilians must outnumber the others at the start: the host's
+        // number of undercovers is kept or the start refused, never cut.
+        if let Some(undercovers) = self.rules.undercovers.filter(|u| *u > most_undercovers(n, self.rules.blank)) {
+            return Err(Rejection::TooFewForUndercovers {
+                undercovers,
+                seats: seats_for_undercovers(undercovers, self.rules.blank),
+            });
+        }
+        let undercovers = self.rules.undercovers_for(n);
         let mut shuffled = ids.clone();
         shuffle(&mut shuffled, self.rng(1));
         self.roles = ids.iter().map(|id| (id.clone(), Role::Civilian)).collect();
@@ -876,6 +934,19 @@ impl UndercoverGame {
     pub fn timer_is_live(&self, tag: &str) -> bool {
         let tag = Deadline::reminded(tag).unwrap_or(tag);
         self.deadline.as_ref().is_some_and(|d| d.tag == tag)
+    }
+
+    /// Keeps an AI seat's reasons for its vote (a changed vote replaces
+    /// the reasons it gave on that ballot).
+    pub fn keep_reasons(&mut self, reasoning: Reasoning) {
+        let same = |r: &Reasoning| r.round == reasoning.round && r.runoff == reasoning.runoff && r.seat == reasoning.seat;
+        self.reasons.retain(|r| !same(r));
+        self.reasons.push(reasoning);
+    }
+
+    /// A seat's own reasons so far, oldest first.
+    pub fn reasons_of<'a>(&'a self, seat: &'a str) -> impl Iterator<Item = &'a Reasoning> + 'a {
+        self.reasons.iter().filter(move |r| r.seat == seat)
     }
 
     fn check_mover(&self, seat: &str) -> Result<(), Rejection> {

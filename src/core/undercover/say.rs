@@ -194,7 +194,57 @@ pub fn refusal(lang: Language, r: &Rejection, speaker: &str) -> String {
         }
         Rejection::NotHost => phrase!(BOOK, lang, "refusal-not-host-end"),
         Rejection::StaleTimer => phrase!(BOOK, lang, "refusal-stale-timer"),
+        Rejection::TooFewForUndercovers { undercovers, seats } => {
+            phrase!(BOOK, lang, "refusal-too-few-for-undercovers", undercovers = *undercovers, seats = *seats)
+        }
     }
+}
+
+/// A `difficulty` option that is not one.
+pub fn unknown_difficulty(lang: Language, typed: &str) -> String {
+    phrase!(BOOK, lang, "unknown-difficulty", typed = typed)
+}
+
+/// An `undercovers` option that is not a number of seats.
+pub fn bad_undercovers(lang: Language, typed: &str) -> String {
+    phrase!(BOOK, lang, "bad-undercovers", typed = typed)
+}
+
+/// More undercovers than a table of `seats` can hold.
+pub fn too_many_undercovers(lang: Language, undercovers: usize, needed: usize, seats: usize) -> String {
+    phrase!(BOOK, lang, "too-many-undercovers", undercovers = undercovers, needed = needed, seats = seats)
+}
+
+pub fn reasons_heading(lang: Language) -> &'static str {
+    BOOK.fixed(lang, "reasons-heading")
+}
+
+/// One AI vote's reasons, for the end: who voted for whom, the role it
+/// believed it had and why, then its reads of the others.
+pub fn reason_line(lang: Language, r: &super::Reasoning, who: &str, target: &str, reads: &str) -> String {
+    let believes = match r.believes.as_str() {
+        "civilian" => role(lang, Role::Civilian),
+        "undercover" => role(lang, Role::Undercover),
+        "blank" => role(lang, Role::Blank),
+        _ => BOOK.fixed(lang, "believes-unsure"),
+    };
+    let mut line = phrase!(
+        BOOK,
+        lang,
+        "reason-line",
+        round = r.round,
+        runoff = flag(r.runoff),
+        who = who,
+        target = target,
+        believes = believes,
+        reasoned = flag(!r.why.trim().is_empty()),
+        why = r.why.as_str()
+    );
+    if !reads.is_empty() {
+        line.push('\n');
+        line.push_str(&phrase!(BOOK, lang, "reason-reads", reads = reads));
+    }
+    line
 }
 
 pub fn description_gives_away(lang: Language) -> String {
@@ -309,6 +359,10 @@ pub fn fixed_text(lang: Language) -> String {
         refusal(lang, &Rejection::NotAnOption, ""),
         refusal(lang, &Rejection::Out, ""),
         refusal(lang, &Rejection::NotHost, ""),
+        refusal(lang, &Rejection::TooFewForUndercovers { undercovers: 2, seats: 5 }, ""),
+        unknown_difficulty(lang, ""),
+        bad_undercovers(lang, ""),
+        too_many_undercovers(lang, 2, 5, 4),
         description_gives_away(lang),
         description_empty(lang),
         description_too_long(lang, 200),

@@ -23,7 +23,7 @@ use crate::core::vocab::Language;
 
 use super::verbs::UndercoverVerb;
 use super::words::fold;
-use super::{Event, Outcome, Phase, Rejection, Role, UndercoverGame, agents, say};
+use super::{Event, Outcome, Phase, Reasoning, Rejection, Role, UndercoverGame, agents, memory, say};
 
 /// Longest description, in characters.
 pub const MAX_DESCRIPTION: usize = 200;
@@ -149,9 +149,36 @@ impl UndercoverTable {
             TurnInput::Say(text) => self.said(seat, text, now_ms)?,
             TurnInput::Verb(verb) => match UndercoverVerb::read(verb) {
                 Some(UndercoverVerb::Guess(text)) => self.guessed(seat, &text, now_ms),
-                None => return Err(say::not_a_verb(self.lang())),
+                Some(UndercoverVerb::AgentVote(_, option, _)) if self.is_ai(&seat) => {
+                    Event::Vote { voter: seat, option: self.option_of(&option), now_ms }
+                }
+                Some(UndercoverVerb::AgentVote(..)) | None => return Err(say::not_a_verb(self.lang())),
             },
             _ => return Err(say::not_a_verb(self.lang())),
+        })
+    }
+
+    fn is_ai(&self, seat: &str) -> bool {
+        self.game.seats.seat(seat).is_some_and(|s| s.ai)
+    }
+
+    /// An AI seat's reasons for the vote it makes with `inbound`, as the
+    /// state keeps them; `None` for any other input.
+    fn reasons_in(&self, inbound: &Inbound) -> Option<Reasoning> {
+        let seat = inbound.player.id.as_str();
+        let Some(UndercoverVerb::AgentVote(_, option, reasons)) = UndercoverVerb::of(&inbound.input) else {
+            return None;
+        };
+        let Phase::Vote { round, runoff } = self.game.phase else { return None };
+        let reasons: agents::Reasons = serde_json::from_str(&reasons).ok().filter(|_| self.is_ai(seat))?;
+        Some(Reasoning {
+            round,
+            runoff,
+            seat: seat.to_string(),
+            believes: reasons.believes,
+            why: reasons.why,
+            reads: reasons.reads,
+            vote: self.option_of(&option),
         })
     }
 
@@ -275,7 +302,28 @@ impl UndercoverTable {
             lines.push(say::votes_heading(lang, record.round, record.runoff));
             lines.push(self.vote_lines(g, record));
         }
+        // While the humans still guess which seats were AI, the reasons
+        // (which only AI seats give) wait for the very end.
+        if g.phase == Phase::Over {
+            lines.extend(self.reasons_text(g));
+        }
         lines.join("\n")
+    }
+
+    /// Why each AI seat voted as it did, once the game is over: what it
+    /// believed its own role was, its reads of the others, its vote.
+    fn reasons_text(&self, g: &UndercoverGame) -> Option<String> {
+        if g.reasons.is_empty() {
+            return None;
+        }
+        let lang = self.lang();
+        let seat_label = |n: &str| g.seat_by_number(n).map_or_else(|| format!("#{n}"), |s| Self::label(g, s));
+        let mut lines = vec![say::reasons_heading(lang).to_string()];
+        for r in &g.reasons {
+            let reads: Vec<String> = r.reads.iter().map(|(n, read)| format!("{}: {read}", seat_label(n))).collect();
+            lines.push(say::reason_line(lang, r, &Self::label(g, &r.seat), &seat_label(&r.vote), &reads.join("; ")));
+        }
+        Some(lines.join("\n"))
     }
 
     /// Which seats were AI, and how each human guessed.
@@ -441,6 +489,7 @@ impl UndercoverTable {
         match (&before.phase, &after.phase) {
             (Phase::GuessAi, Phase::Over) => {
                 lines.push(self.ai_reveal(after));
+                lines.extend(self.reasons_text(after));
                 Some(ReplyKind::Ended)
             }
             (_, Phase::Over) | (_, Phase::GuessAi) if before.outcome.is_none() => {
@@ -608,8 +657,14 @@ impl GameTable for UndercoverTable {
             Ok(event) => event,
             Err(why) => return refused(why),
         };
+        let reasons = self.reasons_in(inbound);
         let next = match self.game.apply(&event, &()) {
-            Ok(next) => next,
+            Ok(mut next) => {
+                if let Some(reasons) = reasons {
+                    next.keep_reasons(reasons);
+                }
+                next
+            }
             Err(r) => {
                 let speaker = match &r {
                     Rejection::NotYourTurn { speaker } => Self::label(&self.game, speaker),
@@ -696,14 +751,17 @@ impl GameTable for UndercoverTable {
 
     async fn agent_moves(&self, ctx: &TurnContext<'_>, seq: i64) -> Vec<AgentMove> {
         let g = &self.game;
+        let record = memory::record(g);
         let mut moves: Vec<AgentMove> = Vec::new();
         for (seat, id) in self.owed() {
             if !self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
                 continue;
             }
             let Some(player) = g.seats.seat(&seat).map(|s| s.player.clone()) else { continue };
-            let own = g.word_of(&seat).map(str::to_string);
-            let view = SeatView::new(&player, &self.history, own.iter().map(String::as_str).collect());
+            // The seat's own facts: its word (empty for the blank), then
+            // its own reasons from earlier votes.
+            let own = self.own_facts(&seat);
+            let view = SeatView::new(&player, &record, own.iter().map(String::as_str).collect());
             let input = match &g.phase {
                 Phase::Describe { round, .. } => {
                     let said = agents::describe(ctx, &view, self.lang()).await;
@@ -715,30 +773,12 @@ impl GameTable for UndercoverTable {
                         }
                     }
                 }
-                Phase::Vote { .. } => {
-                    let own_number = g.number(&seat).unwrap_or(0).to_string();
-                    let options: Vec<(String, String)> = g
-                        .ballot
-                        .iter()
-                        .flat_map(|b| b.options.iter())
-                        .filter(|(id, _)| *id != own_number)
-                        .cloned()
-                        .collect();
-                    if options.is_empty() {
-                        continue;
-                    }
-                    match agents::vote(ctx, &view, self.lang(), &options).await {
-                        Some(option) => TurnInput::Vote(option),
-                        None => {
-                            self.fallbacks.fetch_add(1, Ordering::Relaxed);
-                            let salt = seq as u64 ^ g.number(&seat).unwrap_or(0) as u64;
-                            let pick = (super::splitmix(g.seed ^ salt) % options.len() as u64) as usize;
-                            TurnInput::Vote(options[pick].0.clone())
-                        }
-                    }
-                }
+                Phase::Vote { .. } => match self.agent_vote(ctx, &view, &seat, seq).await {
+                    Some(input) => input,
+                    None => continue,
+                },
                 Phase::LastGuess { .. } => {
-                    let view = SeatView::new(&player, &self.history, Vec::new());
+                    let view = SeatView::new(&player, &record, Vec::new());
                     let guess = agents::guess(ctx, &view, self.lang()).await.unwrap_or_else(|| {
                         self.fallbacks.fetch_add(1, Ordering::Relaxed);
                         "?".to_string()
@@ -756,6 +796,44 @@ impl GameTable for UndercoverTable {
 }
 
 impl UndercoverTable {
+    /// What one seat knows of itself: its word (empty for the blank),
+    /// then its reasons from its latest votes, one line each.
+    pub fn own_facts(&self, seat: &str) -> Vec<String> {
+        let g = &self.game;
+        let lang = self.lang();
+        let notes = g.reasons_of(seat).map(|r| {
+            let reasons = agents::Reasons { believes: r.believes.clone(), why: r.why.clone(), reads: r.reads.clone() };
+            agents::note_line(lang, r.round, &r.vote, &reasons)
+        });
+        std::iter::once(g.word_of(seat).unwrap_or_default().to_string())
+            .chain(agents::kept_notes(notes.collect()))
+            .collect()
+    }
+
+    /// An AI seat's vote with its reasons; a seeded pick among the options
+    /// when its answer names none. `None`: there is nobody to vote for.
+    async fn agent_vote(&self, ctx: &TurnContext<'_>, view: &SeatView<'_>, seat: &str, seq: i64) -> Option<TurnInput> {
+        let g = &self.game;
+        let own_number = g.number(seat).unwrap_or(0).to_string();
+        let options: Vec<(String, String)> =
+            g.ballot.iter().flat_map(|b| b.options.iter()).filter(|(id, _)| *id != own_number).cloned().collect();
+        if options.is_empty() {
+            return None;
+        }
+        let ballot = agents::vote(ctx, view, self.lang(), &options).await;
+        let (option, reasons) = match ballot {
+            Some(agents::Ballot { option: Some(option), reasons }) => (option, reasons),
+            _ => {
+                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                let salt = seq as u64 ^ g.number(seat).unwrap_or(0) as u64;
+                let pick = (super::splitmix(g.seed ^ salt) % options.len() as u64) as usize;
+                (options[pick].0.clone(), None)
+            }
+        };
+        let reasons = reasons.and_then(|r| serde_json::to_string(&r).ok()).unwrap_or_default();
+        Some(UndercoverVerb::AgentVote("vote".into(), option, reasons).into())
+    }
+
     /// The AI seats that owe a move now, each with the move's id (the same
     /// id however often it is asked, so a move is made once).
     fn owed(&self) -> Vec<(String, String)> {

@@ -437,3 +437,267 @@ fn ai_seats_take_a_humans_time_only_when_they_pass_for_humans() {
     let plain = table::UndercoverTable::new(started(4, false, 5), Vec::new(), "CANARY-undercover-test");
     assert_eq!(plain.human_pace("agent:ai:1:describe:1:0", &said), None, "named AI seats answer at once");
 }
+
+// ---- The host's options, the AI seats' reasons and memory ----
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use crate::core::game::table::GameTable;
+use crate::core::game::{Audience, Inbound, Played, TableOptions, TurnContext, TurnInput};
+use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
+use crate::core::services::{Pipeline, PipelineSettings, Progress};
+
+/// A model that answers by the prompt: `reply(prompt)`.
+struct Model(Box<dyn Fn(&str) -> String + Send + Sync>);
+
+#[async_trait]
+impl LlmClient for Model {
+    fn describe(&self) -> String {
+        "test".into()
+    }
+
+    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
+        let prompt: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
+        Ok(ChatResponse { text: (self.0)(&prompt.join("\n")), ..ChatResponse::default() })
+    }
+
+    async fn health(&self) -> Result<(), LlmError> {
+        Ok(())
+    }
+}
+
+fn pipeline(reply: impl Fn(&str) -> String + Send + Sync + 'static) -> Pipeline {
+    let model: Arc<dyn LlmClient> = Arc::new(Model(Box::new(reply)));
+    let models = RoleModels { judge: model.clone(), narrator: model };
+    Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default())
+}
+
+/// Plays one input and adopts it; what was shown.
+async fn step(table: &mut table::UndercoverTable, pipeline: &Pipeline, who: &Player, input: TurnInput) -> Played {
+    let noop = |_: Progress| {};
+    let ctx = TurnContext { pipeline, now_ms: 1_000, progress: &noop };
+    let played = table.play(&ctx, &Inbound::new(who.clone(), input)).await;
+    let mut shown = Played::reply(played.reply.clone());
+    shown.messages = played.messages.clone();
+    crate::core::game::Table::adopt(table, played);
+    shown
+}
+
+/// Every text a played turn shows, with its audience.
+fn shown(p: &Played) -> Vec<(Audience, String)> {
+    let mut out = vec![(Audience::Everyone, p.reply.text.clone())];
+    out.extend(p.messages.iter().map(|m| (m.audience.clone(), m.reply.text.clone())));
+    out
+}
+
+fn host_options(pairs: &[(&str, &str)], seats: usize) -> TableOptions {
+    let mut options = TableOptions { seats: Some(seats), ..TableOptions::default() };
+    for (name, value) in pairs {
+        options.set(name, *value);
+    }
+    options
+}
+
+#[test]
+fn the_host_chooses_the_difficulty_and_the_undercovers_and_bad_choices_are_refused() {
+    let library = crate::assets::words();
+    let host = UndercoverHost::new(Arc::new(library.clone()));
+    for seed in 0..12 {
+        let hard = host.lobby(&player(1), Language::En, &host_options(&[("difficulty", "hard")], 6), seed).unwrap();
+        let pair = library.get(&hard.dealt.pair_id).unwrap();
+        assert_eq!(pair.pair.difficulty, Difficulty::Hard, "seed {seed}: {}", hard.dealt.pair_id);
+        assert_eq!(hard.rules.difficulty, Some(Difficulty::Hard));
+        let easy = host.lobby(&player(1), Language::Zh, &host_options(&[("difficulty", "简单")], 6), seed).unwrap();
+        assert_eq!(library.get(&easy.dealt.pair_id).unwrap().pair.difficulty, Difficulty::Easy);
+    }
+    // Two undercovers at a table of six: dealt as asked.
+    let mut g = host.lobby(&player(1), Language::En, &host_options(&[("undercovers", "2")], 6), 3).unwrap();
+    for i in 2..=6 {
+        g = g.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    let g = g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+    assert_eq!(with_role(&g, Role::Undercover).len(), 2);
+    // One undercover asked for at a table of eight (which would get two).
+    let mut g = host.lobby(&player(1), Language::En, &host_options(&[("undercovers", "1")], 8), 3).unwrap();
+    for i in 2..=8 {
+        g = g.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    let g = g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+    assert_eq!(with_role(&g, Role::Undercover).len(), 1);
+
+    let refused = |pairs: &[(&str, &str)], seats: usize| {
+        host.lobby(&player(1), Language::En, &host_options(pairs, seats), 1).err().unwrap_or_default()
+    };
+    assert!(refused(&[("difficulty", "extreme")], 6).contains("“extreme” is not a difficulty"));
+    assert!(refused(&[("undercovers", "none")], 6).contains("not a number of undercovers"));
+    assert!(refused(&[("undercovers", "0")], 6).contains("not a number of undercovers"));
+    let three = refused(&[("undercovers", "3")], 6);
+    assert!(three.contains("3 undercovers need 7 seats") && three.contains("this table has 6"), "{three}");
+    assert!(refused(&[("undercovers", "2"), ("blank", "yes")], 6).contains("need 7 seats"));
+    assert!(refused(&[("undercovers", "3")], 7).is_empty(), "seven seats hold three undercovers");
+
+    // A lobby big enough, but too few seated when it starts: refused, not cut.
+    let mut g = host.lobby(&player(1), Language::En, &host_options(&[("undercovers", "2")], 12), 1).unwrap();
+    for i in 2..=4 {
+        g = g.apply(&Event::Join(player(i)), &()).unwrap();
+    }
+    let begin = Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 };
+    assert_eq!(g.apply(&begin, &()), Err(Rejection::TooFewForUndercovers { undercovers: 2, seats: 5 }));
+    let said = say::refusal(Language::En, &Rejection::TooFewForUndercovers { undercovers: 2, seats: 5 }, "");
+    assert!(said.contains("2 undercovers need 5 seats"), "{said}");
+}
+
+#[test]
+fn a_vote_answer_is_read_strictly_with_its_reasons_and_salvaged_or_refused_otherwise() {
+    let options: Vec<(String, String)> = ["1", "3", "4"].iter().map(|n| (n.to_string(), format!("#{n}"))).collect();
+    let json = r##"Here: {"my_role": "Undercover", "why": "my word  fits badly", "reads": [{"seat": 3, "read": "too precise"}, {"seat": "#4", "read": "vague"}], "vote": 3}"##;
+    let b = agents::parse_ballot(json, &options);
+    assert_eq!(b.option.as_deref(), Some("3"));
+    let r = b.reasons.unwrap();
+    assert_eq!((r.believes.as_str(), r.why.as_str()), ("undercover", "my word fits badly"));
+    assert_eq!(r.reads, vec![("3".into(), "too precise".into()), ("4".into(), "vague".into())]);
+    let odd = agents::parse_ballot(r##"{"my_role": "king", "why": "", "reads": {"1": "calm"}, "vote": "#1"}"##, &options);
+    assert_eq!(odd.option.as_deref(), Some("1"));
+    assert_eq!(odd.reasons.unwrap().believes, "unsure", "an unknown role is read as unsure");
+    let not_an_option = agents::parse_ballot(r#"{"my_role": "civilian", "why": "x", "reads": [], "vote": 2}"#, &options);
+    assert_eq!(not_an_option, agents::Ballot { option: None, reasons: None }, "2 is no option: no vote, no reasons");
+    let salvaged = agents::parse_ballot("I vote for seat 4.", &options);
+    assert_eq!(salvaged, agents::Ballot { option: Some("4".into()), reasons: None });
+    assert_eq!(agents::parse_ballot("no idea at all", &options), agents::Ballot { option: None, reasons: None });
+}
+
+#[test]
+fn the_describe_prompt_carries_the_strategy_and_a_seat_that_suspects_itself_blends_in() {
+    for lang in [Language::En, Language::Zh] {
+        let calm = agents::describe_prompt(lang, "AI 1", Some("coffee"), "#1 P1: “hot”", "Round 1: civilian");
+        let odd = agents::describe_prompt(lang, "AI 1", Some("coffee"), "#1 P1: “hot”", "Round 1: x [odd]");
+        let (repeat, vague, blend) = match lang {
+            Language::En => ("do not repeat", "Stay vague", "blend in this time"),
+            Language::Zh => ("不要重复", "保持含糊", "这次要伪装好"),
+        };
+        for p in [&calm, &odd] {
+            assert!(p.contains(repeat) && p.contains(vague) && p.contains("#1 P1: “hot”"), "{p}");
+        }
+        assert!(odd.contains(blend) && !calm.contains(blend), "{odd}\n---\n{calm}");
+        assert!(calm.contains("Round 1: civilian"), "the seat reads its own notes: {calm}");
+    }
+}
+
+#[test]
+fn every_round_of_a_long_game_is_remembered_within_the_budget() {
+    let mut g = started(12, false, 9);
+    let seats = g.seat_ids();
+    for round in 1..=8_u32 {
+        for (i, seat) in seats.iter().enumerate().take(12 - round as usize) {
+            let text = format!("round {round} line {i} about the thing");
+            g.said.push(Said { round, seat: seat.clone(), text: Some(text) });
+        }
+        let votes = seats.iter().take(3).map(|s| (s.clone(), seats[11].clone())).collect();
+        g.votes.push(VoteRecord { round, runoff: false, votes, abstained: vec![], out: None, random: false });
+    }
+    let lines = memory::lines(&memory::record(&g));
+    let count = |t: &str| crate::core::context::estimate_tokens(t);
+    let whole = memory::fit(Language::En, &lines, memory::RECORD_TOKENS, &count);
+    assert!(whole.contains("#1 P1: “round 1 line 0 about the thing”"), "round 1 is remembered: {whole:.300}");
+    assert!(whole.contains("Round 1 votes: #1 P1 → #12 P12"), "and its votes: {whole:.600}");
+    assert!(whole.contains("Round 8 votes") && !whole.contains("left out"), "all 8 rounds fit whole");
+    assert_eq!(whole.lines().count(), lines.len());
+    let tight = memory::fit(Language::En, &lines, 200, &count);
+    assert!(count(&tight) <= 200 + tight.lines().count(), "{}", count(&tight));
+    assert!(tight.starts_with('(') && tight.contains("earlier lines left out"), "{tight}");
+    assert!(tight.contains("Round 8 votes"), "the newest are kept: {tight}");
+}
+
+/// A seed whose table of one human and three AI seats makes the human a
+/// civilian (so the game goes on once the AI seats vote the human out).
+fn ai_table(seed_from: u64) -> (table::UndercoverTable, Player) {
+    let human = player(1);
+    for seed in seed_from.. {
+        let mut g = UndercoverGame::new(&human, 4, Rules::default(), Language::En, Dealt::from_pair(&pair(), false), seed);
+        for _ in 0..3 {
+            g = g.apply(&Event::AddAi, &()).unwrap();
+        }
+        let g = g.apply(&Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 }, &()).unwrap();
+        if g.role("t:1") == Some(Role::Civilian) && g.speaker() == Some("t:1") {
+            return (table::UndercoverTable::new(g, Vec::new(), "CANARY-undercover-test"), human);
+        }
+    }
+    unreachable!()
+}
+
+#[tokio::test]
+async fn ai_votes_carry_private_reasons_read_back_by_their_own_seat_and_shown_at_the_end() {
+    let prompts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = prompts.clone();
+    let pipeline = pipeline(move |prompt| {
+        seen.lock().unwrap().push(prompt.to_string());
+        let name = (1..=3).map(|n| format!("AI {n}")).find(|n| prompt.contains(&format!("You are {n} 🤖."))).unwrap();
+        if prompt.contains("Answer with JSON only") {
+            // AI 3 answers in prose: its vote is salvaged, with no reasons.
+            if name == "AI 3" {
+                return "I pick seat 1.".into();
+            }
+            format!(
+                r#"{{"my_role": "undercover", "why": "WHY-{name}", "reads": [{{"seat": 1, "read": "READ-{name}"}}], "vote": 1}}"#
+            )
+        } else {
+            format!("Something {name} would say in round {}.", if prompt.contains("Round 1 votes") { 2 } else { 1 })
+        }
+    });
+    let (mut table, human) = ai_table(0);
+    let mut before_end: Vec<(Audience, String)> = Vec::new();
+    before_end.extend(shown(&step(&mut table, &pipeline, &human, TurnInput::Say("Warm in the morning.".into())).await));
+    let noop = |_: Progress| {};
+    // The AI seats describe, then everyone votes: the AI seats for #1.
+    while !matches!(table.game.phase, Phase::Vote { .. }) {
+        let ctx = TurnContext { pipeline: &pipeline, now_ms: 2_000, progress: &noop };
+        for m in table.agent_moves(&ctx, 1).await {
+            before_end.extend(shown(&step(&mut table, &pipeline, &m.seat, m.input).await));
+        }
+    }
+    let ctx = TurnContext { pipeline: &pipeline, now_ms: 3_000, progress: &noop };
+    let votes = table.agent_moves(&ctx, 2).await;
+    assert_eq!(votes.len(), 3);
+    for m in votes {
+        before_end.extend(shown(&step(&mut table, &pipeline, &m.seat, m.input).await));
+    }
+    assert_eq!(table.agent_counts().1, 0, "every AI vote was read");
+    before_end.extend(shown(&step(&mut table, &pipeline, &human, TurnInput::Vote("2".into())).await));
+    assert!(table.game.out.contains_key("t:1"), "the AI seats voted the human out");
+    assert!(table.game.outcome.is_none(), "three AI seats play on");
+    let g = &table.game;
+    assert_eq!(g.reasons.len(), 2, "reasons from the two clean answers: {:?}", g.reasons);
+    assert!(g.reasons.iter().all(|r| r.believes == "undercover" && r.vote == "1" && r.round == 1));
+    let ai1 = g.seats.seats[1].player.id.clone();
+    assert_eq!(g.reasons_of(&ai1).next().map(|r| r.why.as_str()), Some("WHY-AI 1"));
+
+    // Round 2: AI 1's describe prompt holds its own reasons (and, as it
+    // believed it held the odd word, the blend-in line) and the whole of
+    // round 1; no other seat's prompt holds AI 1's reasons.
+    prompts.lock().unwrap().clear();
+    for _ in 0..3 {
+        let ctx = TurnContext { pipeline: &pipeline, now_ms: 4_000, progress: &noop };
+        for m in table.agent_moves(&ctx, 3).await {
+            before_end.extend(shown(&step(&mut table, &pipeline, &m.seat, m.input).await));
+        }
+    }
+    let round2 = prompts.lock().unwrap().clone();
+    let own = round2.iter().find(|p| p.contains("You are AI 1 🤖.")).expect("AI 1 described in round 2");
+    assert!(own.contains("WHY-AI 1") && own.contains("READ-AI 1") && own.contains("blend in this time"), "{own}");
+    assert!(own.contains("#1 P1: “Warm in the morning.”") && own.contains("Round 1 votes"), "{own}");
+    for p in round2.iter().filter(|p| !p.contains("You are AI 1 🤖.")) {
+        assert!(!p.contains("WHY-AI 1") && !p.contains("READ-AI 1"), "another seat read AI 1's reasons: {p}");
+    }
+    // Nothing shown before the end holds a reason, to anyone.
+    for (audience, text) in &before_end {
+        assert!(!text.contains("WHY-") && !text.contains("READ-"), "{audience:?} was shown {text}");
+    }
+    // The end shows why each AI voted as it did.
+    let end = step(&mut table, &pipeline, &human, TurnInput::End).await;
+    let text = end.reply.text;
+    assert!(text.contains("Why each AI voted as it did"), "{text}");
+    assert!(text.contains("#2 AI 1 🤖 → #1 P1: believed it was undercover (WHY-AI 1)."), "{text}");
+    assert!(text.contains("Reads: #1 P1: READ-AI 1"), "{text}");
+}

@@ -83,6 +83,16 @@ outcome = { $outcome ->
     }
 words-reveal = 词：平民 **{ $civilian }** · 卧底 **{ $undercover }**。
 ended-idle = 游戏闲置太久，已结束。
+reasons-heading = 🧠 每个 AI 为什么这样投票：
+reason-line = 第 { $round } 轮{ $runoff ->
+        [yes] （决胜投票）
+       *[no] {""}
+    } · { $who } → { $target }：认为自己是{ $believes }{ $reasoned ->
+        [yes] （{ $why }）。
+       *[no] 。
+    }
+reason-reads = {"    "}判断：{ $reads }
+believes-unsure = 不确定
 
 ## 猜 AI
 
@@ -123,6 +133,10 @@ refusal-own-vote = 不能投自己。
 refusal-too-few-for-blank = 有白板时至少需要 { $min } 人。
 refusal-not-host-end = 只有房主或管理员可以结束游戏。
 refusal-stale-timer = 这个时限已经过了。
+refusal-too-few-for-undercovers = { $undercovers } 个卧底至少需要 { $seats } 人，平民才能占多数。
+unknown-difficulty = “{ $typed }”不是难度：请选 easy（简单）、medium（中等）或 hard（困难）。
+bad-undercovers = “{ $typed }”不是卧底人数：请给 1 或更多。
+too-many-undercovers = { $undercovers } 个卧底至少需要 { $needed } 人，平民才能占多数；这桌只有 { $seats } 座。
 not-a-verb = 卧底指令：join、leave、begin、add-ai、describe <内容>、vote <座位号>、word、guess <词>、status、end。
 pair-refused = 这个词对没有加入：{ $problems }。
 problems-separator = ；

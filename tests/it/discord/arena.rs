@@ -126,3 +126,37 @@ async fn the_arena_plays_on_discord_with_a_skipped_turn_an_elimination_and_a_res
     let stats = rig.reply_to(stats).await.text();
     assert!(stats.contains("Alice"), "Alice's game is counted: {stats}");
 }
+
+#[tokio::test]
+async fn the_hosts_arena_rules_reach_the_game_on_discord_and_bad_ones_are_refused() {
+    let clock = ManualClock::starting_at(9_000_000);
+    let mut rig = Rig::with_tables(arena_model(), clock.clone()).await;
+    let alice = Who::player(411, "Alice");
+    let id = rig.fake.slash(CHANNEL, &alice, "arena", &["start"], &[Opt::Text("threshold", "11".into())]).unwrap();
+    let text = rig.reply_to(id).await.text();
+    assert!(text.contains("is not a valid threshold: a number from 0 to 10"), "{text}");
+    let bad = [Opt::Text("elimination", "random".into())];
+    let id = rig.fake.slash(CHANNEL, &alice, "arena", &["start"], &bad).unwrap();
+    assert!(rig.reply_to(id).await.text().contains("is not a valid elimination"));
+
+    let before = rig.fake.threads().len();
+    let options = [
+        Opt::Text("topic", "Keep the flooded library open".into()),
+        Opt::Int("characters", 2),
+        Opt::Int("max_turns", 6),
+        Opt::Text("threshold", "3.5".into()),
+        Opt::Text("elimination", "lowest".into()),
+        Opt::Int("early_until", 2),
+        Opt::Int("middle_until", 4),
+        Opt::Int("turn_seconds", 30),
+    ];
+    let id = rig.fake.slash(CHANNEL, &alice, "arena", &["start"], &options).unwrap();
+    assert!(rig.reply_to(id).await.text().contains("lobby is open"));
+    let thread = rig.fake.threads()[before];
+    let id = rig.fake.slash(thread, &alice, "arena", &["begin"], &[]).unwrap();
+    rig.reply_to(id).await;
+    let opening = rig.fake.wait_for(|c| c.text().contains("The Arena opens"), WAIT).await.unwrap().text();
+    let rules = "Rules: eliminations from turn 3, the lowest goes out every round; the late stage from turn 5.";
+    assert!(opening.contains(rules), "{opening}");
+    assert!(opening.contains("#1 Alice, your turn") && opening.contains("(30 s)"), "{opening}");
+}

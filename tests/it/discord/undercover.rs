@@ -209,3 +209,37 @@ async fn moderators_add_list_and_remove_the_servers_own_pairs() {
     let list = privately(&rig, &moderator, &["pairs", "list"], vec![]).await;
     assert!(!list.contains(&id) && list.contains("灯塔"), "{list}");
 }
+
+#[tokio::test]
+async fn the_hosts_difficulty_and_undercover_count_reach_the_game_on_discord() {
+    let clock = ManualClock::starting_at(5_000_000);
+    let mut rig = Rig::with_tables(seat_model(), clock.clone()).await;
+    let alice = Who::player(211, "Alice");
+    let bad = [Opt::Text("difficulty", "extreme".into())];
+    let id = rig.fake.slash(CHANNEL, &alice, "undercover", &["start"], &bad).unwrap();
+    let text = rig.reply_to(id).await.text();
+    assert!(text.contains("is not a difficulty: choose easy, medium or hard"), "{text}");
+    let crowded = [Opt::Int("seats", 4), Opt::Int("undercovers", 2)];
+    let id = rig.fake.slash(CHANNEL, &alice, "undercover", &["start"], &crowded).unwrap();
+    assert!(rig.reply_to(id).await.text().contains("2 undercovers need 5 seats at least"));
+
+    let before = rig.fake.threads().len();
+    let options = [Opt::Text("difficulty", "hard".into()), Opt::Int("undercovers", 2), Opt::Int("ai_seats", 5)];
+    let id = rig.fake.slash(CHANNEL, &alice, "undercover", &["start"], &options).unwrap();
+    assert!(rig.reply_to(id).await.text().contains("lobby is open"));
+    let thread = rig.fake.threads()[before];
+    let from = rig.fake.call_count();
+    let id = rig.fake.slash(thread, &alice, "undercover", &["begin"], &[]).unwrap();
+    let replies = rig.replies_to(id, 2).await;
+    let posts = rig.wait_posts(thread, from, 1).await;
+    let shown = texts(&replies.into_iter().chain(posts).collect::<Vec<_>>());
+    assert!(shown.contains("6 seats, 2 undercovers"), "{shown}");
+    let from = rig.fake.call_count();
+    let id = rig.fake.slash(thread, &alice, "undercover", &["end"], &[]).unwrap();
+    let mut end = texts(&rig.replies_to(id, 1).await);
+    if !end.contains("Words: civilians") {
+        end = texts(&rig.wait_posts(thread, from, 1).await);
+    }
+    let hard = Some(echoes::core::soup::puzzle::Difficulty::Hard);
+    assert_eq!(crate::undercover::shown_difficulty(&end), hard, "{end}");
+}

@@ -62,3 +62,26 @@ async fn the_arena_plays_on_slack_with_a_skipped_turn_an_elimination_and_a_resta
     assert!(end.contains("Final standings:") && end.contains("The rowing club carried the day."), "{end}");
     assert!(!public(&rig).contains("ARENA-RUBRIC"), "the rubric never shows");
 }
+
+#[tokio::test]
+async fn the_hosts_arena_rules_reach_the_game_on_slack_and_bad_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::starting_at(3_000_000);
+    let fake = FakeSlack::start().await.unwrap();
+    let parts = parts_with(&dir.path().join("echoes.db"), clock.clone(), arena_model()).await;
+    let rig = Rig::start_from(fake, parts, SlackSettings::default(), true).await.unwrap();
+    arena(&rig, "r-bad", "UHOST", "start early_until:5 middle_until:4").await;
+    told(&rig.fake, "UHOST", "early_until must come before middle_until").await;
+    arena(&rig, "r-bad2", "UHOST", "start turn_seconds:2").await;
+    told(&rig.fake, "UHOST", "a number of seconds from 5 to 600").await;
+
+    let start = "start characters:2 max_turns:6 threshold:3.5 elimination:lowest early_until:2 middle_until:4 \
+                 turn_seconds:30 topic: Keep the flooded library open";
+    arena(&rig, "r-start", "UHOST", start).await;
+    posted(&rig, "topic: Keep the flooded library open").await;
+    arena(&rig, "r-begin", "UHOST", "begin").await;
+    let opening = posted(&rig, "The Arena opens").await.text();
+    let rules = "Rules: eliminations from turn 3, the lowest goes out every round; the late stage from turn 5.";
+    assert!(opening.contains(rules), "{opening}");
+    assert!(opening.contains("#1 UHOST, your turn") && opening.contains("(30 s)"), "{opening}");
+}

@@ -165,3 +165,26 @@ async fn admins_add_list_and_remove_the_workspaces_own_pairs() {
     told(&rig.fake, "UMOD", "Nothing added").await;
     assert!(public(&rig).is_empty(), "nothing about the pairs is posted: {}", public(&rig));
 }
+
+#[tokio::test]
+async fn the_hosts_difficulty_and_undercover_count_reach_the_game_on_slack() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::starting_at(7_000_000);
+    let fake = FakeSlack::start().await.unwrap();
+    let rig = Rig::start_from(fake, parts(&dir.path().join("echoes.db"), clock).await, SlackSettings::default(), true)
+        .await
+        .unwrap();
+    undercover(&rig, "o-bad", "UHOST", "start difficulty:extreme").await;
+    told(&rig.fake, "UHOST", "is not a difficulty: choose easy, medium or hard").await;
+    undercover(&rig, "o-many", "UHOST", "start seats:4 undercovers:2").await;
+    told(&rig.fake, "UHOST", "2 undercovers need 5 seats at least").await;
+
+    undercover(&rig, "o-start", "UHOST", "start difficulty:hard undercovers:2 ai_seats:5").await;
+    posted(&rig, "lobby · 6/12 seats").await;
+    undercover(&rig, "o-begin", "UHOST", "begin").await;
+    posted(&rig, "6 seats, 2 undercovers").await;
+    undercover(&rig, "o-end", "UHOST", "end").await;
+    let end = posted(&rig, "Words: civilians").await.text();
+    let hard = Some(echoes::core::soup::puzzle::Difficulty::Hard);
+    assert_eq!(crate::undercover::shown_difficulty(&end), hard, "{end}");
+}
