@@ -216,7 +216,6 @@ pub async fn contribute(
     // not one (the caller's stock line instead).
     clean_text(&said, max).filter(|t| !instructions.echoed_by(t))
 }
-}
 
 /// The scorer's ratings; `None` when the model failed or its answer
 /// can't be read.
