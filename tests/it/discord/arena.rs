@@ -130,7 +130,7 @@ async fn the_arena_plays_on_discord_with_a_skipped_turn_an_elimination_and_a_res
 #[tokio::test]
 async fn the_hosts_arena_rules_reach_the_game_on_discord_and_bad_ones_are_refused() {
     let clock = ManualClock::starting_at(9_000_000);
-    let mut rig = Rig::with_tables(arena_model(), clock.clone()).await;
+    let rig = Rig::with_tables(arena_model(), clock.clone()).await;
     let alice = Who::player(411, "Alice");
     let id = rig.fake.slash(CHANNEL, &alice, "arena", &["start"], &[Opt::Text("threshold", "11".into())]).unwrap();
     let text = rig.reply_to(id).await.text();

@@ -213,7 +213,7 @@ async fn moderators_add_list_and_remove_the_servers_own_pairs() {
 #[tokio::test]
 async fn the_hosts_difficulty_and_undercover_count_reach_the_game_on_discord() {
     let clock = ManualClock::starting_at(5_000_000);
-    let mut rig = Rig::with_tables(seat_model(), clock.clone()).await;
+    let rig = Rig::with_tables(seat_model(), clock.clone()).await;
     let alice = Who::player(211, "Alice");
     let bad = [Opt::Text("difficulty", "extreme".into())];
     let id = rig.fake.slash(CHANNEL, &alice, "undercover", &["start"], &bad).unwrap();
