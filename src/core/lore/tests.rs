@@ -328,7 +328,7 @@ async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     assert_eq!(back.personas["mira"].style, "short and dry");
     assert_eq!(back.scene.as_deref(), Some("mira"));
     // The referee's plan routes a named NPC too; an unknown name is refused.
-    r.model.will("LORE-REFEREE", r#"{"approved": true, "next_action": "engage_npc", "target": "Mira Vell"}"#);
+    r.model.will("LORE-REFEREE", r#"{"approved": true, "confidence": 0.5, "next_action": "engage_npc", "target": "Mira Vell"}"#);
     r.turn(TurnInput::Say("I wave at the keeper.".into())).await;
     assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NPC", "LORE-REFEREE-REPLY"]);
     let played = r.play(TurnInput::from(LoreVerb::Say("hi".into(), "Bob".into()))).await;

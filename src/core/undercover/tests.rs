@@ -534,7 +534,7 @@ fn the_host_chooses_the_difficulty_and_the_undercovers_and_bad_choices_are_refus
     assert!(refused(&[("undercovers", "none")], 6).contains("not a number of undercovers"));
     assert!(refused(&[("undercovers", "0")], 6).contains("not a number of undercovers"));
     let three = refused(&[("undercovers", "3")], 6);
-    assert!(three.contains("3 undercovers need 7 seats") && three.contains("this table has 6"), "{three}");
+    assert!(three.contains("3 undercovers need 7 seats") && three.contains("there are 6 seats"), "{three}");
     assert!(refused(&[("undercovers", "2"), ("blank", "yes")], 6).contains("need 7 seats"));
     assert!(refused(&[("undercovers", "3")], 7).is_empty(), "seven seats hold three undercovers");
 
