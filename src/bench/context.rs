@@ -148,7 +148,8 @@ struct Seen {
 }
 
 /// The scripted model: approves every action (setting a flag for the
-/// sea gate), narrates briefly, an NPC answers (with a promise when asked
+/// sea gate, and writing the summary's chapter when asked for one),
+/// narrates briefly, an NPC answers (with a promise when asked
 /// to swear), and the summary is the new turns' actions (a model that
 /// summarises faithfully); records every prompt.
 #[derive(Default)]
@@ -169,21 +170,50 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl BenchModel {
+    /// "Ada went on: " and her actions in `lines` whose turn `keep` takes.
+    fn actions<'a>(lines: impl Iterator<Item = &'a str>, keep: impl Fn(u32) -> bool) -> String {
+        let acts: Vec<&str> = lines
+            .filter_map(|l| {
+                let (turn, act) = l.strip_prefix('[')?.split_once("] Ada: ")?;
+                keep(turn.parse().ok()?).then_some(act)
+            })
+            .collect();
+        format!("Ada went on: {}", acts.join(" "))
+    }
+
+    /// The chapter the referee is asked for (`Also give "chapter": what
+    /// happened in turns A–B`), written from the prompt's lines of those
+    /// turns.
+    fn chapter(user: &str) -> Option<String> {
+        let asked = user.split("what happened in turns ").nth(1)?;
+        let (from, rest) = asked.split_once('–')?;
+        let upto: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let (from, upto): (u32, u32) = (from.trim().parse().ok()?, upto.parse().ok()?);
+        Some(Self::actions(user.lines(), |t| (from..=upto).contains(&t)))
+    }
+
     fn answer(role: &str, user: &str) -> String {
         match role {
             "LORE-REFEREE" => {
                 let last = user.lines().rev().find(|l| l.contains("The action of")).unwrap_or_default();
-                let flags = if last.contains("sea gate") { r#", "flags": {"gate_opened": true}"# } else { "" };
-                format!(
-                    r#"{{"approved": true, "reason": "Nothing in the lore forbids it.", "confidence": 0.9, "next_action": "narrator_scene", "target": null{flags}}}"#
-                )
+                let mut ruling = serde_json::json!({
+                    "approved": true, "reason": "Nothing in the lore forbids it.", "confidence": 0.9,
+                    "next_action": "narrator_scene", "target": null,
+                });
+                if last.contains("sea gate") {
+                    ruling["flags"] = serde_json::json!({"gate_opened": true});
+                }
+                // Asked for the summary's next chapter, it writes it as the
+                // summary role does: the turns' actions.
+                if let Some(chapter) = Self::chapter(user) {
+                    ruling["chapter"] = chapter.into();
+                }
+                ruling.to_string()
             }
             "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "Consistent.", "confidence": 0.9}"#.to_string(),
             "LORE-SUMMARY" => {
                 let turns = user.split("New turns:").nth(1).unwrap_or_default();
-                let acts: Vec<&str> =
-                    turns.lines().filter(|l| l.contains("] Ada: ")).filter_map(|l| l.split("] Ada: ").nth(1)).collect();
-                format!("Ada went on: {}", acts.join(" "))
+                Self::actions(turns.lines(), |_| true)
             }
             "LORE-NPC" if user.contains("Swear you will meet me") => FACTS
                 .iter()

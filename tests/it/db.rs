@@ -67,7 +67,7 @@ async fn db_migrate_applies_each_migration_once() {
     let server = ScratchDb::create().await.unwrap_or_else(|e| panic!("{e}"));
     let first = sandbox.run(None, &["db", "migrate", "--database", server.url()]).await;
     assert!(
-        first.ok && first.stdout.contains("applied migrations [1, 2, 3, 4, 5, 6, 7]"),
+        first.ok && first.stdout.contains("applied migrations [1, 2, 3, 4, 5, 6, 7, 8]"),
         "{}{}",
         first.stdout,
         first.stderr

@@ -10,7 +10,7 @@
 //! Also here: key facts found in a guess by the same means, for a Judge
 //! too small to grade one.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use std::sync::{Arc, Mutex};
 
@@ -59,10 +59,14 @@ struct Entry {
 }
 
 /// What a text is matched by.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Features {
     /// Content words (English, stemmed) or character pairs (Chinese).
     grams: Vec<String>,
+    /// Each gram's letter trigrams (`Trigrams::of`), when `fuzzy`: made
+    /// once, as every known answer is compared with every other one when
+    /// a puzzle is checked.
+    trigrams: Vec<Trigrams>,
     /// English: a word may differ by a typo (letter trigrams).
     fuzzy: bool,
     /// Whether the sentence is negated (an odd number of negations).
@@ -291,11 +295,13 @@ fn similarity(a: &Features, b: &Features, va: Option<&[f32]>, vb: Option<&[f32]>
 /// The share of `fact`'s words (three letters or more, or Chinese pairs)
 /// that `text` has.
 fn coverage(fact: &Features, text: &Features) -> f32 {
-    let words: Vec<&String> = fact.grams.iter().filter(|w| w.chars().count() >= 3 || !fact.fuzzy).collect();
+    let words: Vec<usize> =
+        (0..fact.grams.len()).filter(|i| fact.grams[*i].chars().count() >= 3 || !fact.fuzzy).collect();
     if words.is_empty() {
         return 0.0;
     }
-    let found = words.iter().filter(|w| text.grams.iter().any(|t| same(w, t, fact.fuzzy))).count();
+    let fuzzy = fact.fuzzy;
+    let found = words.iter().filter(|i| (0..text.grams.len()).any(|j| same(fact, **i, text, j, fuzzy))).count();
     found as f32 / words.len() as f32
 }
 
@@ -305,25 +311,60 @@ fn dice(a: &Features, b: &Features) -> f32 {
         return 0.0;
     }
     let fuzzy = a.fuzzy && b.fuzzy;
-    let in_a = a.grams.iter().filter(|w| b.grams.iter().any(|v| same(w, v, fuzzy))).count();
-    let in_b = b.grams.iter().filter(|v| a.grams.iter().any(|w| same(w, v, fuzzy))).count();
+    let in_a = (0..a.grams.len()).filter(|i| (0..b.grams.len()).any(|j| same(a, *i, b, j, fuzzy))).count();
+    let in_b = (0..b.grams.len()).filter(|j| (0..a.grams.len()).any(|i| same(a, i, b, *j, fuzzy))).count();
     (in_a + in_b) as f32 / (a.grams.len() + b.grams.len()) as f32
 }
 
-/// The same word, or (English, four letters or more) one typo away by
-/// letter trigrams.
-fn same(a: &str, b: &str, fuzzy: bool) -> bool {
-    a == b || (fuzzy && a.len() >= 4 && b.len() >= 4 && trigram_dice(a, b) >= 0.6)
+/// `a`'s gram `i` and `b`'s gram `j` are the same word, or (English, four
+/// letters or more) one typo away by letter trigrams.
+fn same(a: &Features, i: usize, b: &Features, j: usize, fuzzy: bool) -> bool {
+    let (x, y) = (&a.grams[i], &b.grams[j]);
+    x == y
+        || (fuzzy
+            && x.len() >= 4
+            && y.len() >= 4
+            && matches!((a.trigrams.get(i), b.trigrams.get(j)), (Some(p), Some(q)) if p.dice(q) >= 0.6))
 }
 
-fn trigram_dice(a: &str, b: &str) -> f32 {
-    let grams = |w: &str| -> HashSet<String> {
-        let padded: Vec<char> = format!(" {w} ").chars().collect();
-        padded.windows(3).map(|t| t.iter().collect()).collect()
-    };
-    let (ga, gb) = (grams(a), grams(b));
-    2.0 * ga.intersection(&gb).count() as f32 / (ga.len() + gb.len()) as f32
+/// A word's letter trigrams (the word padded with a space each side),
+/// each packed in a `u64`, sorted and distinct.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+struct Trigrams(Box<[u64]>);
+
+impl Trigrams {
+    fn of(word: &str) -> Trigrams {
+        let padded: Vec<char> = std::iter::once(' ').chain(word.chars()).chain(std::iter::once(' ')).collect();
+        let mut packed: Vec<u64> =
+            padded.windows(3).map(|t| (u64::from(t[0]) << 42) | (u64::from(t[1]) << 21) | u64::from(t[2])).collect();
+        packed.sort_unstable();
+        packed.dedup();
+        Trigrams(packed.into_boxed_slice())
+    }
+
+    /// Dice over the two sets.
+    fn dice(&self, other: &Trigrams) -> f32 {
+        let (a, b) = (&self.0, &other.0);
+        let (mut i, mut j, mut shared) = (0, 0, 0usize);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    shared += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        2.0 * shared as f32 / (a.len() + b.len()).max(1) as f32
+    }
 }
+
+/// The stop words a typo may stand for (six letters or more), with
+/// their trigrams.
+static LONG_STOPS: std::sync::LazyLock<Vec<Trigrams>> =
+    std::sync::LazyLock::new(|| STOP_EN.iter().filter(|s| s.len() >= 6).map(|s| Trigrams::of(s)).collect());
 
 /// Words that carry no content in a yes/no question.
 const STOP_EN: &[&str] = &[
@@ -482,12 +523,20 @@ fn en_features(text: &str) -> Features {
             grams.push(stemmed);
         }
     }
-    Features { grams, fuzzy: true, negated: negations % 2 == 1 }
+    let trigrams = grams.iter().map(|g| Trigrams::of(g)).collect();
+    Features { grams, trigrams, fuzzy: true, negated: negations % 2 == 1 }
 }
 
 /// A stop word, or a typo of a long one ("somone").
 fn is_stop(word: &str) -> bool {
-    STOP_EN.contains(&word) || (word.len() >= 5 && STOP_EN.iter().any(|s| s.len() >= 6 && trigram_dice(word, s) >= 0.6))
+    if STOP_EN.contains(&word) {
+        return true;
+    }
+    if word.len() < 5 {
+        return false;
+    }
+    let own = Trigrams::of(word);
+    LONG_STOPS.iter().any(|s| own.dice(s) >= 0.6)
 }
 
 /// A light English stem: plurals and common endings, so "died", "dies"
@@ -531,7 +580,7 @@ fn zh_features(text: &str) -> Features {
         .split(' ')
         .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric()))
         .for_each(|w| add(w.to_string()));
-    Features { grams, fuzzy: false, negated: negations % 2 == 1 }
+    Features { grams, trigrams: Vec::new(), fuzzy: false, negated: negations % 2 == 1 }
 }
 
 /// Each puzzle's prepared known answers, built once per process (and again

@@ -55,15 +55,15 @@ impl Puzzle {
         };
         let bottom = distinct_runs(&self.bottom, self.language, run);
         let known = Known::new(self);
+        // The first known answer with each question's features.
+        let mut first: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
         for (i, k) in self.known.iter().enumerate() {
             let at = format!("known[{i}].question");
             if shares_run(&k.question, self.language, run, &bottom) {
                 out.push(problem(&at, "repeats the bottom word for word; ask it as a player would"));
             }
-            if let Some(j) = self.known[..i]
-                .iter()
-                .position(|e| features(&e.question, self.language) == features(&k.question, self.language))
-            {
+            let j = *first.entry(features(&k.question, self.language)).or_insert(i);
+            if j != i {
                 out.push(problem(&at, format!("is known[{j}] again")));
                 continue;
             }
