@@ -47,7 +47,16 @@ pub async fn run(pipeline: &Pipeline, worlds: &[Arc<World>]) -> Vec<Ruled> {
     let player = Player { id: "eval:referee".into(), name: "Ada".into() };
     let noop = |_: Progress| {};
     let mut out = Vec::new();
+    // A small local model takes many seconds a probe: show how far it is
+    // (on a terminal; nothing is drawn into a log).
+    let total: usize = worlds.iter().map(|w| w.probes.len()).sum();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {pos}/{len} probes, {elapsed} (about {eta} left)")
+    {
+        bar.set_style(style);
+    }
     for world in worlds {
+        bar.set_message(format!("referee on {}", world.id));
         for (i, probe) in world.probes.iter().enumerate() {
             let game = LoreGame::new(world, &player);
             let session = format!("eval-referee-{}-{i}", world.id);
@@ -71,8 +80,10 @@ pub async fn run(pipeline: &Pipeline, worlds: &[Arc<World>]) -> Vec<Ruled> {
                 ruled: ruled.to_string(),
                 parsed,
             });
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     out
 }
 
