@@ -238,3 +238,36 @@ async fn the_context_benchmark_prints_tokens_per_role_and_the_recall_probe() {
         "{out}"
     );
 }
+
+/// `echoes eval referee` rules every probe of both bundled worlds through
+/// the real referee path and reports accuracy, the confusion table and
+/// the parse rate: a fake referee that approves everything but one flight
+/// gets the consistent probes and that one contradiction right, and every
+/// answer parses.
+#[tokio::test]
+async fn eval_referee_rules_both_worlds_probes_through_the_real_referee() {
+    let brain = Brain::new(&[]).with_others(&[
+        (
+            "The action of Ada: I leap from the Landgate",
+            r#"{"approved": false, "reason": "There is no flight on Carrow.", "confidence": 0.95, "next_action": "disqualify"}"#,
+        ),
+        (
+            "LORE-REFEREE",
+            r#"{"approved": true, "reason": "Nothing in the lore forbids it.", "confidence": 0.9, "next_action": "narrator_scene"}"#,
+        ),
+    ]);
+    let ollama = FakeOllama::start(brain).await;
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(Some(&ollama.server.uri()), &["eval", "referee"]).await;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    let worlds = echoes::assets::worlds();
+    let probes: Vec<_> = worlds.worlds.iter().flat_map(|w| w.probes.iter()).collect();
+    let consistent = probes.iter().filter(|p| p.verdict == "consistent").count();
+    let json: serde_json::Value = serde_json::from_str(run.stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    assert_eq!(json["probes"], probes.len(), "{}", run.stdout);
+    assert_eq!(json["worlds"], serde_json::json!(["hollowtide", "zhidu"]), "{}", run.stdout);
+    assert_eq!(json["right"], consistent + 1, "{}", run.stdout);
+    assert_eq!(json["parse_rate"], 1.0, "{}", run.stdout);
+    assert!(run.stdout.contains("contradicts"), "the confusion table: {}", run.stdout);
+}
