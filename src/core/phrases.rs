@@ -36,6 +36,9 @@ pub struct Phrasebook {
     /// can lend them for as long as the book lives.
     en_fixed: BTreeMap<String, String>,
     zh_fixed: BTreeMap<String, String>,
+    /// Every sentence of each file as written (comments left out).
+    en_text: String,
+    zh_text: String,
 }
 
 impl Phrasebook {
@@ -44,7 +47,16 @@ impl Phrasebook {
     pub fn new(name: &'static str, en: &str, zh: &str) -> Result<Self, String> {
         let (en_bundle, zh_bundle) = (bundle(name, "en", en)?, bundle(name, "zh", zh)?);
         let (en_fixed, zh_fixed) = (said_once(&en_bundle, en)?, said_once(&zh_bundle, zh)?);
-        Ok(Self { name, en: en_bundle, zh: zh_bundle, en_fixed, zh_fixed })
+        let (en_text, zh_text) = (sentences(en), sentences(zh));
+        Ok(Self { name, en: en_bundle, zh: zh_bundle, en_fixed, zh_fixed, en_text, zh_text })
+    }
+
+    /// Every sentence of the book in `lang`, placeholders as written: what
+    /// the game itself says is public, so a secrecy gate counts none of
+    /// its words as evidence (a persona's strategy that mentions "scores"
+    /// and "novelty" must not make the rules unsayable).
+    pub fn public_text(&self, lang: Language) -> &str {
+        lang.pick(&self.en_text, &self.zh_text)
     }
 
     /// A message without variables, borrowed for the program's life: for
@@ -82,6 +94,11 @@ impl Phrasebook {
         }
         text.into_owned()
     }
+}
+
+/// A file's lines without its comments.
+fn sentences(source: &str) -> String {
+    source.lines().filter(|line| !line.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n")
 }
 
 fn bundle(name: &str, code: &str, source: &str) -> Result<FluentBundle<FluentResource>, String> {

@@ -14,6 +14,12 @@ use super::{Rejection, Stage};
 
 crate::phrasebook!(BOOK, "core/arena");
 
+/// Every sentence the Arena says, as written (for the secrecy gate's
+/// public context).
+pub fn book_text(lang: Language) -> &'static str {
+    BOOK.public_text(lang)
+}
+
 pub fn title(lang: Language) -> &'static str {
     BOOK.fixed(lang, "title")
 }

@@ -38,7 +38,7 @@ pub struct ArenaTable {
     pub game: ArenaGame,
     cast: Arc<Cast>,
     canary: String,
-    gates: SecretGates,
+    pub(super) gates: SecretGates,
     /// Contributions scored, and of those whose scores could be read.
     scored: AtomicUsize,
     parsed: AtomicUsize,
@@ -53,11 +53,12 @@ pub struct Next {
 }
 
 /// The gate: each AI contestant's private notes, owned by its seat; the
-/// public cards and the topic are context, never evidence.
+/// game's own sentences (the rules, the score dimensions), the public
+/// cards and the topic are context, never evidence.
 fn gates_for(game: &ArenaGame, canary: &str) -> SecretGates {
     let secrets: Vec<Secret> =
         game.cast.iter().map(|(seat, p)| Secret::of_seat(seat.clone(), p.secret.clone())).collect();
-    let mut context = vec![say::title(game.language).to_string(), game.topic.clone()];
+    let mut context = vec![say::book_text(game.language).to_string(), game.topic.clone()];
     for p in game.cast.values() {
         context.push(format!("{} {} {} {}", p.name, p.tagline, p.voice, p.goals.join(" ")));
     }
@@ -182,7 +183,7 @@ impl ArenaTable {
         }
     }
 
-    fn lobby_text(&self, g: &ArenaGame) -> String {
+    pub(super) fn lobby_text(&self, g: &ArenaGame) -> String {
         let seats: Vec<String> = g.seats.seats.iter().map(|s| Self::label(g, &s.player.id)).collect();
         let mut text = say::lobby(self.lang(), &g.topic, &seats, g.seats.rules.max, g.seats.rules.min);
         for (seat, p) in &g.cast {
@@ -209,7 +210,7 @@ impl ArenaTable {
 
     /// The round's table: each contestant's dimensions, round score
     /// (with reactions) and total.
-    fn round_table(&self, g: &ArenaGame, r: &RoundRecord) -> String {
+    pub(super) fn round_table(&self, g: &ArenaGame, r: &RoundRecord) -> String {
         let lang = self.lang();
         let mut lines = vec![
             say::round_heading(lang, r.round, say::stage(lang, r.stage)),
@@ -465,7 +466,7 @@ impl ArenaTable {
     }
 
     /// The public lines one change of state sends.
-    fn narrate(&self, before: &ArenaGame, after: &ArenaGame, event: &Event) -> (Reply, Vec<(String, String)>) {
+    pub(super) fn narrate(&self, before: &ArenaGame, after: &ArenaGame, event: &Event) -> (Reply, Vec<(String, String)>) {
         let lang = self.lang();
         let mut lines: Vec<String> = Vec::new();
         let mut kind = ReplyKind::Notice;

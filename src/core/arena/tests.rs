@@ -498,3 +498,40 @@ fn bundled_roster() -> Roster {
     assert!(problems.is_empty(), "{problems:?}");
     roster
 }
+
+/// The gate caught the rules once: Dr. Brisk's strategy names "scores",
+/// "novelty" and "contribution", the opening names all three, and the
+/// Arena opened as "(withheld…)". The game's own sentences are public, so
+/// no persona's strategy may withhold the lobby, the opening or a round's
+/// score table, in either language; the strategy itself still is caught.
+#[test]
+fn no_personas_strategy_withholds_the_games_own_sentences() {
+    use crate::core::game::Audience;
+    use crate::core::secrecy::Check;
+    let roster = bundled_roster();
+    for lang in [Language::En, Language::Zh] {
+        let cast = roster.cast(lang).cloned().unwrap();
+        for p in &cast.personas {
+            let lobby = ArenaGame::new(&player(1), 8, rules(), lang, "Fix the library", 7)
+                .apply(&Event::AddAi(p.clone()), &())
+                .unwrap();
+            let table = super::ArenaTable::new(lobby.clone(), Arc::new(cast.clone()), "CANARY-arena-test");
+            let begin = Event::Begin { by: "t:1".into(), moderator: false, now_ms: 0 };
+            let open = lobby.apply(&begin, &()).unwrap();
+            let round = speak(&speak(&open, 6), 3);
+            assert_eq!(round.rounds.len(), 1, "two contestants: one round");
+            let texts = [
+                table.lobby_text(&lobby),
+                table.narrate(&lobby, &open, &begin).0.text,
+                table.round_table(&round, &round.rounds[0]),
+            ];
+            for text in texts {
+                let check = table.gates.check(&Audience::Everyone, &text);
+                assert!(matches!(check, Check::Pass), "{} ({}) withholds: {text}", p.id, lang.code());
+            }
+            let leak = format!("My plan, frankly: {}", p.secret);
+            let check = table.gates.check(&Audience::Everyone, &leak);
+            assert!(matches!(check, Check::Blocked(_)), "{} ({}): its strategy passes", p.id, lang.code());
+        }
+    }
+}
