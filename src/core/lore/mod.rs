@@ -73,8 +73,9 @@ pub struct Persona {
     pub traits: Vec<String>,
     pub background: String,
     pub wants: String,
-    /// False when the extractor's answer was unusable and the persona was
-    /// built from the passages directly.
+    /// True when a model extracted it from the passages; false when the
+    /// world's author wrote it, or when the extractor's answer was
+    /// unusable and it was built from the passages directly.
     pub extracted: bool,
     pub sources: Vec<String>,
 }

@@ -113,11 +113,12 @@ pub struct Next {
     game: LoreGame,
 }
 
-/// The gate: every GM-only passage is a hidden secret; the public lore is
-/// context, never evidence.
+/// The gate: every GM-only passage is a hidden secret; the public lore and
+/// the game's own sentences are context, never evidence.
 fn gates_for(world: &World, canary: &str) -> SecretGates {
     let secrets: Vec<Secret> = world.secrets().map(|p| Secret::hidden(p.text.clone())).collect();
-    SecretGates::new(&world.public_text(), &secrets, Canary::parse(canary))
+    let context = format!("{}\n{}", world.public_text(), say::book_text(world.language));
+    SecretGates::new(&context, &secrets, Canary::parse(canary))
 }
 
 fn refused(text: impl Into<String>) -> Played {
@@ -724,18 +725,23 @@ impl LoreTable {
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Disqualified, 1))
     }
 
-    /// An NPC answers in character, its persona extracted on first
-    /// engagement; an NPC the world lacks leaves the turn unplayed.
+    /// An NPC answers in character, its persona the world's or extracted
+    /// on first engagement; an NPC the world lacks leaves the turn unplayed.
     async fn npc_reply(&self, ctx: &TurnContext<'_>, scene: &Scene<'_>, id: &str) -> Result<Draft, ModelDown> {
         let lang = self.lang();
         let Some(npc) = self.world.npc(id) else { return Err(ModelDown) };
         let own: Vec<&Passage> = npc.passages.iter().filter_map(|p| self.world.passage(p)).collect();
-        let (p, persona) = match self.game.personas.get(id) {
-            Some(p) => (p.clone(), None),
-            None => {
-                let p = self.extract_persona(ctx, npc, &own).await?;
-                (p.clone(), Some(p))
-            }
+        // Kept from an earlier turn, written by the world's author, or
+        // extracted now (one more call).
+        let (p, persona, extracted) = match self.game.personas.get(id) {
+            Some(p) => (p.clone(), None, false),
+            None => match npc.authored_persona() {
+                Some(p) => (p.clone(), Some(p), false),
+                None => {
+                    let p = self.extract_persona(ctx, npc, &own).await?;
+                    (p.clone(), Some(p), true)
+                }
+            },
         };
         step(ctx, say::step_npc(lang, &npc.name));
         let secrets: Vec<&Passage> = npc.gm_passages.iter().filter_map(|p| self.world.passage(p)).collect();
@@ -753,7 +759,7 @@ impl LoreTable {
         let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.7).await else { return Err(ModelDown) };
         let text = self.spoken(&said, &npc.name, &prompt, scene).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
         // The reply's call, and the extraction's when there was one.
-        let calls = 1 + u32::from(persona.is_some());
+        let calls = 1 + u32::from(extracted);
         let mut draft = Draft::spoken(Speaker::Npc(id.to_string()), text, Outcome::Played, calls);
         draft.persona = persona;
         Ok(draft)

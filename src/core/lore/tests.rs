@@ -336,6 +336,39 @@ async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
 }
 
 #[tokio::test]
+async fn an_npc_persona_the_world_writes_is_played_as_written_without_an_extraction_call() {
+    let authored = WORLD.replace(
+        "gm_passages = [\"gm-wreck\"]",
+        "gm_passages = [\"gm-wreck\"]\nstyle = \"Clipped, salty, never more than ten words.\"\n\
+         traits = [\"wary of mainlanders\", \"proud of the lamp\"]\n\
+         background = \"Keeper of the Gullrock lamp for thirty years.\"\nwants = \"To be left alone with her logbook.\"",
+    );
+    let w = Arc::new(World::from_one(&authored).expect("the authored persona is valid"));
+    let mut r = rig();
+    r.table = LoreTable::new(LoreGame::new(&w, &ada()), w, "s1", &crate::core::actor::new_canary());
+    r.turn(TurnInput::from(LoreVerb::Say("Good evening, keeper.".into(), "Mira".into()))).await;
+    assert_eq!(r.model.calls(), ["LORE-REFEREE", "LORE-NPC", "LORE-REFEREE-REPLY"], "no LORE-PERSONA call");
+    let p = &r.table.game.personas["mira"];
+    assert!(!p.extracted && p.style == "Clipped, salty, never more than ten words.", "{p:?}");
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    let npc = prompts.iter().find(|p| p.contains("(LORE-NPC)")).unwrap();
+    assert!(npc.contains("Clipped, salty") && npc.contains("wary of mainlanders"), "{npc}");
+}
+
+#[test]
+fn an_authored_persona_is_checked_for_halves_lengths_and_secrets() {
+    let with = |fields: &str| {
+        let text = WORLD.replace("gm_passages = [\"gm-wreck\"]", &format!("gm_passages = [\"gm-wreck\"]\n{fields}"));
+        World::from_one(&text).err().unwrap_or_default().join("\n")
+    };
+    assert!(with("style = \"Dry.\"").contains("needs both style and background"));
+    assert!(with(&format!("style = \"Dry.\"\nbackground = \"{}\"", "x".repeat(401))).contains("background is over 400"));
+    let leak = "style = \"Dry.\"\nbackground = \"She darkened the lamp because the captain owed her brother the Ninefold Debt.\"";
+    assert!(with(leak).contains("gives a GM-only passage away"), "{}", with(leak));
+    assert_eq!(with("style = \"Dry.\"\nbackground = \"Keeper of the lamp.\""), "");
+}
+
+#[tokio::test]
 async fn an_unreadable_persona_falls_back_to_the_passages() {
     let mut r = rig();
     r.model.will("LORE-PERSONA", "She is nice.");

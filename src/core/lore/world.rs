@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::core::game::{Audience, Secret, SecretGates};
 use crate::core::knowledge::{Doc, DocKind, Visibility};
+use crate::core::secrecy::{Canary, Check};
 use crate::core::text::is_cjk;
 use crate::core::vocab::Language;
 
@@ -55,9 +57,37 @@ pub struct Npc {
     /// GM-only passages they know and act on, never state.
     #[serde(default)]
     pub gm_passages: Vec<String>,
+    /// The persona as the world's author wrote it (from the public
+    /// passages only): with a style and a background, it is played as
+    /// written and no extraction call is made.
+    #[serde(default)]
+    pub style: Option<String>,
+    #[serde(default)]
+    pub traits: Vec<String>,
+    #[serde(default)]
+    pub background: Option<String>,
+    #[serde(default)]
+    pub wants: Option<String>,
 }
 
 impl Npc {
+    /// The persona the world's author wrote, if a style and a background
+    /// were given.
+    pub fn authored_persona(&self) -> Option<super::Persona> {
+        let style = self.style.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
+        let background = self.background.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
+        Some(super::Persona {
+            npc: self.id.clone(),
+            name: self.name.clone(),
+            style: style.to_string(),
+            traits: self.traits.iter().map(|t| t.trim().to_string()).collect(),
+            background: background.to_string(),
+            wants: self.wants.as_deref().unwrap_or_default().trim().to_string(),
+            extracted: false,
+            sources: self.passages.clone(),
+        })
+    }
+
     /// Whether `text` names this NPC: the id, the whole name, or a word of
     /// it (a Chinese name: its last two characters, a given name, too).
     pub fn named_in(&self, text: &str) -> bool {
@@ -461,6 +491,33 @@ fn check_npcs(w: &World, min_npcs: usize, problems: &mut Vec<String>) {
             problems.push(format!("{at}: no passage describes them"));
         }
         check_npc_passages(w, n, &at, problems);
+        check_npc_persona(w, n, &at, problems);
+    }
+}
+
+/// An authored persona: a style and a background together or neither,
+/// within the lengths a prompt has room for, and nothing in it that the
+/// secrecy gate would withhold (it is written from public passages).
+fn check_npc_persona(w: &World, n: &Npc, at: &str, problems: &mut Vec<String>) {
+    let fields = [("style", n.style.as_deref(), 200), ("background", n.background.as_deref(), 400)];
+    if fields.iter().filter(|(_, v, _)| v.is_some_and(|v| !v.trim().is_empty())).count() == 1 {
+        problems.push(format!("{at}: a persona needs both style and background (or neither)"));
+    }
+    let wants = [("wants", n.wants.as_deref(), 200)];
+    for (field, value, max) in fields.iter().chain(&wants) {
+        if value.is_some_and(|v| char_len(v) > *max) {
+            problems.push(format!("{at}: {field} is over {max} characters"));
+        }
+    }
+    if n.traits.len() > 6 || n.traits.iter().any(|t| t.trim().is_empty() || char_len(t) > 40) {
+        problems.push(format!("{at}: traits are at most 6, each 1-40 characters"));
+    }
+    let Some(persona) = n.authored_persona() else { return };
+    let secrets: Vec<Secret> = w.secrets().map(|p| Secret::hidden(p.text.clone())).collect();
+    let gate = SecretGates::new(&w.public_text(), &secrets, Canary::from_seed(0));
+    let text = format!("{} {} {} {}", persona.style, persona.traits.join(" "), persona.background, persona.wants);
+    if let Check::Blocked(b) = gate.check(&Audience::Everyone, &text) {
+        problems.push(format!("{at}: the persona gives a GM-only passage away ({:?})", b.span));
     }
 }
 
