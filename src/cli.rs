@@ -139,8 +139,9 @@ pub enum EvalCommand {
         #[arg(long)]
         json: bool,
         /// Print, for each question, the closest known answers and their
-        /// similarities (JSON lines), for calibrating the known-answer
-        /// threshold on your own labelled set; nothing is judged.
+        /// similarities, and for each guess every key fact's (JSON lines),
+        /// for calibrating the known-answer and key-fact thresholds on your
+        /// own labelled set (`scripts/calibrate-known.py`); nothing is judged.
         #[arg(long)]
         scores: bool,
     },

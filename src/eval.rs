@@ -232,16 +232,22 @@ pub async fn run(
 
 /// For each question line, its puzzle's closest known answers (by the
 /// combined score) with their word and vector similarities and whether
-/// the verdict would be right: what `known`'s thresholds are calibrated on.
+/// the verdict would be right; for each guess, every key fact's word and
+/// vector similarity to it and whether the line expects it: what
+/// `known`'s thresholds are calibrated on.
 pub async fn known_scores(
     pipeline: &Pipeline,
     library: &PuzzleLibrary,
     lines: &[(usize, Line)],
 ) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
-    for (n, line) in lines.iter().filter(|(_, l)| l.kind == Kind::Question) {
+    for (n, line) in lines {
         let Some(puzzle) = line.puzzle.as_deref().and_then(|id| library.get(id)) else { continue };
         let known = crate::core::soup::known::prepared(&puzzle, pipeline.embedder.as_ref()).await;
+        if let Expected::Facts(expected) = &line.expected {
+            out.push(fact_scores(pipeline, &puzzle, &known, *n, &line.input, expected).await);
+            continue;
+        }
         let key = crate::core::text::normalize_question(&line.input);
         let vector = match &pipeline.embedder {
             Some(e) => e.embed(std::slice::from_ref(&key)).await.ok().and_then(|mut v| v.pop()),
@@ -254,7 +260,7 @@ pub async fn known_scores(
         let top: Vec<serde_json::Value> = known
             .scores(&line.input, vector.as_deref())
             .into_iter()
-            .take(3)
+            .take(10)
             .map(|(r, lexical, semantic)| {
                 json!({"score": r.score, "lexical": lexical, "semantic": semantic, "verdict": r.verdict.as_str(),
                        "flipped": r.flipped, "right": r.verdict.as_str() == expected, "known": r.question})
@@ -263,6 +269,35 @@ pub async fn known_scores(
         out.push(json!({"line": n, "puzzle": puzzle.id, "language": puzzle.language.code(), "input": line.input, "expected": expected, "top": top}));
     }
     out
+}
+
+/// A guess's row for `known_scores`: each key fact, as the pipeline
+/// matches it (the guess and its sentences embedded).
+async fn fact_scores(
+    pipeline: &Pipeline,
+    puzzle: &crate::core::soup::puzzle::Puzzle,
+    known: &crate::core::soup::known::Known,
+    n: usize,
+    input: &str,
+    expected: &[String],
+) -> serde_json::Value {
+    let mut parts = vec![input.to_string()];
+    parts.extend(crate::core::soup::known::sentences(input));
+    let vectors = match &pipeline.embedder {
+        Some(e) => e.embed(&parts).await.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let facts: Vec<serde_json::Value> = known
+        .fact_scores(input, &vectors)
+        .into_iter()
+        .map(|f| {
+            let required = puzzle.facts.iter().any(|p| p.id == f.id && p.required);
+            json!({"id": f.id, "lexical": f.lexical, "semantic": f.semantic, "required": required,
+                   "expected": expected.contains(&f.id)})
+        })
+        .collect();
+    json!({"line": n, "puzzle": puzzle.id, "language": puzzle.language.code(), "input": input, "kind": "guess",
+           "facts": facts})
 }
 
 /// The report: accuracy per kind, the questions' confusion matrix, parse

@@ -37,17 +37,25 @@ pub struct Tuning {
     pub margin: f32,
 }
 
-pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.0, threshold: 0.9, lexical_threshold: 0.75, margin: 0.06 };
-pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.6, threshold: 0.44, lexical_threshold: 0.44, margin: 0.06 };
+pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.0, threshold: 0.92, lexical_threshold: 0.75, margin: 0.15 };
+pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.7, threshold: 0.48, lexical_threshold: 0.48, margin: 0.1 };
 
 fn tuning(language: Language) -> Tuning {
     language.pick(TUNING_EN, TUNING_ZH)
 }
 /// Two known questions this alike (by words) are the same question.
 const TWIN: f32 = 0.95;
-/// A key fact counts as stated at or above this similarity.
-pub const FACT_THRESHOLD_EN: f32 = 0.55;
-pub const FACT_THRESHOLD_ZH: f32 = 0.45;
+/// A flipped verdict needs at least this word overlap (rarity-weighted in
+/// Chinese) between the question and the known one.
+const FLIP_MIN_WORDS: f32 = 0.7;
+/// A key fact counts as stated at or above this similarity: the better of
+/// its word coverage and its sentence vectors' cosine less a discount
+/// (calibrated on `judge_eval.jsonl`'s guesses with
+/// `scripts/calibrate-known.py`).
+pub const FACT_THRESHOLD_EN: f32 = 0.7;
+pub const FACT_THRESHOLD_ZH: f32 = 0.6;
+const SEMANTIC_DISCOUNT_EN: f32 = 0.0;
+const SEMANTIC_DISCOUNT_ZH: f32 = 0.25;
 
 /// One known question, ready to match.
 #[derive(Debug, Clone)]
@@ -91,6 +99,36 @@ pub struct Known {
     language: Language,
     entries: Vec<Entry>,
     facts: Vec<FactEntry>,
+    /// Chinese: each character pair's weight in word overlap, by how rare
+    /// it is among the known questions (a pair of the hero's name, in half
+    /// of them, tells two questions apart less than "毒药" does).
+    rarity: Option<Rarity>,
+}
+
+/// Inverse document frequency of the grams of a puzzle's known questions.
+#[derive(Debug, Clone)]
+struct Rarity {
+    weights: HashMap<String, f32>,
+    /// The weight of a gram no known question has.
+    unseen: f32,
+}
+
+impl Rarity {
+    fn of(entries: &[Entry]) -> Rarity {
+        let n = entries.len() as f32;
+        let mut df: HashMap<&str, usize> = HashMap::new();
+        for e in entries {
+            for g in &e.features.grams {
+                *df.entry(g.as_str()).or_default() += 1;
+            }
+        }
+        let idf = |count: usize| ((n + 1.0) / (count as f32 + 1.0)).ln() + 1.0;
+        Rarity { weights: df.into_iter().map(|(g, c)| (g.to_string(), idf(c))).collect(), unseen: idf(0) }
+    }
+
+    fn weight(&self, gram: &str) -> f32 {
+        self.weights.get(gram).copied().unwrap_or(self.unseen)
+    }
 }
 
 /// A key fact as matched: its id and each statement of it (its text, then
@@ -105,7 +143,7 @@ impl Known {
     /// The puzzle's known answers and key facts, without vectors.
     pub fn new(puzzle: &Puzzle) -> Known {
         let language = puzzle.language;
-        let entries = puzzle
+        let entries: Vec<Entry> = puzzle
             .known
             .iter()
             .map(|k| Entry {
@@ -123,7 +161,16 @@ impl Known {
                 statements: f.statements().map(|s| (features(s, language), None)).collect(),
             })
             .collect();
-        Known { language, entries, facts }
+        let rarity = (language == Language::Zh).then(|| Rarity::of(&entries));
+        Known { language, entries, facts, rarity }
+    }
+
+    /// Word overlap as matching weighs it: by rarity where there is one.
+    fn lexical(&self, a: &Features, b: &Features) -> f32 {
+        match &self.rarity {
+            Some(r) => dice_by(a, b, &|g| r.weight(g)),
+            None => dice(a, b),
+        }
     }
 
     /// The same, each known question with its sentence vector.
@@ -186,20 +233,7 @@ impl Known {
 
     /// Every known answer for `question`, the most similar first.
     fn ranked(&self, question: &str, vector: Option<&[f32]>) -> Vec<Recall> {
-        let asked = features(question, self.language);
-        let weight = tuning(self.language).lexical_weight;
-        let mut out: Vec<Recall> = self
-            .entries
-            .iter()
-            .map(|e| {
-                let score = similarity(&asked, &e.features, vector, e.vector.as_deref(), weight);
-                let flipped = asked.negated != e.features.negated;
-                let verdict = if flipped { opposite(e.verdict) } else { e.verdict };
-                Recall { verdict, score, question: e.question.clone(), flipped }
-            })
-            .collect();
-        out.sort_by(|a, b| b.score.total_cmp(&a.score));
-        out
+        self.scores(question, vector).into_iter().map(|(recall, ..)| recall).collect()
     }
 
     /// Each known answer's word and vector similarity to `question`, the
@@ -207,16 +241,20 @@ impl Known {
     /// --scores`).
     pub fn scores(&self, question: &str, vector: Option<&[f32]>) -> Vec<(Recall, f32, Option<f32>)> {
         let asked = features(question, self.language);
+        let weight = tuning(self.language).lexical_weight;
         let mut out: Vec<(Recall, f32, Option<f32>)> = self
             .entries
             .iter()
             .map(|e| {
                 let flipped = asked.negated != e.features.negated;
                 let verdict = if flipped { opposite(e.verdict) } else { e.verdict };
-                let weight = tuning(self.language).lexical_weight;
-                let score = similarity(&asked, &e.features, vector, e.vector.as_deref(), weight);
+                let lexical = self.lexical(&asked, &e.features);
                 let semantic = vector.zip(e.vector.as_deref()).map(|(a, b)| cosine(a, b));
-                (Recall { verdict, score, question: e.question.clone(), flipped }, dice(&asked, &e.features), semantic)
+                let score = match semantic {
+                    Some(cos) => weight * lexical + (1.0 - weight) * cos,
+                    None => lexical,
+                };
+                (Recall { verdict, score, question: e.question.clone(), flipped }, lexical, semantic)
             })
             .collect();
         out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
@@ -226,40 +264,79 @@ impl Known {
     /// The known answer for `question`, when one is close enough to trust.
     /// Not when it is below the threshold, nor when a known answer with
     /// another verdict is nearly as close (a question between two).
+    /// Nor a flipped verdict unless the two questions differ by little
+    /// more than the negation ("was there no mistake" against "was there a
+    /// mistake", not "is his family not well off" against "is his family
+    /// poor"), nor a question that asks two things ("…, and …", "…而且…")
+    /// from a known one that asks one.
     pub fn recall(&self, question: &str, vector: Option<&[f32]>) -> Option<Recall> {
         let Tuning { threshold, lexical_threshold, margin, .. } = tuning(self.language);
         let threshold = if vector.is_some() { threshold } else { lexical_threshold };
-        let ranked = self.ranked(question, vector);
-        let best = ranked.first()?;
-        let rival = ranked.iter().find(|r| r.verdict != best.verdict);
+        let ranked = self.scores(question, vector);
+        let (best, words, _) = ranked.first()?;
+        let rival = ranked.iter().map(|(r, ..)| r).find(|r| r.verdict != best.verdict);
         let clear = rival.is_none_or(|r| best.score - r.score >= margin);
-        (best.score >= threshold && clear).then(|| best.clone())
+        let plain_flip = !best.flipped || *words >= FLIP_MIN_WORDS;
+        let one_ask = !asks_two(question) || asks_two(&best.question);
+        (best.score >= threshold && clear && plain_flip && one_ask).then(|| best.clone())
     }
 
     /// The key facts a guess states, each fact's best similarity to the
     /// whole guess or one of its sentences at or above the threshold.
     pub fn facts_stated(&self, guess: &str, vectors: &[Vec<f32>]) -> Vec<String> {
-        let threshold = match self.language {
-            Language::En => FACT_THRESHOLD_EN,
-            Language::Zh => FACT_THRESHOLD_ZH,
+        let (threshold, discount) = match self.language {
+            Language::En => (FACT_THRESHOLD_EN, SEMANTIC_DISCOUNT_EN),
+            Language::Zh => (FACT_THRESHOLD_ZH, SEMANTIC_DISCOUNT_ZH),
         };
+        self.fact_scores(guess, vectors)
+            .into_iter()
+            .filter(|f| f.lexical.max(f.semantic - discount) >= threshold)
+            .map(|f| f.id)
+            .collect()
+    }
+
+    /// Each key fact's best word coverage and sentence-vector similarity
+    /// (over its statements and the guess's sentences): what the fact
+    /// thresholds are calibrated on (`echoes eval judge --scores`).
+    /// `vectors`: the guess's, then each of its `sentences`.
+    pub fn fact_scores(&self, guess: &str, vectors: &[Vec<f32>]) -> Vec<FactScore> {
         let parts: Vec<Features> =
             std::iter::once(guess.to_string()).chain(sentences(guess)).map(|s| features(&s, self.language)).collect();
         self.facts
             .iter()
-            .filter(|f| {
-                f.statements.iter().any(|(fact, vector)| {
+            .map(|f| {
+                let mut best = FactScore { id: f.id.clone(), lexical: 0.0, semantic: 0.0 };
+                for (fact, vector) in &f.statements {
                     let lexical = parts.iter().map(|p| coverage(fact, p)).fold(0.0, f32::max);
                     let semantic = vector
                         .as_deref()
                         .map(|v| vectors.iter().map(|g| cosine(g, v)).fold(0.0, f32::max))
                         .unwrap_or(0.0);
-                    lexical.max(semantic - 0.1) >= threshold
-                })
+                    best.lexical = best.lexical.max(lexical);
+                    best.semantic = best.semantic.max(semantic);
+                }
+                best
             })
-            .map(|f| f.id.clone())
             .collect()
     }
+}
+
+/// One key fact's similarity to a guess.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactScore {
+    pub id: String,
+    /// The share of the fact's words the guess (or one sentence of it) has.
+    pub lexical: f32,
+    /// The best cosine between a statement of the fact and the guess or one
+    /// of its sentences.
+    pub semantic: f32,
+}
+
+/// Whether a question joins two asks, each of which a known answer may
+/// settle differently (`YES AND NO` when they disagree).
+pub fn asks_two(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ["而且", "并且", ", and ", " and also ", " as well as "].iter().any(|joint| q.contains(joint))
 }
 
 /// The guess's sentences (split at full stops, semicolons and commas that
@@ -281,17 +358,6 @@ fn opposite(verdict: Verdict) -> Verdict {
     }
 }
 
-/// How alike two texts are, 0 to 1: word overlap (Dice, a typo still a
-/// match) weighed against the sentence vectors' cosine where both have
-/// one (`weight` is the words' share).
-fn similarity(a: &Features, b: &Features, va: Option<&[f32]>, vb: Option<&[f32]>, weight: f32) -> f32 {
-    let lexical = dice(a, b);
-    match (va, vb) {
-        (Some(va), Some(vb)) => weight * lexical + (1.0 - weight) * cosine(va, vb),
-        _ => lexical,
-    }
-}
-
 /// The share of `fact`'s words (three letters or more, or Chinese pairs)
 /// that `text` has.
 fn coverage(fact: &Features, text: &Features) -> f32 {
@@ -307,13 +373,25 @@ fn coverage(fact: &Features, text: &Features) -> f32 {
 
 /// Dice over words, a word matching its typo.
 fn dice(a: &Features, b: &Features) -> f32 {
+    dice_by(a, b, &|_| 1.0)
+}
+
+/// Dice over words, each word counting `weight`.
+fn dice_by(a: &Features, b: &Features, weight: &dyn Fn(&str) -> f32) -> f32 {
     if a.grams.is_empty() || b.grams.is_empty() {
         return 0.0;
     }
     let fuzzy = a.fuzzy && b.fuzzy;
-    let in_a = (0..a.grams.len()).filter(|i| (0..b.grams.len()).any(|j| same(a, *i, b, j, fuzzy))).count();
-    let in_b = (0..b.grams.len()).filter(|j| (0..a.grams.len()).any(|i| same(a, i, b, *j, fuzzy))).count();
-    (in_a + in_b) as f32 / (a.grams.len() + b.grams.len()) as f32
+    let in_a: f32 = (0..a.grams.len())
+        .filter(|i| (0..b.grams.len()).any(|j| same(a, *i, b, j, fuzzy)))
+        .map(|i| weight(&a.grams[i]))
+        .sum();
+    let in_b: f32 = (0..b.grams.len())
+        .filter(|j| (0..a.grams.len()).any(|i| same(a, i, b, *j, fuzzy)))
+        .map(|j| weight(&b.grams[j]))
+        .sum();
+    let all: f32 = a.grams.iter().chain(&b.grams).map(|g| weight(g)).sum();
+    if all > 0.0 { (in_a + in_b) / all } else { 0.0 }
 }
 
 /// `a`'s gram `i` and `b`'s gram `j` are the same word, or (English, four

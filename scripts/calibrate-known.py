@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Sweeps the Judge's known-answer and key-fact thresholds.
+
+Reads what `echoes eval judge FILE --scores` prints (JSON lines: each
+question's closest known answers with their word and vector similarities;
+each guess's key facts with theirs) and, per language, replays the matching
+rules of `src/core/soup/known.rs` for a grid of settings:
+
+- questions: the combined score `w * lexical + (1 - w) * semantic`, answered
+  when the best is at or above `threshold` and leads the closest known
+  answer with another verdict by `margin`; prints right / can't tell / wrong;
+- guesses: a fact is stated when `max(lexical, semantic - discount)` reaches
+  `threshold`; a guess is graded right when the required facts found are the
+  required facts expected.
+
+Calibrate on one labelled set and report on another:
+
+    echoes eval judge tests/data/judge_eval.jsonl --scores > /tmp/cal.jsonl
+    scripts/calibrate-known.py /tmp/cal.jsonl --max-wrong 5
+    echoes eval judge tests/data/judge_heldout.jsonl --scores > /tmp/held.jsonl
+    scripts/calibrate-known.py /tmp/held.jsonl --at en:0:0.92:0.15 --facts en:0.7:0
+"""
+
+import argparse
+import itertools
+import json
+import sys
+
+
+def frange(lo, hi, step):
+    n = int(round((hi - lo) / step))
+    return [round(lo + i * step, 4) for i in range(n + 1)]
+
+
+FLIP_MIN_WORDS = 0.7
+JOINTS = ["而且", "并且", ", and ", " and also ", " as well as "]
+
+
+def asks_two(text):
+    return any(j in text.lower() for j in JOINTS)
+
+
+def question_outcome(row, w, threshold, margin):
+    scored = []
+    for e in row["top"]:
+        sem = e["semantic"]
+        score = e["lexical"] if sem is None else w * e["lexical"] + (1 - w) * sem
+        scored.append((score, e["verdict"], e["right"], e))
+    if not scored:
+        return "cant"
+    scored.sort(key=lambda s: -s[0])
+    best = scored[0]
+    rival = next((s for s in scored if s[1] != best[1]), None)
+    clear = rival is None or best[0] - rival[0] >= margin
+    plain_flip = not best[3]["flipped"] or best[3]["lexical"] >= FLIP_MIN_WORDS
+    one_ask = not asks_two(row["input"]) or asks_two(best[3]["known"])
+    if best[0] >= threshold and clear and plain_flip and one_ask:
+        return "right" if best[2] else "wrong"
+    return "cant"
+
+
+def question_figures(rows, w, threshold, margin):
+    counts = {"right": 0, "wrong": 0, "cant": 0}
+    for row in rows:
+        counts[question_outcome(row, w, threshold, margin)] += 1
+    n = max(len(rows), 1)
+    return {k: 100.0 * v / n for k, v in counts.items()}
+
+
+def guess_right(row, threshold, discount):
+    found = {f["id"] for f in row["facts"] if f["required"] and max(f["lexical"], f["semantic"] - discount) >= threshold}
+    expected = {f["id"] for f in row["facts"] if f["required"] and f["expected"]}
+    return found == expected
+
+
+def guess_figures(rows, threshold, discount):
+    n = max(len(rows), 1)
+    return 100.0 * sum(guess_right(r, threshold, discount) for r in rows) / n
+
+
+def split(rows, lang):
+    questions = [r for r in rows if r.get("language") == lang and "top" in r]
+    guesses = [r for r in rows if r.get("language") == lang and "facts" in r]
+    return questions, guesses
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("scores", help="JSON lines from `echoes eval judge FILE --scores`")
+    ap.add_argument("--max-wrong", type=float, default=5.0, help="the most wrong questions allowed, in percent")
+    ap.add_argument("--at", action="append", default=[], help="lang:w:threshold:margin to report only")
+    ap.add_argument("--facts", action="append", default=[], help="lang:threshold:discount to report only")
+    args = ap.parse_args()
+    rows = [json.loads(line) for line in open(args.scores) if line.startswith("{")]
+    langs = sorted({r["language"] for r in rows})
+    fixed = {a.split(":")[0]: [float(x) for x in a.split(":")[1:]] for a in args.at}
+    fixed_facts = {a.split(":")[0]: [float(x) for x in a.split(":")[1:]] for a in args.facts}
+    for lang in langs:
+        questions, guesses = split(rows, lang)
+        print(f"{lang}: {len(questions)} questions, {len(guesses)} guesses")
+        if lang in fixed:
+            w, t, m = fixed[lang]
+            f = question_figures(questions, w, t, m)
+            print(f"  questions at w={w} t={t} m={m}: right {f['right']:.1f}% can't tell {f['cant']:.1f}% wrong {f['wrong']:.1f}%")
+        elif questions:
+            best = []
+            for w, t, m in itertools.product(frange(0, 1, 0.1), frange(0.3, 1.0, 0.02), [0.0, 0.03, 0.06, 0.1, 0.15]):
+                f = question_figures(questions, w, t, m)
+                if f["wrong"] <= args.max_wrong:
+                    best.append((f["right"], -f["wrong"], w, t, m, f))
+            best.sort(reverse=True)
+            for right, _, w, t, m, f in best[:8]:
+                print(f"  w={w} t={t} m={m}: right {right:.1f}% can't tell {f['cant']:.1f}% wrong {f['wrong']:.1f}%")
+        if lang in fixed_facts:
+            t, d = fixed_facts[lang]
+            print(f"  guesses at t={t} d={d}: graded right {guess_figures(guesses, t, d):.1f}%")
+        elif guesses:
+            grid = [(guess_figures(guesses, t, d), t, d) for t in frange(0.3, 1.0, 0.05) for d in frange(0, 0.3, 0.05)]
+            grid.sort(reverse=True)
+            for g, t, d in grid[:6]:
+                print(f"  guesses t={t} d={d}: graded right {g:.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
