@@ -9,12 +9,6 @@ use super::Tally;
 
 crate::phrasebook!(BOOK, "core/lore");
 
-/// Every sentence the RPG says, as written (for the secrecy gate's
-/// public context).
-pub fn book_text(lang: Language) -> &'static str {
-    BOOK.public_text(lang)
-}
-
 pub fn title(lang: Language) -> &'static str {
     BOOK.fixed(lang, "title")
 }

@@ -113,12 +113,11 @@ pub struct Next {
     game: LoreGame,
 }
 
-/// The gate: every GM-only passage is a hidden secret; the public lore and
-/// the game's own sentences are context, never evidence.
+/// The gate: every GM-only passage is a hidden secret; the public lore is
+/// context, never evidence.
 fn gates_for(world: &World, canary: &str) -> SecretGates {
     let secrets: Vec<Secret> = world.secrets().map(|p| Secret::hidden(p.text.clone())).collect();
-    let context = format!("{}\n{}", world.public_text(), say::book_text(world.language));
-    SecretGates::new(&context, &secrets, Canary::parse(canary))
+    SecretGates::new(&world.public_text(), &secrets, Canary::parse(canary))
 }
 
 fn refused(text: impl Into<String>) -> Played {
