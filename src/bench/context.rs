@@ -148,7 +148,8 @@ struct Seen {
 }
 
 /// The scripted model: approves every action (setting a flag for the
-/// sea gate, and writing the summary's chapter when asked for one),
+/// sea gate, noting the facts a turn establishes, and writing the
+/// summary's chapter when asked for one),
 /// narrates briefly, an NPC answers (with a promise when asked
 /// to swear), and the summary is the new turns' actions (a model that
 /// summarises faithfully); records every prompt.
@@ -192,6 +193,34 @@ impl BenchModel {
         Some(Self::actions(user.lines(), |t| (from..=upto).contains(&t)))
     }
 
+    /// The facts the scripted referee notes, as a faithful model would:
+    /// the action, unless it establishes nothing (the ordinary turns:
+    /// walking, asking, watching, sketching; a question; words to a
+    /// character), and the latest reply, unless it is one of this
+    /// model's stock lines or the opening. Compact, as the prompt asks:
+    /// the first three words after "I" are the subject, the rest the text.
+    fn noted(user: &str, action_line: &str) -> serde_json::Map<String, serde_json::Value> {
+        const ORDINARY: [&str; 5] = ["I walk to ", "I ask a passer-by ", "I wait near ", "I sketch ", "("];
+        let mut facts = serde_json::Map::new();
+        let action = action_line.split_once(": ").map_or("", |(_, a)| a.trim());
+        if !action.is_empty() && !action.ends_with('?') && !ORDINARY.iter().any(|o| action.starts_with(o)) {
+            let words: Vec<&str> = action.trim_start_matches("I ").trim_end_matches('.').split_whitespace().collect();
+            let (subject, text) = words.split_at(words.len().min(3));
+            facts.insert(subject.join(" "), text.join(" ").into());
+        }
+        let history = user.split("\n\nCharacters players can address").next().unwrap_or_default();
+        let latest = history.lines().last().unwrap_or_default();
+        let reply = latest.strip_prefix('[').and_then(|l| l.split_once("] ")).and_then(|(turn, rest)| {
+            let (speaker, text) = rest.split_once(": ")?;
+            let stock = ["*looks you over*", "You go on:"].iter().any(|s| text.starts_with(s));
+            (turn != "0" && speaker != "Ada" && !stock).then(|| (format!("{speaker}'s word"), text.to_string()))
+        });
+        if let Some((subject, text)) = reply {
+            facts.insert(subject, text.into());
+        }
+        facts
+    }
+
     fn answer(role: &str, user: &str) -> String {
         match role {
             "LORE-REFEREE" => {
@@ -208,6 +237,7 @@ impl BenchModel {
                 if let Some(chapter) = Self::chapter(user) {
                     ruling["chapter"] = chapter.into();
                 }
+                ruling["facts"] = Self::noted(user, last).into();
                 ruling.to_string()
             }
             "LORE-REFEREE-REPLY" => r#"{"approved": true, "reason": "Consistent.", "confidence": 0.9}"#.to_string(),

@@ -12,6 +12,12 @@
 //!   `hot_turns`, at most `hot_turns + summary_every - 1`;
 //! - **flags**: named booleans the table set ("gate_opened"), kept apart
 //!   from the prose and shown whole with the frozen text;
+//! - **facts** (seed 004's structured state, "WORLD STATE"): what the
+//!   table established that later turns may need (where a thing was
+//!   left, a name, a number, a promise, a debt), one line per subject,
+//!   written by the referee in its structured ruling (no call of its
+//!   own) and replaced when the subject changes; always injected, those
+//!   that come up first, then the newest, within its share;
 //! - **glossary** ("auto-bible"): names and terms the table coined
 //!   (capitalised runs, 「quoted」 Chinese terms) that are not in the
 //!   frozen text, each with the sentence that coined it, always injected:
@@ -70,6 +76,26 @@ pub struct Term {
     pub turn: u32,
 }
 
+/// One thing the table established: its subject ("Ada's mule") and what
+/// is true of it now ("Pepper Quill, tied at the chapel well").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fact {
+    pub subject: String,
+    pub text: String,
+    pub turn: u32,
+}
+
+impl Fact {
+    /// Longest subject, in characters.
+    pub const SUBJECT_CHARS: usize = 60;
+    /// Longest text, in characters.
+    pub const TEXT_CHARS: usize = 160;
+
+    pub fn line(&self) -> String {
+        format!("{}: {}", self.subject, self.text)
+    }
+}
+
 /// How a book grows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BookRules {
@@ -93,6 +119,8 @@ pub struct BookRules {
     pub gm_notes: usize,
     /// Glossary terms kept (the oldest first to go).
     pub terms: usize,
+    /// Established facts kept (the least recently set first to go).
+    pub facts: usize,
 }
 
 impl Default for BookRules {
@@ -105,6 +133,7 @@ impl Default for BookRules {
             summary_tokens: 400,
             gm_notes: 8,
             terms: 120,
+            facts: 80,
         }
     }
 }
@@ -151,6 +180,9 @@ pub struct Book {
     /// GM-only notes, newest last.
     pub gm_notes: Vec<Entry>,
     pub glossary: Vec<Term>,
+    /// What the table established, least recently set first.
+    #[serde(default)]
+    pub facts: Vec<Fact>,
     /// Entries up to this turn are in the search index (once `indexed`).
     pub archived_upto: u32,
     /// Whether anything is in the search index (turn 0 is a turn).
@@ -219,6 +251,26 @@ impl Book {
             name.trim().to_lowercase().chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).take(40).collect();
         if !name.is_empty() {
             self.flags.insert(name, value);
+        }
+    }
+
+    /// Sets what is true of `subject` now (replacing what was), or
+    /// forgets it when `text` is empty; both are cut to their lengths.
+    pub fn establish(&mut self, subject: &str, text: &str, turn: u32, rules: &BookRules) {
+        let subject: String = subject.trim().chars().take(Fact::SUBJECT_CHARS).collect();
+        let text: String = text.trim().chars().take(Fact::TEXT_CHARS).collect();
+        if subject.is_empty() {
+            return;
+        }
+        let key = subject.to_lowercase();
+        self.facts.retain(|f| f.subject.to_lowercase() != key);
+        if text.is_empty() {
+            return;
+        }
+        self.facts.push(Fact { subject, text, turn });
+        if self.facts.len() > rules.facts {
+            let extra = self.facts.len() - rules.facts;
+            self.facts.drain(..extra);
         }
     }
 
@@ -442,6 +494,38 @@ pub fn fold_older(lines: &[String], budget: usize, count: Counter<'_>) -> Option
     (!kept.is_empty()).then(|| kept.join("; "))
 }
 
+/// A record's marker for the `n` older lines a fitted record leaves out.
+pub fn left_out(lang: Language, n: usize) -> String {
+    match lang {
+        Language::En => format!("({n} earlier lines left out)"),
+        Language::Zh => format!("（省略了更早的 {n} 行）"),
+    }
+}
+
+/// A game's whole public record (`lines`, oldest first) within `budget`
+/// tokens, for the games whose record is short enough to keep whole (an
+/// Undercover game, an Arena game): all of it when it fits, else the
+/// newest lines that fit whole after one line saying how many older ones
+/// are left out.
+pub fn fit_record(lang: Language, lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
+    let total: usize = lines.iter().map(|l| count(l) + 1).sum();
+    if total <= budget {
+        return lines.join("\n");
+    }
+    let mut used = count(&left_out(lang, lines.len())) + 1;
+    let mut kept = 0;
+    for line in lines.iter().rev() {
+        let c = count(line) + 1;
+        if used + c > budget {
+            break;
+        }
+        used += c;
+        kept += 1;
+    }
+    let start = lines.len() - kept;
+    std::iter::once(left_out(lang, start)).chain(lines[start..].iter().cloned()).collect::<Vec<_>>().join("\n")
+}
+
 /// A role's context budget in tokens, per layer. The default is seed
 /// 004's split at the top of its ranges; `for_window` fits it to a
 /// model's context window.
@@ -456,16 +540,19 @@ pub struct Shares {
     pub glossary: usize,
     /// Older turns recalled by search.
     pub recall: usize,
+    /// What the table established.
+    pub facts: usize,
 }
 
 impl Shares {
     /// Seed 004's shares, at the top of its ranges.
-    pub const TOP: Shares = Shares { frozen: 1_000, summary: 400, recent: 1_200, glossary: 200, recall: 300 };
+    pub const TOP: Shares =
+        Shares { frozen: 1_000, summary: 400, recent: 1_200, glossary: 200, recall: 300, facts: 300 };
     /// The bottom of its ranges.
-    pub const LOW: Shares = Shares { frozen: 500, summary: 200, recent: 800, glossary: 100, recall: 150 };
+    pub const LOW: Shares = Shares { frozen: 500, summary: 200, recent: 800, glossary: 100, recall: 150, facts: 150 };
 
     pub fn total(&self) -> usize {
-        self.frozen + self.summary + self.recent + self.glossary + self.recall
+        self.frozen + self.summary + self.recent + self.glossary + self.recall + self.facts
     }
 
     /// The history's part (all but the frozen text).
@@ -497,6 +584,7 @@ impl Shares {
             recent: scale(low.recent, top.recent),
             glossary: scale(low.glossary, top.glossary),
             recall: scale(low.recall, top.recall),
+            facts: scale(low.facts, top.facts),
         }
     }
 }
@@ -506,6 +594,8 @@ impl Shares {
 pub struct Layers {
     /// Named flags, shown whole.
     pub flags: Vec<String>,
+    /// Established facts, in the order they are kept within the share.
+    pub facts: Vec<String>,
     pub summary: String,
     /// GM notes (rulings), for the GM's view only.
     pub gm: Vec<String>,
@@ -519,6 +609,7 @@ pub struct Layers {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Fitted {
     pub cold: usize,
+    pub facts: usize,
     pub glossary: usize,
     pub recalled: usize,
     pub hot: usize,
@@ -546,8 +637,15 @@ impl Layers {
             }
         }
         let glossary = terms.iter().map(|t| format!("{} — {}", t.term, t.note)).collect();
+        // The facts whose subject comes up first, then the rest newest first.
+        let lower = seen_text.to_lowercase();
+        let (mut facts, rest): (Vec<&Fact>, Vec<&Fact>) = book.facts.iter().rev().partition(|f| {
+            crate::core::text::words(&f.subject).iter().any(|w| w.chars().count() >= 4 && lower.contains(w.as_str()))
+        });
+        facts.extend(rest);
         Layers {
             flags: book.flags.iter().map(|(k, v)| format!("{k} = {v}")).collect(),
+            facts: facts.iter().map(|f| f.line()).collect(),
             summary: book.summary.clone(),
             gm: if view == View::Gm { book.gm_notes.iter().map(Entry::line).collect() } else { Vec::new() },
             glossary,
@@ -557,7 +655,7 @@ impl Layers {
     }
 
     /// The block within `budget` tokens: the summary and GM notes whole
-    /// (they are bounded), glossary and recalled lines up to a quarter of
+    /// (they are bounded), facts, glossary and recalled lines up to a quarter of
     /// the budget each, and the hot window newest first in what is left.
     pub fn fit(&self, lang: Language, budget: usize, count: Counter<'_>) -> (String, Fitted) {
         let heads = headings(lang);
@@ -594,6 +692,10 @@ impl Layers {
             }
             if kept.is_empty() { (None, 0) } else { (Some(format!("{head}\n{}", kept.join("\n"))), n) }
         };
+        let (facts, n) = take(&self.facts, heads[6], quarter);
+        fitted.facts = n;
+        used += n;
+        parts.extend(facts);
         let (glossary, n) = take(&self.glossary, heads[2], quarter);
         fitted.glossary = n;
         used += n;
@@ -623,7 +725,7 @@ impl Layers {
     }
 
     /// The block within `shares`: the flags whole (they are few), the
-    /// summary's newest lines then the GM notes within the summary's
+    /// facts within their share, the summary's newest lines then the GM notes within the summary's
     /// share, glossary and recalled lines within theirs, and the hot
     /// window newest first within the recent share (the oldest hot turn
     /// dropped first). A layer's unused share is not lent to another, so
@@ -658,6 +760,9 @@ impl Layers {
         if !self.flags.is_empty() {
             parts.push(format!("{}\n{}", heads[5], self.flags.join("\n")));
         }
+        let (block, n, _) = take(&self.facts, heads[6], shares.facts, false);
+        fitted.facts = n;
+        parts.extend(block);
         let summary: Vec<String> =
             self.summary.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
         let (block, n, _) = take(&summary, heads[0], shares.summary, true);
@@ -681,7 +786,7 @@ impl Layers {
     }
 }
 
-fn headings(lang: Language) -> [&'static str; 6] {
+fn headings(lang: Language) -> [&'static str; 7] {
     match lang {
         Language::En => [
             "The story so far:",
@@ -690,6 +795,7 @@ fn headings(lang: Language) -> [&'static str; 6] {
             "Earlier turns that bear on this:",
             "The latest turns:",
             "Flags set at this table:",
+            "What this table has established:",
         ],
         Language::Zh => [
             "前情提要：",
@@ -698,6 +804,7 @@ fn headings(lang: Language) -> [&'static str; 6] {
             "与此相关的早先回合：",
             "最近的回合：",
             "本局已设定的标记：",
+            "本局已确定的事实：",
         ],
     }
 }

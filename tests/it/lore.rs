@@ -2,7 +2,7 @@
 //! over both bundled worlds, no GM-only passage reaches a player and only
 //! the NPCs who know a secret are prompted with it; a whole session in the
 //! terminal by script with a rule-based model, across a restart (every
-//! branch: narration, an NPC's first engagement and its cached persona
+//! branch: narration, an NPC's first engagement and its kept persona
 //! after the restart, a disqualified action, a corrected reply); the world
 //! check and the context benchmark through the real binary.
 
@@ -89,7 +89,22 @@ async fn with_a_parrot_no_gm_only_passage_reaches_a_player_or_a_prompt_that_may_
     let worlds = echoes::assets::worlds();
     let ada = Player { id: "t:ada".into(), name: "Ada".into() };
     let noop = |_: Progress| {};
-    for world in &worlds.worlds {
+    // Each world as written, and with its written personas taken out: a
+    // written persona fills the parrot's reply (700 characters) before the
+    // secrets in the NPC prompt, so only the extracted (stock) persona lets
+    // the parrot reach a secret and prove the gate holds it.
+    let unwritten = |w: &Arc<World>| {
+        let mut w = (**w).clone();
+        for npc in &mut w.npcs {
+            (npc.style, npc.background, npc.wants) = (None, None, None);
+            npc.traits.clear();
+        }
+        Arc::new(w)
+    };
+    let plays: Vec<(Arc<World>, bool)> =
+        worlds.worlds.iter().flat_map(|w| [(w.clone(), false), (unwritten(w), true)]).collect();
+    assert!(worlds.worlds.iter().all(|w| w.npcs.iter().all(|n| n.authored_persona().is_some())));
+    for (world, must_withhold) in &plays {
         let secrets = distinctive(world);
         assert!(secrets.len() > 20, "{}: the GM passages have distinctive text", world.id);
         let mut table = LoreTable::new(LoreGame::new(world, &ada), world.clone(), "parrot", "CANARY-lore-parrot");
@@ -143,7 +158,9 @@ async fn with_a_parrot_no_gm_only_passage_reaches_a_player_or_a_prompt_that_may_
             }
             table.adopt(played);
         }
-        assert!(withheld > 0, "{}: the parrot NPC said its secret and the gate held it", world.id);
+        if *must_withhold {
+            assert!(withheld > 0, "{}: the parrot NPC said its secret and the gate held it", world.id);
+        }
         for text in &shown {
             let lower = text.to_lowercase();
             for (id, window) in &secrets {
@@ -189,7 +206,16 @@ async fn a_session_plays_in_the_terminal_across_a_restart_through_every_branch()
             .filter(|b| b["messages"][0]["content"].as_str().unwrap_or_default().contains("LORE-PERSONA"))
             .count()
     };
-    assert_eq!(personas(0), 1, "Tamsin's persona is extracted on first engagement");
+    // Tamsin's persona is written in the world: played as written, no extraction call.
+    let in_voice = |from: usize| {
+        ollama.requests()[from..]
+            .iter()
+            .map(|b| b["messages"].to_string())
+            .filter(|m| m.contains("LORE-NPC") && m.contains("Blunt and short with people"))
+            .count()
+    };
+    assert_eq!(personas(0), 0, "Hollowtide writes Tamsin's persona: nothing to extract");
+    assert!(in_voice(0) >= 1, "her reply's prompt carries the written persona");
     let session =
         run.stderr.lines().find_map(|l| l.strip_prefix("· session ")).and_then(|s| s.split_whitespace().next());
     let session = session.unwrap_or_else(|| panic!("a session id: {}", run.stderr)).to_string();
@@ -203,6 +229,7 @@ async fn a_session_plays_in_the_terminal_across_a_restart_through_every_branch()
     let out2 = &run2.stdout;
     assert!(out2.contains("**Tamsin Rook**: *trims the wick*"), "{out2}");
     assert_eq!(personas(seen), 0, "the persona was kept with the session");
+    assert!(in_voice(seen) >= 1, "and it still speaks in her reply's prompt");
     assert!(out2.contains("Ana · 1 won · 1 lost · 5 turns"), "{out2}");
     assert!(out2.contains("I walk down to the Crescent Harbour") || out2.contains("Lately:"), "{out2}");
     assert!(out2.contains("What the game master knew:") && out2.contains("Who Put Out the Lamp"), "{out2}");

@@ -435,7 +435,7 @@ impl ArenaTable {
     fn whole_game(&self, ctx: &TurnContext<'_>, g: &ArenaGame, budget: usize) -> String {
         let lines = Self::public_lines(g, self.narrator().0);
         let count = memory::counter(&*ctx.pipeline.models.narrator);
-        memory::fit(self.lang(), &lines, budget, &count)
+        crate::core::context::fit_record(self.lang(), &lines, budget, &count)
     }
 
     /// The narrator's comment on a round just closed (or its quiet line).

@@ -154,6 +154,7 @@ fn flags_are_kept_apart_from_the_prose_and_shown_whole() {
 fn a_fitted_block_stays_within_its_budget_and_drops_the_oldest_hot_turns() {
     let layers = Layers {
         flags: Vec::new(),
+        facts: vec!["Ada's ring: in the herring barrel".into()],
         summary: "They came to town.".into(),
         gm: vec!["[3] referee: disqualified".into()],
         glossary: vec!["Silver Heron — the boat".into()],
@@ -166,6 +167,35 @@ fn a_fitted_block_stays_within_its_budget_and_drops_the_oldest_hot_turns() {
     assert!(fitted.dropped > 0);
     assert!(text.contains("[40]") && !text.contains("[1] p:"));
     assert!(text.contains("Silver Heron") && text.contains("hide the key") && text.contains("They came"));
+    assert!(text.contains("herring barrel"));
+}
+
+#[test]
+fn facts_are_set_by_subject_forgotten_when_emptied_and_kept_within_their_share() {
+    let rules = BookRules { facts: 30, ..BookRules::default() };
+    let mut book = Book::default();
+    book.establish("Ada's mule", "Pepper Quill, at the well", 3, &rules);
+    book.establish("  ADA'S MULE ", "sold to the cooper", 9, &rules);
+    assert_eq!(book.facts.len(), 1, "one line per subject: {:?}", book.facts);
+    assert_eq!(book.facts[0].text, "sold to the cooper");
+    book.establish("Ada's mule", "", 10, &rules);
+    assert!(book.facts.is_empty(), "an empty text forgets the subject");
+    book.establish("", "no subject", 10, &rules);
+    book.establish("x", &"long ".repeat(100), 10, &rules);
+    assert!(book.facts.len() == 1 && book.facts[0].text.chars().count() <= Fact::TEXT_CHARS);
+    for i in 0..50 {
+        book.establish(&format!("thing {i}"), &format!("kept at place {i}"), 20 + i, &rules);
+    }
+    assert_eq!(book.facts.len(), 30, "the least recently set go first");
+    assert_eq!(book.facts[0].subject, "thing 20");
+    // Always shown: the ones that come up first, then the newest, in the share.
+    let layers = Layers::from_book(&book, &rules, View::Public, "Where is thing 21 now?", Vec::new());
+    assert!(layers.facts[0].starts_with("thing 21:") || layers.facts[0].starts_with("thing 49:"), "{:?}", layers.facts);
+    let count = |t: &str| estimate_tokens(t);
+    let shares = Shares { facts: 60, ..Shares::TOP };
+    let (text, fitted) = layers.fit_shares(Language::En, &shares, &count);
+    assert!(text.contains("What this table has established:\nthing 49: kept at place 49"), "{text}");
+    assert!(fitted.facts <= 60 && !text.contains("thing 20:"), "{text}");
 }
 
 #[test]

@@ -46,6 +46,9 @@ pub struct Ruling {
     /// The summary's next chapter, when the referee was asked for one
     /// (folded into its call instead of a call of its own).
     pub chapter: Option<String>,
+    /// What the action established that later turns may need (subject,
+    /// what is true of it now), kept in the session's facts layer.
+    pub facts: Vec<(String, String)>,
 }
 
 impl Ruling {
@@ -74,6 +77,32 @@ struct RawRuling {
     flags: Option<serde_json::Value>,
     #[serde(default)]
     chapter: Option<String>,
+    #[serde(default, alias = "state", alias = "remember")]
+    facts: Option<serde_json::Value>,
+}
+
+/// Facts a ruling may set at once.
+pub const FACTS_PER_TURN: usize = 3;
+
+/// `{"Ada's mule": "Pepper Quill, tied at the chapel well"}` as (subject,
+/// text) pairs (a few; an empty text forgets the subject). Numbers and
+/// booleans are read as text; anything else is skipped.
+fn facts_of(v: &Option<serde_json::Value>) -> Vec<(String, String)> {
+    let Some(serde_json::Value::Object(map)) = v else { return Vec::new() };
+    map.iter()
+        .filter_map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s.trim().to_string(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                serde_json::Value::Null => String::new(),
+                _ => return None,
+            };
+            let subject = clip(k.trim(), crate::core::context::Fact::SUBJECT_CHARS);
+            (!subject.is_empty()).then(|| (subject, clip(&text, crate::core::context::Fact::TEXT_CHARS)))
+        })
+        .take(FACTS_PER_TURN)
+        .collect()
 }
 
 /// `{"gate_opened": true}` as named booleans (a few, short names).
@@ -157,6 +186,7 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
             cites: strings(&raw.cites),
             flags: flags_of(&raw.flags),
             chapter: raw.chapter.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
+            facts: facts_of(&raw.facts),
         });
     }
     let approved = verdict_word(text)?;
@@ -170,6 +200,7 @@ pub fn parse_ruling(text: &str) -> Option<Ruling> {
         cites: Vec::new(),
         flags: Vec::new(),
         chapter: None,
+        facts: Vec::new(),
     })
 }
 
@@ -235,7 +266,10 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              \"one sentence\", \"confidence\": 0.0 to 1.0, \"suggestions\": [\"what they could do instead\"], \
              \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"name or null\", \"cites\": \
              [\"passage id\"], \"flags\": {{\"a_named_event\": true}} (only when the action changes a lasting fact, \
-             e.g. gate_opened)}}\nThe world's rules:\n{rules}",
+             e.g. gate_opened), \"facts\": {{\"subject\": \"what is true of it now\"}} (at most {FACTS_PER_TURN}: what \
+             the action establishes that later turns may need, such as where something was left, a name, a number, \
+             a promise, a debt or a date, e.g. {{\"Ada's mule\": \"Pepper, tied at the well\"}}; {{}} when nothing)}}\n\
+             The world's rules:\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
@@ -245,7 +279,9 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              \"narrator_scene\"（主持人描述发生了什么）、\"engage_npc\"（某个人物回应，target 写人名）或 \"disqualify\"（行动违背设定）。\
              只用 JSON 回答：{{\"approved\": true 或 false, \"reason\": \"一句话\", \"confidence\": 0.0 到 1.0, \"suggestions\": \
              [\"可以改做什么\"], \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"人名或 null\", \"cites\": \
-             [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）}}\n世界规则：\n{rules}",
+             [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）, \"facts\": \
+             {{\"对象\": \"它现在的情况\"}}（最多 {FACTS_PER_TURN} 条：行动确立的、之后的回合可能用到的事实，如东西放在哪里、名字、数目、\
+             承诺、欠债或日期，例如 {{\"阿达的骡子\": \"叫胡椒，拴在井边\"}}；没有就给 {{}}）}}\n世界规则：\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
@@ -577,6 +613,7 @@ pub fn ruling_schema(with_plan: bool, chapter: bool) -> serde_json::Value {
             serde_json::json!({"type": "string", "enum": ["narrator_scene", "engage_npc", "disqualify"]});
         props["target"] = serde_json::json!({"type": ["string", "null"]});
         props["flags"] = serde_json::json!({"type": "object", "additionalProperties": {"type": "boolean"}});
+        props["facts"] = serde_json::json!({"type": "object", "additionalProperties": {"type": "string"}});
     }
     let mut required = vec!["approved", "reason"];
     if chapter {
@@ -613,6 +650,15 @@ mod tests {
         assert_eq!(r.suggestions, ["Take the causeway"]);
         let r = parse_ruling("{\"approved\": true, \"flags\": {\"gate_opened\": true, \"x\": 3}}").unwrap();
         assert_eq!(r.flags, [("gate_opened".to_string(), true)]);
+        let r = parse_ruling(
+            "{\"approved\": true, \"facts\": {\"Ada's debt\": \"eleven shillings to Mabry\", \"coins\": 3, \"x\": [1]}}",
+        )
+        .unwrap();
+        let facts: Vec<(&str, &str)> = r.facts.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(facts.len(), 2, "{facts:?}");
+        assert!(facts.contains(&("Ada's debt", "eleven shillings to Mabry")) && facts.contains(&("coins", "3")));
+        let many = parse_ruling("{\"approved\": true, \"facts\": {\"a\": \"1\", \"b\": \"2\", \"c\": \"3\", \"d\": \"4\"}}");
+        assert_eq!(many.unwrap().facts.len(), FACTS_PER_TURN);
         let r =
             parse_ruling("{\"approved\": \"yes\", \"next_action\": \"engage_npc\", \"target\": \"Tamsin\"}").unwrap();
         assert!(r.approved && r.confidence == 1.0);

@@ -126,6 +126,9 @@ pub struct TurnDone {
     /// Named flags the referee set this turn ("gate_opened").
     #[serde(default)]
     pub flags: Vec<(String, bool)>,
+    /// What the referee noted the turn established (subject, text).
+    #[serde(default)]
+    pub facts: Vec<(String, String)>,
     /// Model calls the turn took.
     pub calls: u32,
 }
@@ -278,6 +281,9 @@ impl Game for LoreGame {
                 }
                 for (name, value) in &t.flags {
                     next.book.flag(name, *value);
+                }
+                for (subject, text) in &t.facts {
+                    next.book.establish(subject, text, turn, &rules);
                 }
                 next.book.archived_upto = next.book.archived_upto.max(t.archived_upto);
                 next.book.indexed |= t.indexed;

@@ -514,6 +514,14 @@ impl LoreTable {
         (!Instructions::of(prompt, &public, self.lang()).echoed_by(&text)).then_some(text)
     }
 
+    /// The facts a turn keeps: the referee's, unless the action was
+    /// disqualified (it did not happen); a fact the gate would withhold
+    /// is dropped, since every role's prompt may carry the facts.
+    fn facts_kept(&self, ruling: Option<&Ruling>, outcome: Outcome) -> Vec<(String, String)> {
+        let Some(ruling) = ruling.filter(|_| outcome != Outcome::Disqualified) else { return Vec::new() };
+        ruling.facts.iter().filter(|(k, v)| self.gate_check(&format!("{k}: {v}")).is_none()).cloned().collect()
+    }
+
     /// The referee's words players may read (its reason, its suggestions,
     /// the chapter) lose what repeats its instructions (the engine's
     /// guard): the stock reason or the summary's own call instead.
@@ -524,6 +532,7 @@ impl LoreTable {
         }
         ruling.suggestions.retain(|s| !instructions.echoed_by(s));
         ruling.chapter = ruling.chapter.take().filter(|c| !instructions.echoed_by(c));
+        ruling.facts.retain(|(k, v)| !instructions.echoed_by(&format!("{k}: {v}")));
     }
 
     /// The chapter due once this turn is recorded, if one is: the oldest
@@ -630,6 +639,7 @@ impl LoreTable {
             archived_upto,
             indexed,
             flags: ruling.as_ref().map(|r| r.flags.clone()).unwrap_or_default(),
+            facts: self.facts_kept(ruling.as_ref(), draft.outcome),
             // The referee's call, and the calls of steps 3 and 4.
             calls: 1 + draft.calls,
         };
@@ -1027,6 +1037,7 @@ fn unreachable_ruling() -> Ruling {
         cites: Vec::new(),
         flags: Vec::new(),
         chapter: None,
+        facts: Vec::new(),
     }
 }
 

@@ -312,6 +312,42 @@ async fn a_flag_the_referee_sets_is_kept_apart_and_every_prompt_holds_the_frozen
 }
 
 #[tokio::test]
+async fn the_facts_the_referee_notes_reach_every_later_prompt_and_a_secret_or_a_disqualified_action_keeps_none() {
+    let mut r = rig();
+    r.model.will(
+        "LORE-REFEREE",
+        r#"{"approved": true, "confidence": 0.7, "facts": {"Ada's mule": "Pepper Quill, tied at the lamp", "Cistern": "holds the Saltmoth captain's strongbox, for the Ninefold Debt", "odd": {"nested": 1}}}"#,
+    );
+    r.turn(TurnInput::Say("I tie my mule Pepper Quill at the lamp.".into())).await;
+    let facts = &r.table.game.book.facts;
+    assert_eq!(facts.len(), 1, "the secret one is dropped, the malformed one skipped: {facts:?}");
+    assert_eq!((facts[0].subject.as_str(), facts[0].text.as_str()), ("Ada's mule", "Pepper Quill, tied at the lamp"));
+    // A disqualified action did not happen: it establishes nothing.
+    r.model.will(
+        "LORE-REFEREE",
+        r#"{"approved": false, "confidence": 0.95, "next_action": "disqualify", "facts": {"Ada's wings": "grown"}}"#,
+    );
+    r.turn(TurnInput::Say("I grow wings.".into())).await;
+    assert_eq!(r.table.game.book.facts.len(), 1);
+    // Many turns later (the planting turn long out of the hot window and
+    // the summary): both roles still see it, under its own heading.
+    for i in 0..14 {
+        r.turn(TurnInput::Say(format!("I count the waves, round {i}."))).await;
+    }
+    // The subject changes: the new text replaces the old.
+    r.model.will("LORE-REFEREE", r#"{"approved": true, "confidence": 0.7, "facts": {"ada's mule": "sold to Mira"}}"#);
+    r.turn(TurnInput::Say("I sell the mule to Mira.".into())).await;
+    r.turn(TurnInput::Say("Where is my animal?".into())).await;
+    let prompts = r.model.prompts.lock().unwrap().clone();
+    for role in ["(LORE-REFEREE)", "(LORE-NARRATOR)"] {
+        let p = prompts.iter().rev().find(|p| p.contains(role) && p.contains("Where is my animal?")).unwrap();
+        assert!(p.contains("What this table has established:\nada's mule: sold to Mira"), "{role}: {p}");
+        assert!(!p.contains("Pepper Quill, tied") && !p.contains("Ninefold"), "{role}: {p}");
+    }
+    assert_eq!(r.table.game.book.facts.len(), 1);
+}
+
+#[tokio::test]
 async fn an_npc_persona_is_extracted_once_then_cached_with_the_session() {
     let mut r = rig();
     let to = |text: &str| TurnInput::from(LoreVerb::Say(text.into(), "Mira".into()));

@@ -108,7 +108,7 @@ fn own_notes(view: &SeatView<'_>) -> String {
 fn heard(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> String {
     let model = ctx.pipeline.models.narrator.clone();
     let count = move |t: &str| model.count_tokens(t).unwrap_or_else(|| estimate_tokens(t));
-    memory::fit(lang, &memory::lines(view.public), RECORD_TOKENS, &count)
+    crate::core::context::fit_record(lang, &memory::lines(view.public), RECORD_TOKENS, &count)
 }
 
 /// The seat's earlier reasons as its prompts read them back.

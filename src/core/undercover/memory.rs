@@ -4,8 +4,7 @@
 //! with the newest kept whole. Nothing here is private: a seat's own
 //! reasons reach only its own prompts, through its `SeatView`'s own facts.
 //!
-//! When the engine's layered context serves every game, `record` is this
-//! game's source of entries and `fit` gives way to its budgeted view.
+//! The engine's context service fits it (`core::context::fit_record`).
 
 use crate::core::prompts::PublicTurn;
 use crate::core::vocab::Language;
@@ -66,42 +65,12 @@ fn out_line(lang: Language, who: &str, role: &str) -> String {
 
 /// The record's own fixed words, for the word-pair check.
 pub fn frames(lang: Language) -> String {
-    [skipped_mark(lang).to_string(), out_line(lang, "", ""), marker(lang, 1)].join("\n")
-}
-
-fn marker(lang: Language, n: usize) -> String {
-    match lang {
-        Language::En => format!("({n} earlier lines left out)"),
-        Language::Zh => format!("（省略了更早的 {n} 行）"),
-    }
+    [skipped_mark(lang).to_string(), out_line(lang, "", ""), crate::core::context::left_out(lang, 1)].join("\n")
 }
 
 /// The record as prompt lines (`#2 Bob: “…”`).
 pub fn lines(record: &[PublicTurn]) -> Vec<String> {
     record.iter().map(|t| format!("{}: {}", t.player, t.text)).collect()
-}
-
-/// `lines` within `budget` tokens: all of them when they fit, else the
-/// newest that fit whole, after one line saying how many older ones are
-/// left out.
-pub fn fit(lang: Language, lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
-    let total: usize = lines.iter().map(|l| count(l) + 1).sum();
-    if total <= budget {
-        return lines.join("\n");
-    }
-    let marker = |n: usize| marker(lang, n);
-    let mut used = count(&marker(lines.len())) + 1;
-    let mut kept = 0;
-    for line in lines.iter().rev() {
-        let c = count(line) + 1;
-        if used + c > budget {
-            break;
-        }
-        used += c;
-        kept += 1;
-    }
-    let start = lines.len() - kept;
-    std::iter::once(marker(start)).chain(lines[start..].iter().cloned()).collect::<Vec<_>>().join("\n")
 }
 
 /// Whether a seat's reasons say it believes it holds the odd word.

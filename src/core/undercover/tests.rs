@@ -599,12 +599,12 @@ fn every_round_of_a_long_game_is_remembered_within_the_budget() {
     }
     let lines = memory::lines(&memory::record(&g));
     let count = |t: &str| crate::core::context::estimate_tokens(t);
-    let whole = memory::fit(Language::En, &lines, memory::RECORD_TOKENS, &count);
+    let whole = crate::core::context::fit_record(Language::En, &lines, memory::RECORD_TOKENS, &count);
     assert!(whole.contains("#1 P1: “round 1 line 0 about the thing”"), "round 1 is remembered: {whole:.300}");
     assert!(whole.contains("Round 1 votes: #1 P1 → #12 P12"), "and its votes: {whole:.600}");
     assert!(whole.contains("Round 8 votes") && !whole.contains("left out"), "all 8 rounds fit whole");
     assert_eq!(whole.lines().count(), lines.len());
-    let tight = memory::fit(Language::En, &lines, 200, &count);
+    let tight = crate::core::context::fit_record(Language::En, &lines, 200, &count);
     assert!(count(&tight) <= 200 + tight.lines().count(), "{}", count(&tight));
     assert!(tight.starts_with('(') && tight.contains("earlier lines left out"), "{tight}");
     assert!(tight.contains("Round 8 votes"), "the newest are kept: {tight}");
