@@ -268,7 +268,7 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              [\"passage id\"], \"flags\": {{\"a_named_event\": true}} (only when the action changes a lasting fact, \
              e.g. gate_opened), \"facts\": {{\"subject\": \"what is true of it now\"}} (at most {FACTS_PER_TURN}: what \
              the action establishes that later turns may need, such as where something was left, a name, a number, \
-             a promise, a debt or a date, e.g. {{\"Ada's mule\": \"Pepper, tied at the well\"}}; {{}} when nothing)}}\n\
+             a promise, a debt or a date, e.g. {{\"the iron key\": \"under the inn's doormat\"}}; {{}} when nothing)}}\n\
              The world's rules:\n{rules}",
             title = world.title,
             rules = rules_block(world)
@@ -281,7 +281,7 @@ pub fn referee_rules(lang: Language, world: &World) -> String {
              [\"可以改做什么\"], \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"人名或 null\", \"cites\": \
              [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）, \"facts\": \
              {{\"对象\": \"它现在的情况\"}}（最多 {FACTS_PER_TURN} 条：行动确立的、之后的回合可能用到的事实，如东西放在哪里、名字、数目、\
-             承诺、欠债或日期，例如 {{\"阿达的骡子\": \"叫胡椒，拴在井边\"}}；没有就给 {{}}）}}\n世界规则：\n{rules}",
+             承诺、欠债或日期，例如 {{\"铁钥匙\": \"在客栈的门垫下\"}}；没有就给 {{}}）}}\n世界规则：\n{rules}",
             title = world.title,
             rules = rules_block(world)
         ),
