@@ -198,14 +198,15 @@ impl BenchModel {
     /// walking, asking, watching, sketching; a question; words to a
     /// character), and the latest reply, unless it is one of this
     /// model's stock lines or the opening. Compact, as the prompt asks:
-    /// the first three words after "I" are the subject, the rest the text.
+    /// the action's verb is the subject (the script's planted actions
+    /// each have their own), the rest of it the text.
     fn noted(user: &str, action_line: &str) -> serde_json::Map<String, serde_json::Value> {
         const ORDINARY: [&str; 5] = ["I walk to ", "I ask a passer-by ", "I wait near ", "I sketch ", "("];
         let mut facts = serde_json::Map::new();
         let action = action_line.split_once(": ").map_or("", |(_, a)| a.trim());
         if !action.is_empty() && !action.ends_with('?') && !ORDINARY.iter().any(|o| action.starts_with(o)) {
             let words: Vec<&str> = action.trim_start_matches("I ").trim_end_matches('.').split_whitespace().collect();
-            let (subject, text) = words.split_at(words.len().min(3));
+            let (subject, text) = words.split_at(words.len().min(1));
             facts.insert(subject.join(" "), text.join(" ").into());
         }
         let history = user.split("\n\nCharacters players can address").next().unwrap_or_default();
@@ -372,6 +373,16 @@ fn check_facts(world: &World) -> anyhow::Result<()> {
         anyhow::ensure!(shared.is_empty(), "the probe {question:?} shares {shared:?} with its planting turn");
         anyhow::ensure!(!corpus.contains(key), "the probe key {key:?} is in the world's own text");
     }
+    // The scripted referee keys a planted action's fact by its verb: no
+    // two may share one, or one fact would replace another.
+    let verbs: HashSet<&str> = FACTS
+        .iter()
+        .filter_map(
+            |(p, _, _)| if let Plant::Act(t) = p { t.trim_start_matches("I ").split_whitespace().next() } else { None },
+        )
+        .collect();
+    let acts = FACTS.iter().filter(|(p, _, _)| matches!(p, Plant::Act(_))).count();
+    anyhow::ensure!(verbs.len() == acts, "two planted actions share a verb");
     Ok(())
 }
 
