@@ -480,18 +480,22 @@ fn split_sentences(text: &str) -> Vec<String> {
 /// `budget` tokens, the oldest dropped first (Turtle Soup's cold layer:
 /// the answers given before the hot window).
 pub fn fold_older(lines: &[String], budget: usize, count: Counter<'_>) -> Option<String> {
-    let mut kept: Vec<&str> = Vec::new();
+    let kept = newest_within(lines, budget, count);
+    (kept > 0).then(|| lines[lines.len() - kept..].join("; "))
+}
+
+/// How many of the newest `lines` fit whole in `room` tokens (a line
+/// costs its tokens and one for its separator).
+fn newest_within(lines: &[String], room: usize, count: &dyn Fn(&str) -> usize) -> usize {
     let mut used = 0;
-    for line in lines.iter().rev() {
-        let c = count(line) + 1;
-        if used + c > budget {
-            break;
-        }
-        used += c;
-        kept.push(line);
-    }
-    kept.reverse();
-    (!kept.is_empty()).then(|| kept.join("; "))
+    lines
+        .iter()
+        .rev()
+        .take_while(|line| {
+            used += count(line) + 1;
+            used <= room
+        })
+        .count()
 }
 
 /// A record's marker for the `n` older lines a fitted record leaves out.
@@ -512,17 +516,8 @@ pub fn fit_record(lang: Language, lines: &[String], budget: usize, count: &dyn F
     if total <= budget {
         return lines.join("\n");
     }
-    let mut used = count(&left_out(lang, lines.len())) + 1;
-    let mut kept = 0;
-    for line in lines.iter().rev() {
-        let c = count(line) + 1;
-        if used + c > budget {
-            break;
-        }
-        used += c;
-        kept += 1;
-    }
-    let start = lines.len() - kept;
+    let marker = count(&left_out(lang, lines.len())) + 1;
+    let start = lines.len() - newest_within(lines, budget.saturating_sub(marker), count);
     std::iter::once(left_out(lang, start)).chain(lines[start..].iter().cloned()).collect::<Vec<_>>().join("\n")
 }
 
