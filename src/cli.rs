@@ -324,8 +324,9 @@ pub enum BenchCommand {
         #[arg(long)]
         platform_url: String,
     },
-    /// A scripted long Lore RPG session: prompt tokens per role at turns
-    /// 1, 50, 100 and 300, model calls per turn, and a recall probe.
+    /// Context over long sessions: a scripted Lore RPG session (short and
+    /// long range, prompt tokens per role, model calls per turn), then an
+    /// Undercover game of 8 rounds and an Arena game of 40 turns.
     Context {
         /// Turns before the recall questions.
         #[arg(long, default_value_t = 300)]

@@ -15,6 +15,8 @@
 //! - prompt tokens per role at turns 10, 50, 150 and the last, against
 //!   the role's budget (its window less its reply) and its turn-10 size;
 //! - model calls per turn.
+//!
+//! Then the same figures for the short games (`records.rs`).
 
 use crate::core::lore::verbs::LoreVerb;
 use std::collections::HashSet;
@@ -356,7 +358,8 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
     print_model_calls(&seen, total);
     drop(seen);
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(())
+    println!();
+    super::records::run().await
 }
 
 /// The probes share no content word with their planting turn, and their

@@ -10,6 +10,7 @@ pub mod context;
 pub mod crash;
 pub mod load;
 pub mod processes;
+pub mod records;
 mod script;
 pub mod secrecy;
 

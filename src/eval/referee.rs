@@ -4,7 +4,11 @@
 //! session through the real steps of a turn (retrieval, recall, the
 //! referee's prompt, its parser and fallback, the planner's route); prints
 //! accuracy, the confusion table (expected consistent / contradicts ×
-//! ruled narrate / npc / disqualify) and the parse rate, as text and JSON.
+//! ruled narrate / npc / disqualify) and the parse rate, as text and JSON;
+//! and, for the probes whose action establishes something (`notes`),
+//! whether the ruling's facts hold it (the facts layer keeps what the
+//! referee notes, so a model that notes nothing gives the session no
+//! long-range memory beyond its summary).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -31,6 +35,9 @@ pub struct Ruled {
     pub ruled: String,
     /// Whether the referee's answer parsed (JSON or a verdict word).
     pub parsed: bool,
+    /// For a probe with `notes`: whether one of the ruling's facts holds
+    /// every note.
+    pub noted: Option<bool>,
 }
 
 impl Ruled {
@@ -62,29 +69,41 @@ pub async fn run(pipeline: &Pipeline, worlds: &[Arc<World>]) -> Vec<Ruled> {
             let session = format!("eval-referee-{}-{i}", world.id);
             let table = LoreTable::new(game, world.clone(), &session, &crate::core::actor::new_canary());
             let ctx = TurnContext { pipeline, now_ms: 0, progress: &noop };
-            let (ruled, parsed) = match table.ruling_for(&ctx, &player.name, &probe.text).await {
+            let (ruled, ruling) = match table.ruling_for(&ctx, &player.name, &probe.text).await {
                 Some((ruling, plan)) => {
                     let ruled = match plan {
                         Plan::Narrate => "narrate",
                         Plan::Npc(_) => "npc",
                         Plan::Disqualify => "disqualify",
                     };
-                    (ruled, ruling.is_some())
+                    (ruled, ruling)
                 }
-                None => ("failed", false),
+                None => ("failed", None),
             };
+            let noted =
+                (!probe.notes.is_empty()).then(|| ruling.as_ref().is_some_and(|r| holds(&r.facts, &probe.notes)));
+            let parsed = ruling.is_some();
             out.push(Ruled {
                 world: world.id.clone(),
                 text: probe.text.clone(),
                 expected: probe.verdict.clone(),
                 ruled: ruled.to_string(),
                 parsed,
+                noted,
             });
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
     out
+}
+
+/// Whether one of `facts` (subject and text) holds every note, in any case.
+pub fn holds(facts: &[(String, String)], notes: &[String]) -> bool {
+    facts.iter().any(|(subject, text)| {
+        let fact = format!("{subject} {text}").to_lowercase();
+        notes.iter().all(|n| fact.contains(&n.to_lowercase()))
+    })
 }
 
 /// The report, as text and as JSON.
@@ -131,6 +150,14 @@ pub fn report(model: &str, ruled: &[Ruled]) -> (String, serde_json::Value) {
     if !misses.is_empty() {
         text.push_str(&format!("first misses:\n{}\n", misses.join("\n")));
     }
+    let fact_probes = ruled.iter().filter(|r| r.noted.is_some()).count();
+    let noted = ruled.iter().filter(|r| r.noted == Some(true)).count();
+    if fact_probes > 0 {
+        text.push_str(&format!(
+            "facts noted: {noted}/{fact_probes} ({:.1}%) of the probes whose action establishes something\n",
+            pct(noted, fact_probes)
+        ));
+    }
     let json = json!({
         "model": model,
         "worlds": worlds,
@@ -139,6 +166,8 @@ pub fn report(model: &str, ruled: &[Ruled]) -> (String, serde_json::Value) {
         "accuracy": pct(right, ruled.len()) / 100.0,
         "parse_rate": pct(parsed, ruled.len()) / 100.0,
         "failed": failed,
+        "fact_probes": fact_probes,
+        "facts_noted": noted,
         "confusion": matrix.iter().map(|((e, g), n)| json!({"expected": e, "ruled": g, "count": n})).collect::<Vec<_>>(),
     });
     (text, json)
@@ -149,7 +178,22 @@ mod tests {
     use super::*;
 
     fn ruled(expected: &str, got: &str, parsed: bool) -> Ruled {
-        Ruled { world: "w".into(), text: "t".into(), expected: expected.into(), ruled: got.into(), parsed }
+        Ruled { world: "w".into(), text: "t".into(), expected: expected.into(), ruled: got.into(), parsed, noted: None }
+    }
+
+    #[test]
+    fn a_fact_probe_counts_when_one_fact_holds_every_note() {
+        let facts = vec![("Ada's lantern-pass".to_string(), "bought from the Council".to_string())];
+        assert!(holds(&facts, &["Lantern-Pass".into()]));
+        assert!(holds(&facts, &["lantern-pass".into(), "council".into()]));
+        assert!(!holds(&facts, &["knife".into()]));
+        assert!(!holds(&[], &["knife".into()]));
+        let mut all = vec![ruled("consistent", "narrate", true), ruled("consistent", "narrate", true)];
+        all[0].noted = Some(true);
+        all[1].noted = Some(false);
+        let (text, json) = report("test", &all);
+        assert_eq!((json["fact_probes"].clone(), json["facts_noted"].clone()), (2.into(), 1.into()));
+        assert!(text.contains("facts noted: 1/2 (50.0%)"), "{text}");
     }
 
     #[test]

@@ -252,7 +252,7 @@ async fn the_world_check_reads_the_bundled_worlds_and_names_a_broken_one() {
 }
 
 #[tokio::test]
-async fn the_context_benchmark_prints_tokens_per_role_and_the_recall_probe() {
+async fn the_context_benchmark_prints_the_lore_session_and_the_short_games() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(None, &["bench", "context", "--turns", "30"]).await;
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
@@ -262,6 +262,14 @@ async fn the_context_benchmark_prints_tokens_per_role_and_the_recall_probe() {
         out.contains("model calls:")
             && out.contains("short range · referee")
             && out.contains("long range · after turn 30"),
+        "{out}"
+    );
+    // Then the short games, through the same binary.
+    assert!(
+        out.contains("Who is the Undercover · 12 AI seats · 8 rounds")
+            && out.contains("short range · vote")
+            && out.contains("Arena · 4 AI contestants · ")
+            && out.contains("long range · narrator"),
         "{out}"
     );
 }
@@ -277,6 +285,10 @@ async fn eval_referee_rules_both_worlds_probes_through_the_real_referee() {
         (
             "The action of Ada: I leap from the Landgate",
             r#"{"approved": false, "reason": "There is no flight on Carrow.", "confidence": 0.95, "next_action": "disqualify"}"#,
+        ),
+        (
+            "The action of Ada: I keep a short knife",
+            r#"{"approved": true, "reason": "A short blade is allowed.", "confidence": 0.9, "next_action": "narrator_scene", "facts": {"Ada's knife": "a short knife on her belt"}}"#,
         ),
         (
             "LORE-REFEREE",
@@ -296,5 +308,11 @@ async fn eval_referee_rules_both_worlds_probes_through_the_real_referee() {
     assert_eq!(json["worlds"], serde_json::json!(["hollowtide", "zhidu"]), "{}", run.stdout);
     assert_eq!(json["right"], consistent + 1, "{}", run.stdout);
     assert_eq!(json["parse_rate"], 1.0, "{}", run.stdout);
+    // The probes whose action establishes something: only the knife's
+    // ruling noted it.
+    let fact_probes = probes.iter().filter(|p| !p.notes.is_empty()).count();
+    assert!(fact_probes >= 6, "{fact_probes}");
+    assert_eq!((json["fact_probes"].clone(), json["facts_noted"].clone()), (fact_probes.into(), 1.into()));
+    assert!(run.stdout.contains(&format!("facts noted: 1/{fact_probes}")), "{}", run.stdout);
     assert!(run.stdout.contains("contradicts"), "the confusion table: {}", run.stdout);
 }

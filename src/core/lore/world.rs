@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::core::context::Fact;
 use crate::core::game::{Audience, Secret, SecretGates};
 use crate::core::knowledge::{Doc, DocKind, Visibility};
 use crate::core::secrecy::{Canary, Check};
@@ -116,6 +117,10 @@ pub struct Probe {
     pub text: String,
     pub verdict: String,
     pub passage: String,
+    /// What the action establishes: words a referee that notes facts puts
+    /// in one of the ruling's facts (`echoes eval referee` counts them).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -550,6 +555,12 @@ fn check_probes(w: &World, problems: &mut Vec<String>) {
         }
         if !w.passage(&probe.passage).is_some_and(Passage::is_public) {
             problems.push(format!("{at}: passage {:?} is not a public passage", probe.passage));
+        }
+        if !probe.notes.is_empty() && probe.verdict != "consistent" {
+            problems.push(format!("{at}: notes on an action that does not happen (only a consistent probe has them)"));
+        }
+        if probe.notes.iter().any(|n| n.trim().is_empty() || n.chars().count() > Fact::SUBJECT_CHARS) {
+            problems.push(format!("{at}: a note is empty or longer than {} characters", Fact::SUBJECT_CHARS));
         }
     }
 }
