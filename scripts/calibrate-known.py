@@ -9,16 +9,19 @@ rules of `src/core/soup/known.rs` for a grid of settings:
 - questions: the combined score `w * lexical + (1 - w) * semantic`, answered
   when the best is at or above `threshold` and leads the closest known
   answer with another verdict by `margin`; prints right / can't tell / wrong;
-- guesses: a fact is stated when `max(lexical, semantic - discount)` reaches
+- questions, the ceiling: how often the closest known answer's verdict is the
+  right one (no threshold can answer more right than that);
+- guesses: a fact is stated when `a * lexical + (1 - a) * semantic` reaches
   `threshold`; a guess is graded right when the required facts found are the
-  required facts expected.
+  required facts expected. Ties go to the setting whose neighbours (one step
+  either way) grade the most right on average.
 
 Calibrate on one labelled set and report on another:
 
     echoes eval judge tests/data/judge_eval.jsonl --scores > /tmp/cal.jsonl
     scripts/calibrate-known.py /tmp/cal.jsonl --max-wrong 5
     echoes eval judge tests/data/judge_heldout.jsonl --scores > /tmp/held.jsonl
-    scripts/calibrate-known.py /tmp/held.jsonl --at en:0:0.92:0.15 --facts en:0.7:0
+    scripts/calibrate-known.py /tmp/held.jsonl --at en:0:0.92:0.15 --facts en:0.6:0.5
 """
 
 import argparse
@@ -67,15 +70,27 @@ def question_figures(rows, w, threshold, margin):
     return {k: 100.0 * v / n for k, v in counts.items()}
 
 
-def guess_right(row, threshold, discount):
-    found = {f["id"] for f in row["facts"] if f["required"] and max(f["lexical"], f["semantic"] - discount) >= threshold}
+def guess_right(row, threshold, weight):
+    def stated(f):
+        return weight * f["lexical"] + (1 - weight) * f["semantic"] >= threshold
+
+    found = {f["id"] for f in row["facts"] if f["required"] and stated(f)}
     expected = {f["id"] for f in row["facts"] if f["required"] and f["expected"]}
     return found == expected
 
 
-def guess_figures(rows, threshold, discount):
+def guess_figures(rows, threshold, weight):
     n = max(len(rows), 1)
-    return 100.0 * sum(guess_right(r, threshold, discount) for r in rows) / n
+    return 100.0 * sum(guess_right(r, threshold, weight) for r in rows) / n
+
+
+def ceiling(rows, w):
+    right = 0
+    for row in rows:
+        scored = [(e["lexical"] if e["semantic"] is None else w * e["lexical"] + (1 - w) * e["semantic"], e) for e in row["top"]]
+        if scored and max(scored, key=lambda s: s[0])[1]["right"]:
+            right += 1
+    return 100.0 * right / max(len(rows), 1)
 
 
 def split(rows, lang):
@@ -89,7 +104,7 @@ def main():
     ap.add_argument("scores", help="JSON lines from `echoes eval judge FILE --scores`")
     ap.add_argument("--max-wrong", type=float, default=5.0, help="the most wrong questions allowed, in percent")
     ap.add_argument("--at", action="append", default=[], help="lang:w:threshold:margin to report only")
-    ap.add_argument("--facts", action="append", default=[], help="lang:threshold:discount to report only")
+    ap.add_argument("--facts", action="append", default=[], help="lang:threshold:weight to report only")
     args = ap.parse_args()
     rows = [json.loads(line) for line in open(args.scores) if line.startswith("{")]
     langs = sorted({r["language"] for r in rows})
@@ -102,6 +117,11 @@ def main():
             w, t, m = fixed[lang]
             f = question_figures(questions, w, t, m)
             print(f"  questions at w={w} t={t} m={m}: right {f['right']:.1f}% can't tell {f['cant']:.1f}% wrong {f['wrong']:.1f}%")
+        if questions:
+            top = max(ceiling(questions, w) for w in frange(0, 1, 0.1))
+            print(f"  questions: the closest known answer is right for at most {top:.1f}% (any weight)")
+        if lang in fixed:
+            pass
         elif questions:
             best = []
             for w, t, m in itertools.product(frange(0, 1, 0.1), frange(0.3, 1.0, 0.02), [0.0, 0.03, 0.06, 0.1, 0.15]):
@@ -112,13 +132,19 @@ def main():
             for right, _, w, t, m, f in best[:8]:
                 print(f"  w={w} t={t} m={m}: right {right:.1f}% can't tell {f['cant']:.1f}% wrong {f['wrong']:.1f}%")
         if lang in fixed_facts:
-            t, d = fixed_facts[lang]
-            print(f"  guesses at t={t} d={d}: graded right {guess_figures(guesses, t, d):.1f}%")
+            t, a = fixed_facts[lang]
+            print(f"  guesses at t={t} a={a}: graded right {guess_figures(guesses, t, a):.1f}%")
         elif guesses:
-            grid = [(guess_figures(guesses, t, d), t, d) for t in frange(0.3, 1.0, 0.05) for d in frange(0, 0.3, 0.05)]
-            grid.sort(reverse=True)
-            for g, t, d in grid[:6]:
-                print(f"  guesses t={t} d={d}: graded right {g:.1f}%")
+            ts, ws = frange(0.3, 0.9, 0.05), frange(0, 1, 0.1)
+            grid = {(t, a): guess_figures(guesses, t, a) for t in ts for a in ws}
+
+            def around(t, a):
+                near = [g for (tt, aa), g in grid.items() if abs(tt - t) < 0.051 and abs(aa - a) < 0.101]
+                return sum(near) / len(near)
+
+            ranked = sorted(grid, key=lambda k: (-grid[k], -around(*k)))
+            for t, a in ranked[:6]:
+                print(f"  guesses t={t} a={a}: graded right {grid[(t, a)]:.1f}% (neighbours {around(t, a):.1f}%)")
     return 0
 
 

@@ -345,18 +345,19 @@ pub async fn run(turns: u32) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let played = play_script(&pipeline, &model, &world, total).await?;
     let elapsed = started.elapsed();
-    let seen = lock(&model.seen);
-    println!(
-        "Lore RPG long session · {} · {total} turns · {} planted facts · embedder: {embedder} · {:.1} s",
-        world.title,
-        FACTS.len(),
-        elapsed.as_secs_f64()
-    );
-    print_short_range(&seen, &played, total);
-    print_long_range(&seen, total);
-    print_prompt_tokens(&seen, total);
-    print_model_calls(&seen, total);
-    drop(seen);
+    {
+        let seen = lock(&model.seen);
+        println!(
+            "Lore RPG long session · {} · {total} turns · {} planted facts · embedder: {embedder} · {:.1} s",
+            world.title,
+            FACTS.len(),
+            elapsed.as_secs_f64()
+        );
+        print_short_range(&seen, &played, total);
+        print_long_range(&seen, total);
+        print_prompt_tokens(&seen, total);
+        print_model_calls(&seen, total);
+    }
     let _ = std::fs::remove_dir_all(&dir);
     println!();
     super::records::run().await
