@@ -53,8 +53,12 @@ def question_outcome(row, w, threshold, margin):
         return "cant"
     scored.sort(key=lambda s: -s[0])
     best = scored[0]
+    # The closest known answer with another verdict; when none is in the
+    # top 10, it may be just below the tenth (as `recall` sees every known
+    # answer): the tenth's score stands in for it.
     rival = next((s for s in scored if s[1] != best[1]), None)
-    clear = rival is None or best[0] - rival[0] >= margin
+    rival_score = rival[0] if rival else (scored[-1][0] if len(scored) >= 10 else None)
+    clear = rival_score is None or best[0] - rival_score >= margin
     plain_flip = not best[3]["flipped"] or best[3]["lexical"] >= FLIP_MIN_WORDS
     one_ask = not asks_two(row["input"]) or asks_two(best[3]["known"])
     if best[0] >= threshold and clear and plain_flip and one_ask:

@@ -246,9 +246,15 @@ impl Pipeline {
         }
         // The Judge's memory: the puzzle's known answers.
         let known = known::prepared(session.puzzle, self.embedder.as_ref()).await;
+        // A Chinese question has no vector for the ledger; the known
+        // answers' thresholds were calibrated with one.
+        let known_vector = match (&vector, mode) {
+            (None, JudgeMode::Question | JudgeMode::Auto) if self.settings.known_answers => self.embedding(&key).await,
+            _ => None,
+        };
         if mode != JudgeMode::Guess
             && self.settings.known_answers
-            && let Some(recall) = known.recall(&text, vector.as_deref())
+            && let Some(recall) = known.recall(&text, vector.as_deref().or(known_vector.as_deref()))
         {
             let asked = Asked::repeat(&text, key, recall.verdict, "known");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;

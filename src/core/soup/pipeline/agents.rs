@@ -167,6 +167,13 @@ impl Pipeline {
         if key.chars().any(crate::core::text::is_cjk) {
             return None;
         }
+        self.embedding(key).await
+    }
+
+    /// The embedding of a normalised question in any language, if an
+    /// embedder is set: the known answers weigh it beside the words (in
+    /// Chinese at 0.3 beside the character pairs, as calibrated).
+    pub(super) async fn embedding(&self, key: &str) -> Option<Vec<f32>> {
         let embedder = self.embedder.as_ref()?;
         match embedder.embed(&[key.to_string()]).await {
             Ok(mut v) => v.pop(),
