@@ -268,6 +268,46 @@ mod knowledge_and_memory {
         t.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 
+    /// Every text it embeds, each as the same vector.
+    #[derive(Default)]
+    struct SpyEmbedder(std::sync::Mutex<Vec<String>>);
+
+    #[async_trait]
+    impl Embedder for SpyEmbedder {
+        fn describe(&self) -> String {
+            "spy".into()
+        }
+        fn dimensions(&self) -> usize {
+            3
+        }
+        async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+            self.0.lock().unwrap().extend(texts.iter().cloned());
+            Ok(texts.iter().map(|_| vec![1.0, 0.0, 0.0]).collect())
+        }
+    }
+
+    /// A Chinese question has no vector for the ledger (its semantic match
+    /// is English-only), but the known answers are matched with one: the
+    /// Chinese thresholds were calibrated on words and vector together.
+    #[tokio::test]
+    async fn a_chinese_question_meets_the_known_answers_with_its_vector_and_the_ledger_without() {
+        let mut t = table(vec![], vec![]);
+        t.puzzle.language = crate::core::vocab::Language::Zh;
+        t.puzzle.known = vec![crate::core::soup::puzzle::Known {
+            question: "他的哥哥在船上吗".into(),
+            verdict: Verdict::Yes,
+        }];
+        let spy = Arc::new(SpyEmbedder::default());
+        t.pipeline.embedder = Some(spy.clone());
+        let asked = "他哥哥当时在船上吗";
+        let out = t.run(TurnInput::Say(asked.into())).await;
+        let key = crate::core::text::normalize_question(asked);
+        assert!(spy.0.lock().unwrap().contains(&key), "the question was embedded for the known answers");
+        assert_eq!((out.reply.verdict, out.usage.judge_parse), (Some(Verdict::Yes), "known"));
+        assert!(out.ledger_vector.is_none(), "no vector joins the ledger for a Chinese question");
+        assert!(t.judge.requests().is_empty());
+    }
+
     #[tokio::test]
     async fn a_paraphrase_reuses_the_verdict_without_a_model_call() {
         let (t, ledger) = with_ledger(vec![]);
