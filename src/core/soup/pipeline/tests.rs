@@ -203,8 +203,9 @@ mod knowledge_and_memory {
     use crate::core::embed::{EmbedError, Embedder};
     use crate::core::memory::{Memory, MemoryError, MemoryItem, MemoryKind};
 
-    /// Vectors by normalised text; unknown texts get an orthogonal vector.
-    struct TableEmbedder(HashMap<&'static str, Vec<f32>>);
+    /// Vectors by normalised text; unknown texts get an orthogonal vector
+    /// (all the same one). Keeps every text it was asked to embed.
+    struct TableEmbedder(HashMap<&'static str, Vec<f32>>, std::sync::Mutex<Vec<String>>);
 
     #[async_trait]
     impl Embedder for TableEmbedder {
@@ -215,6 +216,7 @@ mod knowledge_and_memory {
             3
         }
         async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+            self.1.lock().unwrap().extend(texts.iter().cloned());
             Ok(texts.iter().map(|t| self.0.get(t.as_str()).cloned().unwrap_or(vec![0.0, 0.0, 1.0])).collect())
         }
     }
@@ -246,12 +248,15 @@ mod knowledge_and_memory {
     }
 
     fn embedder() -> Arc<TableEmbedder> {
-        Arc::new(TableEmbedder(HashMap::from([
-            ("was he alone", vec![1.0, 0.0, 0.0]),
-            ("was he by himself", vec![0.99, 0.141, 0.0]),
-            ("was he with someone", vec![0.6, 0.8, 0.0]),
-            ("he was by himself", vec![0.99, 0.141, 0.0]),
-        ])))
+        Arc::new(TableEmbedder(
+            HashMap::from([
+                ("was he alone", vec![1.0, 0.0, 0.0]),
+                ("was he by himself", vec![0.99, 0.141, 0.0]),
+                ("was he with someone", vec![0.6, 0.8, 0.0]),
+                ("he was by himself", vec![0.99, 0.141, 0.0]),
+            ]),
+            Default::default(),
+        ))
     }
 
     fn with_ledger(judge: Vec<ScriptedReply>) -> (Table, Vec<LedgerVector>) {
@@ -268,24 +273,6 @@ mod knowledge_and_memory {
         t.pipeline.run(&view, &player(), &input, &|_| {}).await
     }
 
-    /// Every text it embeds, each as the same vector.
-    #[derive(Default)]
-    struct SpyEmbedder(std::sync::Mutex<Vec<String>>);
-
-    #[async_trait]
-    impl Embedder for SpyEmbedder {
-        fn describe(&self) -> String {
-            "spy".into()
-        }
-        fn dimensions(&self) -> usize {
-            3
-        }
-        async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-            self.0.lock().unwrap().extend(texts.iter().cloned());
-            Ok(texts.iter().map(|_| vec![1.0, 0.0, 0.0]).collect())
-        }
-    }
-
     /// A Chinese question has no vector for the ledger (its semantic match
     /// is English-only), but the known answers are matched with one: the
     /// Chinese thresholds were calibrated on words and vector together.
@@ -297,12 +284,13 @@ mod knowledge_and_memory {
             question: "他的哥哥在船上吗".into(),
             verdict: Verdict::Yes,
         }];
-        let spy = Arc::new(SpyEmbedder::default());
+        // Every text embeds alike here: the question and the known one too.
+        let spy = Arc::new(TableEmbedder(HashMap::new(), Default::default()));
         t.pipeline.embedder = Some(spy.clone());
         let asked = "他哥哥当时在船上吗";
         let out = t.run(TurnInput::Say(asked.into())).await;
         let key = crate::core::text::normalize_question(asked);
-        assert!(spy.0.lock().unwrap().contains(&key), "the question was embedded for the known answers");
+        assert!(spy.1.lock().unwrap().contains(&key), "the question was embedded for the known answers");
         assert_eq!((out.reply.verdict, out.usage.judge_parse), (Some(Verdict::Yes), "known"));
         assert!(out.ledger_vector.is_none(), "no vector joins the ledger for a Chinese question");
         assert!(t.judge.requests().is_empty());
