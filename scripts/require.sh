@@ -1,6 +1,8 @@
-# Sourced by play.sh and test.sh: the build needs cargo and protoc (LanceDB's
-# build compiles protobuf files). Installs protoc with apt-get when it can,
-# otherwise names exactly what is missing.
+# Sourced by play.sh and test.sh: the build needs cargo, protoc (LanceDB's
+# build compiles protobuf files), and cmake, a C/C++ compiler and libclang
+# (llama-cpp-sys-2 builds llama.cpp with cmake and makes its bindings with
+# bindgen). Installs what is missing with apt-get when it can, otherwise
+# names exactly what is missing.
 if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo is missing: install Rust 1.95 (rustup toolchain install 1.95) and re-run." >&2
   exit 1
@@ -13,6 +15,32 @@ if ! command -v protoc >/dev/null 2>&1; then
   fi
   if ! command -v protoc >/dev/null 2>&1; then
     echo "protoc is missing: install it (Debian/Ubuntu: sudo apt-get install protobuf-compiler libprotobuf-dev) and re-run." >&2
+    exit 1
+  fi
+fi
+# libclang: bindgen finds it through LIBCLANG_PATH or the usual library paths.
+has_libclang() {
+  [ -n "${LIBCLANG_PATH:-}" ] && return 0
+  local lib
+  for lib in /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/*/libclang*.so* /usr/lib64/libclang*.so*; do
+    [ -e "$lib" ] && return 0
+  done
+  return 1
+}
+if ! command -v cmake >/dev/null 2>&1 || ! command -v c++ >/dev/null 2>&1 || ! has_libclang; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "installing cmake, clang and libclang-dev for the llama.cpp build..." >&2
+    apt-get install -y -qq cmake clang libclang-dev >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq cmake clang libclang-dev >/dev/null; }
+  fi
+  for tool in cmake c++; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      echo "$tool is missing: install it (Debian/Ubuntu: sudo apt-get install cmake clang libclang-dev) and re-run." >&2
+      exit 1
+    fi
+  done
+  if ! has_libclang; then
+    echo "libclang is missing: install it (Debian/Ubuntu: sudo apt-get install libclang-dev) or set LIBCLANG_PATH to its directory, and re-run." >&2
     exit 1
   fi
 fi

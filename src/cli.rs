@@ -357,8 +357,9 @@ pub enum BenchCommand {
     /// Slack: Events API ack latency with a 30 s model, Socket Mode turns/s,
     /// against the local fake.
     Slack,
-    /// Load time, prompt and generation speed, time to a verdict and the
-    /// Judge's clean-parse rate over a scripted 50-question session.
+    /// Load time, prompt and generation speed, resident memory, time to a
+    /// verdict with and without the prefix cache, and the Judge's
+    /// clean-parse rate over a scripted 50-question session.
     LocalModel {
         /// A GGUF file (default: the configured local chat model).
         #[arg(long, value_name = "FILE")]
@@ -369,6 +370,13 @@ pub enum BenchCommand {
         /// Repetitions of each speed measurement.
         #[arg(long, default_value_t = 3)]
         runs: usize,
+        /// Tokens generated per speed measurement.
+        #[arg(long, default_value_t = 64)]
+        generate: usize,
+        /// llama.cpp's `llama-bench`: run it on the same file, threads and
+        /// sizes, and print both engines' speeds and their ratio.
+        #[arg(long, value_name = "PATH-TO-llama-bench")]
+        against: Option<PathBuf>,
     },
 }
 

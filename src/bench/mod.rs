@@ -1,11 +1,14 @@
 //! `echoes bench local-model`: measured figures for the in-process chat
 //! model on this machine: load time, prompt-processing and generation
-//! speed, time to a verdict, and how cleanly the Judge's replies parse over
+//! speed (beside llama.cpp's own `llama-bench` with `--against`), resident
+//! memory, time to a verdict at the first and the last question with and
+//! without the prefix cache, and how cleanly the Judge's replies parse over
 //! a scripted 50-question session, with and without structured output.
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing. It runs
 //! the real turn pipeline (narrator off) against the real model files.
 
+pub mod against;
 pub mod context;
 pub mod crash;
 pub mod load;
@@ -30,7 +33,7 @@ use crate::core::soup::verdict::Verdict;
 use crate::core::soup::{SoupEvent, SoupGame};
 use crate::core::vocab::Player;
 use crate::llm::LocalClient;
-use crate::llm::local::Engine;
+use crate::llm::local::{DEFAULT_PREFIX_CACHE_MB, Engine};
 
 pub use script::{PUZZLE, QUESTIONS};
 
@@ -44,11 +47,20 @@ pub struct BenchOptions {
     pub generate_tokens: usize,
     /// Repetitions of each speed measurement (the median is reported).
     pub runs: usize,
+    /// llama.cpp's `llama-bench`, run on the same file for comparison.
+    pub against: Option<PathBuf>,
 }
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        Self { model: None, questions: QUESTIONS.len(), prompt_tokens: 512, generate_tokens: 128, runs: 3 }
+        Self {
+            model: None,
+            questions: QUESTIONS.len(),
+            prompt_tokens: 512,
+            generate_tokens: 64,
+            runs: 3,
+            against: None,
+        }
     }
 }
 
@@ -62,6 +74,8 @@ pub struct SessionFigures {
     /// Verdicts equal to the script's expected one.
     pub agreed: usize,
     pub first_verdict: Duration,
+    /// The last question's time to a verdict.
+    pub last_verdict: Duration,
     pub total: Duration,
 }
 
@@ -78,23 +92,64 @@ pub async fn local_model(settings: &Settings, options: &BenchOptions) -> anyhow:
     let engine = Arc::new(engine);
     let info = &engine.info;
     println!("model            {} ({}, {:.0} MB)", info.name, info.path.display(), info.file_bytes as f64 / 1e6);
-    println!("machine          {} CPU threads", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("machine          {threads} CPU threads");
     println!("load             {:.2} s", info.load_time.as_secs_f64());
+    println!("memory           {} after loading", resident());
     let (prompt, generated) = speeds(&engine, options).await?;
     println!("prompt           {prompt:.1} tokens/s ({} tokens, median of {})", options.prompt_tokens, options.runs);
     println!(
         "generation       {generated:.1} tokens/s ({} tokens, median of {})",
         options.generate_tokens, options.runs
     );
+    if let Some(llama_bench) = &options.against {
+        let sizes = against::Sizes {
+            threads,
+            prompt_tokens: options.prompt_tokens,
+            generate_tokens: options.generate_tokens,
+            runs: options.runs,
+        };
+        let theirs = against::run(llama_bench, &info.path, sizes).await?;
+        println!("llama-bench      prompt {:.1} tokens/s, generation {:.1} tokens/s", theirs.prompt, theirs.generation);
+        println!(
+            "echoes/llama.cpp prompt {:.2}x, generation {:.2}x",
+            prompt / theirs.prompt,
+            generated / theirs.generation
+        );
+    }
     if options.questions == 0 {
         return Ok(());
     }
-    let client: Arc<dyn LlmClient> = Arc::new(LocalClient::from_engine(engine, Duration::from_secs(600)));
-    for (mode, judge) in [("structured", Arc::clone(&client)), ("free text", Arc::new(FreeText(client)) as _)] {
-        let figures = session(judge, options.questions).await?;
-        print_session(mode, &figures);
-    }
+    let client: Arc<dyn LlmClient> = Arc::new(LocalClient::from_engine(Arc::clone(&engine), Duration::from_secs(600)));
+    let figures = session(Arc::clone(&client), options.questions).await?;
+    print_session("structured", &figures);
+    print_verdict_times("prefix cache on ", &figures);
+    engine.set_prefix_cache(0);
+    print_verdict_times("prefix cache off", &session(Arc::clone(&client), options.questions).await?);
+    engine.set_prefix_cache((DEFAULT_PREFIX_CACHE_MB * 1024 * 1024) as usize);
+    print_session("free text", &session(Arc::new(FreeText(client)), options.questions).await?);
+    let (bytes, states) = engine.prefix_cache_use();
+    println!("memory           {} at the end; prefix cache {:.1} MB in {states} saved states", resident(), mb(bytes));
     Ok(())
+}
+
+/// This process's resident memory now and at its peak (Linux).
+fn resident() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+    };
+    match (field("VmRSS:"), field("VmHWM:")) {
+        (Some(now), Some(peak)) => format!("{:.0} MB resident (peak {:.0} MB)", mb(now * 1024), mb(peak * 1024)),
+        _ => "resident size unknown on this system".to_owned(),
+    }
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
 }
 
 /// Median prompt and generation speeds, in tokens per second.
@@ -156,8 +211,9 @@ pub async fn session(judge: Arc<dyn LlmClient>, count: usize) -> anyhow::Result<
         let view = SessionView { puzzle: &puzzle, game: &game, history: &history, canary, gate: &gate, ledger: &[] };
         let outcome =
             pipeline.run(&view, &player, &TurnInput::from(SoupVerb::Ask((*question).to_owned())), &|_| {}).await;
+        figures.last_verdict = asked.elapsed();
         if figures.asked == 0 {
-            figures.first_verdict = asked.elapsed();
+            figures.first_verdict = figures.last_verdict;
         }
         figures.asked += 1;
         match outcome.usage.judge_parse {
@@ -192,6 +248,17 @@ fn print_session(mode: &str, f: &SessionFigures) {
     println!(
         "  time to verdict {:.2} s for the first question; {:.2} s a question on average",
         f.first_verdict.as_secs_f64(),
+        f.total.as_secs_f64() / f.asked.max(1) as f64
+    );
+}
+
+fn print_verdict_times(mode: &str, f: &SessionFigures) {
+    println!(
+        "  {mode}: question 1 {:.2} s, question {} {:.2} s ({:.2}x), {:.2} s a question on average",
+        f.first_verdict.as_secs_f64(),
+        f.asked,
+        f.last_verdict.as_secs_f64(),
+        f.last_verdict.as_secs_f64() / f.first_verdict.as_secs_f64().max(1e-9),
         f.total.as_secs_f64() / f.asked.max(1) as f64
     );
 }

@@ -36,8 +36,16 @@ pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Re
             Ok(())
         }
         BenchCommand::Discord { delivery } => bench_discord(&delivery).await,
-        BenchCommand::LocalModel { model, questions, runs } => {
-            bench_local_model(&settings, model, questions, runs).await
+        BenchCommand::LocalModel { model, questions, runs, generate, against } => {
+            let options = crate::bench::BenchOptions {
+                model,
+                questions: questions.min(crate::bench::QUESTIONS.len()),
+                runs,
+                generate_tokens: generate,
+                against,
+                ..crate::bench::BenchOptions::default()
+            };
+            crate::bench::local_model(&settings, &options).await
         }
     }
 }
@@ -191,20 +199,4 @@ fn print_normal_play(normal: &crate::bench::secrecy::NormalReport) {
         normal.false_block_rate() * 100.0
     );
     normal.false_meta.iter().chain(&normal.false_withheld).take(20).for_each(|l| println!("  {l}"));
-}
-
-/// `echoes bench local-model`: at most as many questions as the script holds.
-async fn bench_local_model(
-    settings: &Settings,
-    model: Option<PathBuf>,
-    questions: usize,
-    runs: usize,
-) -> anyhow::Result<()> {
-    let options = crate::bench::BenchOptions {
-        model,
-        questions: questions.min(crate::bench::QUESTIONS.len()),
-        runs,
-        ..crate::bench::BenchOptions::default()
-    };
-    crate::bench::local_model(settings, &options).await
 }

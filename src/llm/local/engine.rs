@@ -1,6 +1,7 @@
-//! The in-process model: a GGUF file loaded into one of candle's quantized
-//! models (`super::arch`), its tokenizer and chat template, and the blocking
-//! generation loop.
+//! The in-process model: a GGUF file checked and described from its
+//! metadata, run by llama.cpp (`super::llama`), with its tokenizer and chat
+//! template, the prefix cache (`super::cache`) and the blocking generation
+//! loop.
 //!
 //! Everything here blocks the calling thread; `super::LocalClient` runs it
 //! on tokio's blocking pool. Errors are plain strings for the caller to
@@ -12,16 +13,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use candle_core::quantized::gguf_file::{self, Content, Value};
-use candle_core::quantized::{GgmlDType, QTensor};
-use candle_core::{Device, Tensor};
+use candle_core::quantized::gguf_file::{Content, Value};
+use llama_cpp_2::context::session::SeqState;
 
-use super::arch::{self, MAX_CONTEXT, Weights};
+use super::arch::{self, MAX_CONTEXT};
+use super::cache::{self, PrefixCache, Start};
+use super::llama::Llama;
 use super::sampler::Sampler;
 use super::structured::{self, Shape};
 use super::template::ChatTemplate;
 use super::tokenizer::ChatTokenizer;
 use crate::core::llm::ChatRequest;
+
+/// The prefix cache's budget when none is configured (`[llm.local]
+/// prefix_cache_mb`).
+pub const DEFAULT_PREFIX_CACHE_MB: u64 = 256;
 
 /// What a loaded model is, for notices and benchmarks.
 #[derive(Debug, Clone)]
@@ -38,14 +44,20 @@ pub struct ModelInfo {
 }
 
 /// A loaded chat model. One generation runs at a time (the caller's gate
-/// sees to that; the lock makes it so): each starts from an empty KV cache.
+/// sees to that; the lock makes it so); each starts from the longest
+/// prefix of its prompt the cache holds.
 pub struct Engine {
-    weights: Mutex<Weights>,
+    model: Mutex<Model>,
     tokenizer: ChatTokenizer,
     template: ChatTemplate,
     stops: Vec<u32>,
-    device: Device,
     pub info: ModelInfo,
+}
+
+/// llama.cpp's context and the prefix cache that says what it holds.
+struct Model {
+    llama: Llama,
+    cache: PrefixCache<SeqState>,
 }
 
 /// One finished generation, with its timings.
@@ -53,6 +65,8 @@ pub struct Engine {
 pub struct Generation {
     pub text: String,
     pub prompt_tokens: usize,
+    /// Prompt tokens the prefix cache already held (not processed again).
+    pub cached_tokens: usize,
     pub completion_tokens: usize,
     pub prompt_time: Duration,
     pub generation_time: Duration,
@@ -72,8 +86,15 @@ pub enum GenerateError {
 }
 
 impl Engine {
-    /// Reads and checks a GGUF file and builds the model. Blocking.
+    /// Reads and checks a GGUF file and loads it, with the default prefix
+    /// cache. Blocking.
     pub fn load(path: &Path) -> Result<Self, String> {
+        Self::load_with(path, DEFAULT_PREFIX_CACHE_MB * 1024 * 1024)
+    }
+
+    /// As `load`, with a prefix cache of `cache_bytes` (0: none, every
+    /// prompt is processed whole).
+    pub fn load_with(path: &Path, cache_bytes: u64) -> Result<Self, String> {
         let started = Instant::now();
         let mut file = File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
         let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -96,15 +117,9 @@ impl Engine {
         let name = meta_string(&content, "general.name")
             .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
         let context_tokens = arch::trained_context(&content, &arch).map_or(MAX_CONTEXT, |n| n.min(MAX_CONTEXT));
-        let device = Device::Cpu;
-        let weights = match with_fast_types(&content, &mut file, &device) {
-            Ok(Some(mut converted)) => {
-                let content = Content::read(&mut converted).map_err(|e| format!("converting it failed ({e})"))?;
-                Weights::load(&arch, content, &mut converted, &device)
-            }
-            Ok(None) => Weights::load(&arch, content, &mut file, &device),
-            Err(e) => Err(format!("its tensors could not be loaded ({e})")),
-        }?;
+        drop(content);
+        let llama = Llama::load(path, context_tokens)?;
+        let cache = PrefixCache::new(usize::try_from(cache_bytes).unwrap_or(usize::MAX));
         let info = ModelInfo {
             name,
             architecture: arch,
@@ -113,7 +128,7 @@ impl Engine {
             context_tokens,
             load_time: started.elapsed(),
         };
-        Ok(Self { weights: Mutex::new(weights), tokenizer, template, stops, device, info })
+        Ok(Self { model: Mutex::new(Model { llama, cache }), tokenizer, template, stops, info })
     }
 
     /// Tokens in `text` by this model's tokenizer.
@@ -121,17 +136,33 @@ impl Engine {
         self.tokenizer.encode(text).ok().map(|ids| ids.len())
     }
 
+    /// Changes the prefix cache's budget (0: none); what no longer fits is
+    /// dropped.
+    pub fn set_prefix_cache(&self, bytes: usize) {
+        let mut model = self.lock();
+        model.cache.set_budget(bytes);
+        if bytes == 0 {
+            model.cut(0);
+        }
+    }
+
+    /// Bytes of model state the prefix cache holds now, and in how many states.
+    pub fn prefix_cache_use(&self) -> (usize, usize) {
+        let model = self.lock();
+        (model.cache.used(), model.cache.saved_count())
+    }
+
     /// Runs one chat request to completion, or until `cancel` is set.
     pub fn generate(&self, request: &ChatRequest, cancel: &AtomicBool) -> Result<Generation, GenerateError> {
         let prompt = self.template.render(&request.messages);
         let ids = self.tokenizer.encode(&prompt).map_err(GenerateError::Failed)?;
         let budget = request.max_tokens.max(1) as usize;
-        if ids.len() + budget > self.info.context_tokens {
+        if ids.is_empty() || ids.len() + budget > self.info.context_tokens {
             return Err(GenerateError::TooLong { prompt: ids.len(), context: self.info.context_tokens });
         }
-        let mut lm = self.session();
         let started = Instant::now();
-        let logits = lm.feed(&ids).map_err(GenerateError::Failed)?;
+        let (mut lm, cached) = self.session(&ids);
+        let logits = lm.feed(&ids[cached..]).map_err(GenerateError::Failed)?;
         let prompt_time = started.elapsed();
         let mut sampler = Sampler::new(request.temperature, request.seed);
         let mut run = Run { lm, logits, sampler: &mut sampler, cancel, produced: 0, budget };
@@ -142,35 +173,52 @@ impl Engine {
         Ok(Generation {
             text,
             prompt_tokens: ids.len(),
+            cached_tokens: cached,
             completion_tokens: run.produced,
             prompt_time,
             generation_time: started.elapsed() - prompt_time,
         })
     }
 
-    /// The decoding state, emptied. Holds the model until dropped.
-    fn session(&self) -> Lm<'_> {
-        // A generation that panicked left only a stale cache, which is reset here.
-        let mut weights = self.weights.lock().unwrap_or_else(PoisonError::into_inner);
-        weights.reset();
-        Lm { weights, pos: 0, device: self.device.clone() }
+    /// The decoding state for `prompt`, holding the model until dropped,
+    /// and how many of its tokens it already holds.
+    fn session(&self, prompt: &[u32]) -> (Lm<'_>, usize) {
+        let mut model = self.lock();
+        let kept = model.start(prompt);
+        (Lm { model }, kept)
+    }
+
+    /// An empty decoding state (benchmarks: nothing reused).
+    fn fresh(&self) -> Lm<'_> {
+        let mut model = self.lock();
+        model.cut(0);
+        Lm { model }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Model> {
+        self.model.lock().unwrap_or_else(|poisoned| {
+            // A generation that panicked left a state nobody knows: forget it.
+            let mut model = PoisonError::into_inner(poisoned);
+            model.cut(0);
+            model
+        })
     }
 
     pub fn tokenizer(&self) -> &ChatTokenizer {
         &self.tokenizer
     }
 
-    /// Benchmark: the time to process `ids` as one prompt.
+    /// Benchmark: the time to process `ids` as one prompt, from nothing.
     pub fn time_prompt(&self, ids: &[u32]) -> Result<Duration, String> {
         let started = Instant::now();
-        self.session().feed(ids)?;
+        self.fresh().feed(ids)?;
         Ok(started.elapsed())
     }
 
     /// Benchmark: after `prompt`, the time to generate exactly `n` tokens
     /// greedily (stop tokens ignored), prompt excluded.
     pub fn time_generation(&self, prompt: &[u32], n: usize) -> Result<Duration, String> {
-        let mut lm = self.session();
+        let mut lm = self.fresh();
         let mut logits = lm.feed(prompt)?;
         let started = Instant::now();
         for _ in 0..n {
@@ -186,30 +234,71 @@ impl Engine {
     }
 }
 
-/// A decoding state: the model with its KV cache, and the position.
+impl Model {
+    /// Makes the context hold the longest prefix of `prompt` it can
+    /// (from the live state or a saved one) and returns its length.
+    fn start(&mut self, prompt: &[u32]) -> usize {
+        match self.cache.plan(prompt) {
+            Start::Live(keep) => {
+                if self.cache.worth_saving(keep) {
+                    self.stash();
+                }
+                self.cut(keep)
+            }
+            Start::Restore { index, keep } => {
+                if self.cache.worth_saving(cache::common(&self.cache.live, prompt)) {
+                    self.stash();
+                }
+                let restored = match self.cache.take(index) {
+                    Some(state) => self.llama.restore(state),
+                    None => false,
+                };
+                if restored { self.cut(keep) } else { self.cut(0) }
+            }
+        }
+    }
+
+    /// Saves the live state in the cache (a failure only loses the saving).
+    fn stash(&mut self) {
+        if let Ok(state) = self.llama.save() {
+            let bytes = state.byte_len();
+            self.cache.save(state, bytes);
+        }
+    }
+
+    /// Keeps the live state's first `keep` tokens (all of them are dropped
+    /// when the model cannot drop part); returns how many were kept.
+    fn cut(&mut self, keep: usize) -> usize {
+        if keep > 0 && (keep >= self.cache.live.len() || self.llama.truncate(keep)) {
+            self.cache.live.truncate(keep);
+            return self.cache.live.len();
+        }
+        self.llama.clear();
+        self.cache.live.clear();
+        0
+    }
+}
+
+/// A decoding state: the model with what its context holds.
 pub struct Lm<'a> {
-    weights: MutexGuard<'a, Weights>,
-    pos: usize,
-    device: Device,
+    model: MutexGuard<'a, Model>,
 }
 
 impl Lm<'_> {
     /// Feeds tokens after those already seen; returns the logits that follow.
     pub fn feed(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
-        // candle's qwen and gemma models take several tokens at once only
-        // into an empty cache (their masks assume it): after the prompt,
-        // forced text goes in one token at a time.
-        if self.pos > 0 && ids.len() > 1 && !self.weights.takes_runs() {
-            let mut logits = Vec::new();
-            for id in ids {
-                logits = self.feed(std::slice::from_ref(id))?;
+        let model = &mut *self.model;
+        match model.llama.decode(ids, model.cache.live.len()) {
+            Ok(logits) => {
+                model.cache.live.extend_from_slice(ids);
+                Ok(logits)
             }
-            return Ok(logits);
+            Err(why) => {
+                // What the context holds is unknown now: start afresh next time.
+                model.cut(0);
+                Err(why)
+            }
         }
-        let input = Tensor::new(ids, &self.device).and_then(|t| t.unsqueeze(0)).map_err(|e| e.to_string())?;
-        let logits = self.weights.forward(&input, self.pos).map_err(|e| format!("inference failed: {e}"))?;
-        self.pos += ids.len();
-        logits.squeeze(0).and_then(|t| t.to_vec1::<f32>()).map_err(|e| e.to_string())
     }
 }
 
@@ -276,38 +365,6 @@ impl Run<'_> {
         }
         Ok(text)
     }
-}
-
-/// Tensor types without SIMD kernels in candle on x86 (Q4_1, Q5_0, Q5_1)
-/// run several times slower than the rest, so they are converted once, at
-/// load, to Q8_0 (which has them); the converted model is rebuilt in memory.
-/// `None` when every tensor is already of a fast type.
-fn with_fast_types(
-    content: &Content,
-    file: &mut File,
-    device: &Device,
-) -> candle_core::Result<Option<std::io::Cursor<Vec<u8>>>> {
-    let slow = |t: GgmlDType| matches!(t, GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1);
-    if !content.tensor_infos.values().any(|info| slow(info.ggml_dtype)) {
-        return Ok(None);
-    }
-    let mut tensors: Vec<(&str, QTensor)> = Vec::with_capacity(content.tensor_infos.len());
-    for name in content.tensor_infos.keys() {
-        let tensor = content.tensor(file, name, device)?;
-        let width = tensor.shape().dims().last().copied().unwrap_or(0);
-        let tensor = if slow(tensor.dtype()) && width % 32 == 0 {
-            QTensor::quantize(&tensor.dequantize(device)?, GgmlDType::Q8_0)?
-        } else {
-            tensor
-        };
-        tensors.push((name, tensor));
-    }
-    let metadata: Vec<(&str, &Value)> = content.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let tensors: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (*k, v)).collect();
-    let mut out = std::io::Cursor::new(Vec::new());
-    gguf_file::write(&mut out, &metadata, &tensors)?;
-    out.set_position(0);
-    Ok(Some(out))
 }
 
 /// A truncated download keeps a valid header: check every tensor's bytes

@@ -1,9 +1,12 @@
-//! The `local` provider: a GGUF chat model run in this process with
-//! candle, so the game needs no model service at all.
+//! The `local` provider: a GGUF chat model run in this process by
+//! llama.cpp, so the game needs no model service at all.
 //!
 //! # Layout
-//! - `arch`: the architectures (llama, qwen2, qwen3, gemma3) behind one type.
-//! - `engine`: loading a GGUF file and the blocking generation loop.
+//! - `arch`: the architectures supported (llama, qwen2, qwen3, gemma3).
+//! - `engine`: checking and loading a GGUF file and the blocking
+//!   generation loop.
+//! - `llama`: llama.cpp (the `llama-cpp-2` bindings): tokens in, logits out.
+//! - `cache`: the prefix cache, so a turn processes only its new tokens.
 //! - `tokenizer`, `template`: the tokenizer rebuilt from GGUF metadata and
 //!   the prompt formats (ChatML, Qwen3's, Gemma's).
 //! - `sampler`: greedy or seeded top-k/top-p sampling.
@@ -12,6 +15,8 @@
 //! # Invariants
 //! - The model is loaded once per client (on the first `health` or `chat`)
 //!   and shared by every session using the client.
+//! - The prefix cache changes only speed: a generation gives the same text
+//!   with it or without it.
 //! - Generation runs on tokio's blocking pool, one at a time, so a slow
 //!   generation never stalls other sessions' I/O; a caller that gives up
 //!   (deadline, dropped future) stops the generation at the next token.
@@ -19,7 +24,9 @@
 //!   to do; nothing here panics on a bad file.
 
 mod arch;
+mod cache;
 mod engine;
+mod llama;
 mod sampler;
 mod structured;
 mod template;
@@ -35,7 +42,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio::sync::{OnceCell, Semaphore};
 
-pub use engine::{Engine, GenerateError, Generation, ModelInfo, verify_gguf};
+pub use engine::{DEFAULT_PREFIX_CACHE_MB, Engine, GenerateError, Generation, ModelInfo, verify_gguf};
 
 use super::settings::ResolvedProvider;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};
@@ -47,6 +54,8 @@ pub struct LocalClient {
     /// One generation at a time: on a few cores, parallel ones only thrash.
     gate: Arc<Semaphore>,
     timeout: Duration,
+    /// The prefix cache's budget in bytes (0: none).
+    prefix_cache: u64,
 }
 
 impl LocalClient {
@@ -55,23 +64,30 @@ impl LocalClient {
     pub fn new(resolved: &ResolvedProvider) -> Result<Self, LlmError> {
         let choice =
             crate::models::ModelDir::new(&resolved.local).chat_model().map_err(|e| LlmError::Config(e.to_string()))?;
-        Ok(Self::for_file(&choice.path, resolved.http.timeout))
+        let client = Self::for_file(&choice.path, resolved.http.timeout);
+        Ok(Self { prefix_cache: resolved.local.prefix_cache_mb.saturating_mul(1024 * 1024), ..client })
     }
 
     /// A client for one GGUF file; `timeout` bounds each `chat`.
     pub fn for_file(path: &Path, timeout: Duration) -> Self {
-        Self { path: path.to_owned(), engine: OnceCell::new(), gate: Arc::new(Semaphore::new(1)), timeout }
+        Self {
+            path: path.to_owned(),
+            engine: OnceCell::new(),
+            gate: Arc::new(Semaphore::new(1)),
+            timeout,
+            prefix_cache: DEFAULT_PREFIX_CACHE_MB * 1024 * 1024,
+        }
     }
 
     /// A client around an engine already loaded (benchmarks, tests).
     pub fn from_engine(engine: Arc<Engine>, timeout: Duration) -> Self {
         let path = engine.info.path.clone();
-        Self { path, engine: OnceCell::new_with(Some(engine)), gate: Arc::new(Semaphore::new(1)), timeout }
+        Self { engine: OnceCell::new_with(Some(engine)), ..Self::for_file(&path, timeout) }
     }
 
     /// Loads the model (once) off the async threads.
     pub async fn engine(&self) -> Result<Arc<Engine>, LlmError> {
-        self.engine.get_or_try_init(|| load(self.path.clone())).await.cloned()
+        self.engine.get_or_try_init(|| load(self.path.clone(), self.prefix_cache)).await.cloned()
     }
 
     /// The loaded model's description, once loaded.
@@ -114,9 +130,9 @@ impl Drop for CancelOnDrop {
     }
 }
 
-async fn load(path: PathBuf) -> Result<Arc<Engine>, LlmError> {
+async fn load(path: PathBuf, prefix_cache: u64) -> Result<Arc<Engine>, LlmError> {
     let shown = path.display().to_string();
-    let loaded = tokio::task::spawn_blocking(move || Engine::load(&path))
+    let loaded = tokio::task::spawn_blocking(move || Engine::load_with(&path, prefix_cache))
         .await
         .map_err(|e| LlmError::Unavailable(format!("loading the local model stopped: {e}")))?;
     loaded.map(Arc::new).map_err(|why| {

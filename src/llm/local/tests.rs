@@ -6,6 +6,8 @@ use super::*;
 use crate::core::llm::ChatMessage;
 use crate::models::testing;
 
+const ARCHITECTURES: [&str; 4] = ["llama", "qwen2", "qwen3", "gemma3"];
+
 /// The small model, loaded once for all tests here.
 fn engine() -> Option<Arc<Engine>> {
     static ENGINE: std::sync::OnceLock<Option<Arc<Engine>>> = std::sync::OnceLock::new();
@@ -211,13 +213,14 @@ fn lists_keep_quoted_allowed_items_once() {
     assert_eq!(structured::list("]", None), "[]");
 }
 
-/// Each architecture beside llama, from a tiny file in its real layout:
-/// it loads, names itself, generates within budget, starts every
-/// generation afresh, and still gives JSON of the schema's shape.
+/// Each architecture, from a tiny file in its real layout: llama.cpp
+/// loads it, it names itself, generates within budget, the same request
+/// gives the same reply (the prefix cache changes nothing), and it still
+/// gives JSON of the schema's shape.
 #[test]
 fn each_architecture_loads_and_generates_from_a_tiny_file() {
     let dir = tempfile::tempdir().unwrap();
-    for arch in ["qwen2", "qwen3", "gemma3"] {
+    for arch in ARCHITECTURES {
         let path = dir.path().join(format!("tiny-{arch}.gguf"));
         tiny::write(arch, &path);
         assert_eq!(verify_gguf(&path).unwrap(), format!("tiny-{arch}"));
@@ -231,6 +234,7 @@ fn each_architecture_loads_and_generates_from_a_tiny_file() {
         assert!(first.completion_tokens <= 6 && first.prompt_tokens > 20, "{arch}: {first:?}");
         let again = engine.generate(&free, &never()).unwrap();
         assert_eq!(first.text, again.text, "{arch}: the second generation saw the first one's tokens");
+        assert_eq!(again.cached_tokens, again.prompt_tokens - 1, "{arch}: the prompt came from the cache");
 
         let mut judged = request("Is water wet?");
         judged.max_tokens = 48;
@@ -277,4 +281,65 @@ fn an_unsupported_architecture_is_named() {
     gguf_file::write(&mut std::fs::File::create(&other).unwrap(), &metadata, &tensors).unwrap();
     let why = Engine::load(&other).err().expect("refused");
     assert!(why.contains("`mamba`") && why.contains("`qwen2`"), "{why}");
+}
+
+/// Two sessions' turns, interleaved, each turn's history grown by the
+/// last reply: what a bot serving two games sends its model.
+fn interleaved_turns() -> Vec<ChatRequest> {
+    let mut turns = Vec::new();
+    let mut histories = [Vec::new(), Vec::new()];
+    let questions = ["Was it raining?", "Did she know him?", "Is the dog important?", "Was it at night?"];
+    for (i, question) in questions.iter().enumerate() {
+        for (s, history) in histories.iter_mut().enumerate() {
+            let mut messages = vec![ChatMessage::system(format!(
+                "You are the judge of puzzle {s}. The rules are long and the same every turn. {}",
+                "Answer YES or NO. ".repeat(20)
+            ))];
+            messages.extend(history.iter().cloned());
+            messages.push(ChatMessage::user(format!("{question} ({i})")));
+            let mut request = ChatRequest::new(messages);
+            request.max_tokens = 8;
+            request.temperature = if s == 0 { 0.0 } else { 0.8 };
+            request.seed = Some(11 + i as u64);
+            turns.push(request);
+            history.push(ChatMessage::user(format!("{question} ({i})")));
+            history.push(ChatMessage {
+                role: crate::core::llm::ChatRole::Assistant,
+                content: format!("Answer {i} for session {s}."),
+            });
+        }
+    }
+    turns
+}
+
+/// The prefix cache changes speed only: the same turns (greedy and seeded
+/// sampling, two sessions interleaved, a small budget that evicts) give
+/// the same replies as an engine that processes every prompt whole, and
+/// later turns take most of their prompt from the cache.
+#[test]
+fn the_prefix_cache_gives_the_same_replies_as_none() {
+    let dir = tempfile::tempdir().unwrap();
+    for arch in ARCHITECTURES {
+        let path = dir.path().join(format!("tiny-{arch}.gguf"));
+        tiny::write(arch, &path);
+        let plain = Engine::load_with(&path, 0).unwrap();
+        let cached = Engine::load_with(&path, 64 << 20).unwrap();
+        let small = Engine::load_with(&path, 1).unwrap();
+        let mut reused = 0;
+        for (turn, request) in interleaved_turns().iter().enumerate() {
+            let expected = plain.generate(request, &never()).unwrap();
+            assert_eq!(expected.cached_tokens, 0, "{arch}: no cache, nothing reused");
+            let got = cached.generate(request, &never()).unwrap();
+            assert_eq!(got.text, expected.text, "{arch}, turn {turn}: the cache changed the reply");
+            assert_eq!(small.generate(request, &never()).unwrap().text, expected.text, "{arch}, turn {turn}");
+            if turn >= 2 {
+                assert!(got.cached_tokens * 10 >= got.prompt_tokens * 8, "{arch}, turn {turn}: {got:?}");
+            }
+            reused += got.cached_tokens;
+        }
+        let (bytes, states) = cached.prefix_cache_use();
+        assert!(reused > 0 && bytes > 0 && states >= 1, "{arch}: {bytes} bytes in {states} states");
+        assert!(bytes <= 64 << 20);
+        assert_eq!(small.prefix_cache_use(), (0, 0), "{arch}: nothing fits one byte");
+    }
 }

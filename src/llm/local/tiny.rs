@@ -1,7 +1,8 @@
 //! Tiny GGUF chat models for tests: random weights in the real tensor names,
 //! shapes and quantisations of an architecture, with real metadata and a
-//! byte-level BPE tokenizer, so an architecture's loading and generation
-//! path runs without its multi-gigabyte download. What they say is noise.
+//! byte-level BPE tokenizer (the metadata llama.cpp builds its vocabulary
+//! from), so an architecture's loading and generation path runs without its
+//! multi-gigabyte download. What they say is noise.
 
 use std::path::Path;
 
@@ -29,7 +30,7 @@ pub fn specials(arch: &str) -> &'static [&'static str] {
     }
 }
 
-/// Writes a tiny `arch` model (`qwen2`, `qwen3` or `gemma3`) to `path`.
+/// Writes a tiny `arch` model (`llama`, `qwen2`, `qwen3` or `gemma3`) to `path`.
 pub fn write(arch: &str, path: &Path) {
     let tokens = if arch == "gemma3" { pieces() } else { vocabulary(specials(arch)) };
     let vocab = tokens.len();
@@ -69,6 +70,7 @@ pub fn write(arch: &str, path: &Path) {
                 add("post_attention_norm.weight", ones(HIDDEN));
                 add("post_ffw_norm.weight", ones(HIDDEN));
             }
+            "llama" => {}
             other => panic!("no tiny model for `{other}`"),
         }
     }
@@ -130,9 +132,11 @@ fn tokenizer(arch: &str, tokens: &[String]) -> Vec<(String, Value)> {
         ]);
     } else {
         let merges = MERGES.iter().map(|(a, b)| Value::String(format!("{a} {b}"))).collect();
+        // SmolLM2's split (GPT-2's, digits one by one) for llama, Qwen's for the others.
+        let pre = if arch == "llama" { "smollm" } else { "qwen2" };
         out.extend([
             ("tokenizer.ggml.model".into(), Value::String("gpt2".into())),
-            ("tokenizer.ggml.pre".into(), Value::String("qwen2".into())),
+            ("tokenizer.ggml.pre".into(), Value::String(pre.into())),
             ("tokenizer.ggml.merges".into(), Value::Array(merges)),
         ]);
     }
