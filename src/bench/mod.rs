@@ -189,13 +189,17 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// Asks the first `count` scripted questions in one session, narrator off,
-/// feeding each verdict into the history as a real session does.
+/// Asks the first `count` scripted questions in one session, narrator and
+/// known answers off, feeding each verdict into the history as a real
+/// session does.
 pub async fn session(judge: Arc<dyn LlmClient>, count: usize) -> anyhow::Result<SessionFigures> {
     let (library, _) = crate::puzzles::PuzzleLibrary::load(None);
     let puzzle: Arc<Puzzle> = library.get(PUZZLE).with_context(|| format!("the bundled puzzle {PUZZLE} is missing"))?;
     let prompts = Arc::new(crate::assets::load_prompts(None)?);
-    let settings = PipelineSettings { narrator: false, seed: Some(7), ..PipelineSettings::default() };
+    // Known answers off: every question goes to the model, which is what
+    // this measures (a known answer would skip it and flatter the times).
+    let settings =
+        PipelineSettings { narrator: false, seed: Some(7), known_answers: false, ..PipelineSettings::default() };
     let models = RoleModels { judge: Arc::clone(&judge), narrator: judge };
     let pipeline = Pipeline::new(models, prompts, settings);
     let mut game = SoupGame::new(&puzzle, 3).apply(&SoupEvent::Start, &puzzle).map_err(|r| anyhow::anyhow!("{r:?}"))?;

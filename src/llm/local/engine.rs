@@ -246,7 +246,7 @@ impl Model {
                 self.cut(keep)
             }
             Start::Restore { index, keep } => {
-                if self.cache.worth_saving(cache::common(&self.cache.live, prompt)) {
+                if self.cache.worth_saving(cache::common(self.cache.live(), prompt)) {
                     self.stash();
                 }
                 let restored = match self.cache.take(index) {
@@ -269,12 +269,12 @@ impl Model {
     /// Keeps the live state's first `keep` tokens (all of them are dropped
     /// when the model cannot drop part); returns how many were kept.
     fn cut(&mut self, keep: usize) -> usize {
-        if keep > 0 && (keep >= self.cache.live.len() || self.llama.truncate(keep)) {
-            self.cache.live.truncate(keep);
-            return self.cache.live.len();
+        if keep > 0 && (keep >= self.cache.live().len() || self.llama.truncate(keep)) {
+            self.cache.truncate(keep);
+            return self.cache.live().len();
         }
         self.llama.clear();
-        self.cache.live.clear();
+        self.cache.truncate(0);
         0
     }
 }
@@ -288,9 +288,9 @@ impl Lm<'_> {
     /// Feeds tokens after those already seen; returns the logits that follow.
     pub fn feed(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
         let model = &mut *self.model;
-        match model.llama.decode(ids, model.cache.live.len()) {
+        match model.llama.decode(ids, model.cache.live().len()) {
             Ok(logits) => {
-                model.cache.live.extend_from_slice(ids);
+                model.cache.fed(ids);
                 Ok(logits)
             }
             Err(why) => {

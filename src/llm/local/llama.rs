@@ -19,8 +19,16 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::token::LlamaToken;
 
-/// Tokens decoded in one call: a longer prompt goes in several.
+/// Tokens decoded in one call: a longer prompt goes in several, each
+/// starting on a prefix-cache block (`super::cache` reuses whole blocks).
 const BATCH: usize = 512;
+const _: () = assert!(BATCH.is_multiple_of(super::cache::BLOCK));
+/// llama.cpp's `LLAMA_FLASH_ATTN_TYPE_DISABLED`. Its CPU flash attention
+/// (on by default) sums a query's scores in an order that depends on the
+/// batch the query came in, so a prompt cut at any point would not give
+/// the logits the whole prompt gives, and the prefix cache would change
+/// replies. Plain attention sums the same way in every batch.
+const FLASH_ATTENTION_OFF: i32 = 0;
 /// The one sequence every generation uses.
 const SEQ: i32 = 0;
 
@@ -67,7 +75,8 @@ impl Llama {
             .with_n_threads_batch(threads)
             // Gemma's sliding-window layers keep every position, so a
             // cached prefix can be cut back anywhere (`truncate`).
-            .with_swa_full(true);
+            .with_swa_full(true)
+            .with_flash_attention_policy(FLASH_ATTENTION_OFF);
         // SAFETY: the context borrows the model, which is boxed (its address
         // never changes), owned by the same struct and dropped after it.
         let model_ref: &'static LlamaModel = unsafe { &*(model.as_ref() as *const LlamaModel) };

@@ -234,7 +234,8 @@ fn each_architecture_loads_and_generates_from_a_tiny_file() {
         assert!(first.completion_tokens <= 6 && first.prompt_tokens > 20, "{arch}: {first:?}");
         let again = engine.generate(&free, &never()).unwrap();
         assert_eq!(first.text, again.text, "{arch}: the second generation saw the first one's tokens");
-        assert_eq!(again.cached_tokens, again.prompt_tokens - 1, "{arch}: the prompt came from the cache");
+        let whole_blocks = (again.prompt_tokens - 1) / super::cache::BLOCK * super::cache::BLOCK;
+        assert_eq!(again.cached_tokens, whole_blocks, "{arch}: the prompt came from the cache");
 
         let mut judged = request("Is water wet?");
         judged.max_tokens = 48;
