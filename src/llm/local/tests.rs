@@ -334,7 +334,8 @@ fn the_prefix_cache_gives_the_same_replies_as_none() {
             assert_eq!(got.text, expected.text, "{arch}, turn {turn}: the cache changed the reply");
             assert_eq!(small.generate(request, &never()).unwrap().text, expected.text, "{arch}, turn {turn}");
             if turn >= 2 {
-                assert!(got.cached_tokens * 10 >= got.prompt_tokens * 8, "{arch}, turn {turn}: {got:?}");
+                // Reused in whole blocks: at most a block short of all but the new turn.
+                assert!(got.cached_tokens * 4 >= got.prompt_tokens * 3, "{arch}, turn {turn}: {got:?}");
             }
             reused += got.cached_tokens;
         }
