@@ -36,7 +36,7 @@ def frange(lo, hi, step):
 
 
 FLIP_MIN_WORDS = 0.7
-JOINTS = ["而且", "并且", ", and ", " and also ", " as well as "]
+JOINTS = ["而且", "并且", ", and ", " and also ", " as well as "] + [f" and {w} " for w in ["did", "was", "is", "were", "are", "does", "do", "has", "had", "have", "could", "can", "will", "would"]]
 
 
 def asks_two(text):
@@ -53,11 +53,10 @@ def question_outcome(row, w, threshold, margin):
         return "cant"
     scored.sort(key=lambda s: -s[0])
     best = scored[0]
-    # The closest known answer with another verdict; when none is in the
-    # top 10, it may be just below the tenth (as `recall` sees every known
-    # answer): the tenth's score stands in for it.
+    # The closest known answer with another verdict (`--scores` prints
+    # every known answer, as `recall` sees them all).
     rival = next((s for s in scored if s[1] != best[1]), None)
-    rival_score = rival[0] if rival else (scored[-1][0] if len(scored) >= 10 else None)
+    rival_score = rival[0] if rival else None
     clear = rival_score is None or best[0] - rival_score >= margin
     plain_flip = not best[3]["flipped"] or best[3]["lexical"] >= FLIP_MIN_WORDS
     one_ask = not asks_two(row["input"]) or asks_two(best[3]["known"])

@@ -138,8 +138,8 @@ pub enum EvalCommand {
         /// Print the report as JSON only.
         #[arg(long)]
         json: bool,
-        /// Print, for each question, the closest known answers and their
-        /// similarities, and for each guess every key fact's (JSON lines),
+        /// Print, for each question, every known answer (the closest first)
+        /// and its similarities, and for each guess every key fact's (JSON lines),
         /// for calibrating the known-answer and key-fact thresholds on your
         /// own labelled set (`scripts/calibrate-known.py`); nothing is judged.
         #[arg(long)]

@@ -230,8 +230,8 @@ pub async fn run(
     Ok(judged)
 }
 
-/// For each question line, its puzzle's closest known answers (by the
-/// combined score) with their word and vector similarities and whether
+/// For each question line, its puzzle's known answers (the closest first,
+/// by the combined score) with their word and vector similarities and whether
 /// the verdict would be right; for each guess, every key fact's word and
 /// vector similarity to it and whether the line expects it: what
 /// `known`'s thresholds are calibrated on.
@@ -260,10 +260,11 @@ pub async fn known_scores(
         let top: Vec<serde_json::Value> = known
             .scores(&line.input, vector.as_deref())
             .into_iter()
-            .take(10)
             .map(|(r, lexical, semantic)| {
+                let (asked_in_known, known_in_asked) = known.word_cover(&line.input, &r.question);
                 json!({"score": r.score, "lexical": lexical, "semantic": semantic, "verdict": r.verdict.as_str(),
-                       "flipped": r.flipped, "right": r.verdict.as_str() == expected, "known": r.question})
+                       "flipped": r.flipped, "right": r.verdict.as_str() == expected, "known": r.question,
+                       "asked_in_known": asked_in_known, "known_in_asked": known_in_asked})
             })
             .collect();
         out.push(json!({"line": n, "puzzle": puzzle.id, "language": puzzle.language.code(), "input": line.input, "expected": expected, "top": top}));

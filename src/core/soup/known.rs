@@ -265,6 +265,14 @@ impl Known {
         out
     }
 
+    /// How much of `question`'s words `known` has, and how much of
+    /// `known`'s the question has (each a share, as `coverage`): for
+    /// calibrating (`echoes eval judge --scores`).
+    pub fn word_cover(&self, question: &str, known: &str) -> (f32, f32) {
+        let (q, k) = (features(question, self.language), features(known, self.language));
+        (coverage(&q, &k), coverage(&k, &q))
+    }
+
     /// The known answer for `question`, when one is close enough to trust.
     /// Not when it is below the threshold, nor when a known answer with
     /// another verdict is nearly as close (a question between two).
@@ -283,6 +291,15 @@ impl Known {
         let plain_flip = !best.flipped || *words >= FLIP_MIN_WORDS;
         let one_ask = !asks_two(question) || asks_two(&best.question);
         (best.score >= threshold && clear && plain_flip && one_ask).then(|| best.clone())
+    }
+
+    /// A question that asks two things (`two_asks`), answered from each
+    /// part's known answer (`recall`, each part with its own vector) and
+    /// `joined`; none unless both parts are recalled.
+    pub fn recall_two(&self, first: (&str, Option<&[f32]>), second: (&str, Option<&[f32]>)) -> Option<Verdict> {
+        let a = self.recall(first.0, first.1)?;
+        let b = self.recall(second.0, second.1)?;
+        joined(a.verdict, b.verdict)
     }
 
     /// The key facts a guess states, each fact's best similarity to the
@@ -343,8 +360,54 @@ pub struct FactScore {
 /// Whether a question joins two asks, each of which a known answer may
 /// settle differently (`YES AND NO` when they disagree).
 pub fn asks_two(question: &str) -> bool {
+    two_asks(question).is_some()
+}
+
+/// Words that open an English yes/no question: after "and", they start a
+/// second one ("was he ill and did he lose on purpose").
+const ASK_WORDS_EN: &[&str] =
+    &["did", "was", "is", "were", "are", "does", "do", "has", "had", "have", "could", "can", "will", "would"];
+
+/// A question that joins two asks ("…, and …", "… and did …", "…而且…"),
+/// split at its first joint, lower case, each part trimmed. An English
+/// second part with no question word of its own borrows the first's
+/// ("was he awake, and in bed" asks "was … in bed").
+pub fn two_asks(question: &str) -> Option<(String, String)> {
     let q = question.to_lowercase();
-    ["而且", "并且", ", and ", " and also ", " as well as "].iter().any(|joint| q.contains(joint))
+    let fixed = ["而且", "并且", ", and also ", " and also ", ", and ", " as well as "];
+    let at_fixed = fixed.iter().filter_map(|j| q.find(j).map(|i| (i, i + j.len())));
+    let at_ask = ASK_WORDS_EN.iter().filter_map(|w| {
+        let joint = format!(" and {w} ");
+        q.find(&joint).map(|i| (i, i + " and ".len()))
+    });
+    // The earliest joint; of two there, the longer (", and also ").
+    let (start, end) = at_fixed.chain(at_ask).min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))?;
+    let trim = |s: &str| s.trim_matches(|c: char| c.is_whitespace() || ",，、?？。.!！".contains(c)).to_string();
+    let (first, mut second) = (trim(&q[..start]), trim(&q[end..]));
+    if first.is_empty() || second.is_empty() {
+        return None;
+    }
+    let opener = |s: &str| s.split_whitespace().next().filter(|w| ASK_WORDS_EN.contains(w)).map(str::to_string);
+    if !second.chars().any(is_cjk)
+        && opener(&second).is_none()
+        && let Some(word) = opener(&first)
+    {
+        second = format!("{word} {second}");
+    }
+    Some((first, second))
+}
+
+/// A two-part question's verdict from its parts': YES when both hold, NO
+/// when neither does, YES AND NO when they differ (or either part is
+/// half true); none when a part does not bear on the story.
+pub fn joined(first: Verdict, second: Verdict) -> Option<Verdict> {
+    let bears = |v: Verdict| matches!(v, Verdict::Yes | Verdict::No | Verdict::YesAndNo);
+    match (first, second) {
+        (Verdict::Yes, Verdict::Yes) => Some(Verdict::Yes),
+        (Verdict::No, Verdict::No) => Some(Verdict::No),
+        (a, b) if bears(a) && bears(b) => Some(Verdict::YesAndNo),
+        _ => None,
+    }
 }
 
 /// The guess's sentences (split at full stops, semicolons and commas that

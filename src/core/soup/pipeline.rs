@@ -259,6 +259,13 @@ impl Pipeline {
             let asked = Asked::repeat(&text, key, recall.verdict, "known");
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
+        if mode != JudgeMode::Guess
+            && self.settings.known_answers
+            && let Some(verdict) = self.recall_two(&known, &text).await
+        {
+            let asked = Asked::repeat(&text, key, verdict, "known");
+            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+        }
         if !self.settings.judge_model {
             return self.without_judge(session, player, &text, mode, &known).await;
         }

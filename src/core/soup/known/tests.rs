@@ -134,3 +134,47 @@ fn a_chinese_word_that_only_contains_a_negation_does_not_negate() {
         assert_eq!(features(text, Language::Zh).negated, negated, "{text}");
     }
 }
+
+#[test]
+fn a_question_that_joins_two_asks_is_split_at_its_joint() {
+    let split = two_asks;
+    let pair = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+    assert_eq!(split("Was grandpa ill and did he lose on purpose?"), pair("was grandpa ill", "did he lose on purpose"));
+    assert_eq!(
+        split("was he awake at 2, and in bed"),
+        pair("was he awake at 2", "was in bed"),
+        "borrows the question word"
+    );
+    assert_eq!(split("did it sink, and also did he cry"), pair("did it sink", "did he cry"));
+    assert_eq!(split("老李是缺氧晕倒的，而且已经死了吗"), pair("老李是缺氧晕倒的", "已经死了吗"));
+    assert_eq!(split("Did he buy bread and butter?"), None, "\"and\" inside one ask");
+    assert_eq!(split("Did someone die?"), None);
+    assert_eq!(split(", and did he"), None, "nothing before the joint");
+    assert!(asks_two("was it real and did the rival copy it"));
+}
+
+#[test]
+fn two_parts_agree_or_differ() {
+    use Verdict::{Irrelevant, No, Yes, YesAndNo};
+    assert_eq!(joined(Yes, Yes), Some(Yes));
+    assert_eq!(joined(No, No), Some(No));
+    assert_eq!(joined(Yes, No), Some(YesAndNo));
+    assert_eq!(joined(No, YesAndNo), Some(YesAndNo));
+    assert_eq!(joined(Yes, Irrelevant), None, "a part that does not bear on the story settles nothing");
+}
+
+#[test]
+fn a_two_part_question_is_answered_from_both_parts_known_answers() {
+    let (p, z) = (Known::new(&lighthouse()), Known::new(&zh()));
+    let two = |k: &Known, q: &str| {
+        let (a, b) = two_asks(q)?;
+        k.recall_two((&a, None), (&b, None))
+    };
+    assert_eq!(recall(&lighthouse(), "did someone die, and was it a ghost"), None, "one known answer asks one thing");
+    assert_eq!(two(&p, "did someone die, and was it a ghost"), Some(Verdict::YesAndNo));
+    assert_eq!(two(&p, "did somone die and was his brother on that ship"), Some(Verdict::Yes));
+    assert_eq!(two(&p, "was it a ghost and did nobody die"), Some(Verdict::No), "each part's negation counts");
+    assert_eq!(two(&p, "did someone die and is the keeper left-handed"), None, "a part no known answer settles");
+    assert_eq!(two(&z, "船沉了，而且有人死了吗"), Some(Verdict::Yes));
+    assert_eq!(two(&z, "船沉了，而且是鬼干的吗"), Some(Verdict::YesAndNo));
+}

@@ -184,6 +184,15 @@ impl Pipeline {
         }
     }
 
+    /// A question that asks two things, answered from the known answers
+    /// part by part (`Known::recall_two`), each part with its own vector.
+    pub(super) async fn recall_two(&self, known: &Known, text: &str) -> Option<Verdict> {
+        let (first, second) = known::two_asks(text)?;
+        let first_vector = self.embedding(&normalize_question(&first)).await;
+        let second_vector = self.embedding(&normalize_question(&second)).await;
+        known.recall_two((&first, first_vector.as_deref()), (&second, second_vector.as_deref()))
+    }
+
     /// The verdict of the closest earlier question, when it is close enough.
     pub(super) fn semantic_match(&self, ledger: &[LedgerVector], key: &str, vector: &[f32]) -> Option<Verdict> {
         ledger

@@ -296,6 +296,25 @@ mod knowledge_and_memory {
         assert!(t.judge.requests().is_empty());
     }
 
+    /// "…，而且…" asks two things: each part meets its own known answer
+    /// (with its own vector) and the verdicts join.
+    #[tokio::test]
+    async fn a_two_part_question_is_answered_from_each_parts_known_answer() {
+        let mut t = table(vec![], vec![]);
+        t.puzzle.language = crate::core::vocab::Language::Zh;
+        let known = |question: &str, verdict| crate::core::soup::puzzle::Known { question: question.into(), verdict };
+        t.puzzle.known = vec![known("他的哥哥在船上吗", Verdict::Yes), known("是鬼干的吗", Verdict::No)];
+        let spy = Arc::new(TableEmbedder(HashMap::new(), Default::default()));
+        t.pipeline.embedder = Some(spy.clone());
+        let out = t.run(TurnInput::Say("他哥哥在船上，而且是鬼干的吗".into())).await;
+        assert_eq!((out.reply.verdict, out.usage.judge_parse), (Some(Verdict::YesAndNo), "known"));
+        let embedded = spy.1.lock().unwrap().clone();
+        for part in ["他 哥 哥 在 船 上", "是 鬼 干 的 吗"] {
+            assert!(embedded.iter().any(|e| e == part), "{part:?} embedded on its own: {embedded:?}");
+        }
+        assert!(t.judge.requests().is_empty());
+    }
+
     #[tokio::test]
     async fn a_paraphrase_reuses_the_verdict_without_a_model_call() {
         let (t, ledger) = with_ledger(vec![]);
