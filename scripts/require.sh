@@ -54,7 +54,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/echoes-target}"
 build_echoes() {
   export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/clippy-rustc"
   if [ ! -x "$CARGO_TARGET_DIR/debug/echoes" ]; then
-    echo "building echoes and its ~700 dependencies (a cold build takes about 50-95 minutes on 2 cores; later builds a few minutes)..." >&2
+    echo "building echoes and its ~700 dependencies (a cold build takes about 30-85 minutes on 2 cores, by the machine; later builds a few minutes)..." >&2
   fi
   cargo test --locked --no-run
 }
