@@ -83,6 +83,28 @@ fn a_negated_question_takes_the_opposite_verdict() {
 }
 
 #[test]
+fn a_negation_the_words_do_not_bear_out_neither_answers_nor_stands_in_the_way() {
+    let extra = r#"
+[[known]]
+question = "Was the lamp not on?"
+verdict = "YES"
+
+[[known]]
+question = "Was the lamp switched off that night?"
+verdict = "YES"
+"#;
+    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lamp"), None).unwrap();
+    // "not on" read as the negation of "off" would answer NO, close enough
+    // to block the plain match; it is passed over instead.
+    let r = Known::new(&p).recall("was the lamp off", None).unwrap();
+    assert_eq!(
+        (r.verdict, r.flipped, r.question.as_str()),
+        (Verdict::Yes, false, "Was the lamp switched off that night?")
+    );
+    assert_eq!(recall(&p, "Was the lamp on?"), Some(Verdict::No), "a negation the words bear out still flips");
+}
+
+#[test]
 fn an_unrelated_question_is_not_answered_from_memory() {
     let p = lighthouse();
     assert_eq!(recall(&p, "Was the newspaper printed in colour?"), None);
