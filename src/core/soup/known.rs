@@ -40,8 +40,8 @@ pub struct Tuning {
     pub margin: f32,
 }
 
-pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.9, threshold: 0.6, lexical_threshold: 0.6, margin: 0.2 };
-pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.7, threshold: 0.42, lexical_threshold: 0.48, margin: 0.1 };
+pub const TUNING_EN: Tuning = Tuning { lexical_weight: 0.9, threshold: 0.5, lexical_threshold: 0.5, margin: 0.2 };
+pub const TUNING_ZH: Tuning = Tuning { lexical_weight: 0.5, threshold: 0.58, lexical_threshold: 0.42, margin: 0.1 };
 
 fn tuning(language: Language) -> Tuning {
     language.pick(TUNING_EN, TUNING_ZH)
