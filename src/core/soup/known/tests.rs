@@ -93,7 +93,7 @@ verdict = "YES"
 question = "Was the lamp switched off that night?"
 verdict = "YES"
 "#;
-    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lamp"), None).unwrap();
+    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lighthouse"), None).unwrap();
     // "not on" read as the negation of "off" would answer NO, close enough
     // to block the plain match; it is passed over instead.
     let r = Known::new(&p).recall("was the lamp off", None).unwrap();
