@@ -24,10 +24,11 @@ use super::puzzle::{Fact, Puzzle};
 /// How a language's similarity is made and trusted: the weight of word
 /// overlap against the sentence vectors, the similarity at or above which
 /// a known answer is the verdict, and how far it must lead the closest
-/// known answer with another verdict. Words carry most of it in both
-/// languages: a cosine barely moves between "was he her father" and "was
-/// he her grandfather", and all-MiniLM-L6-v2 reads Chinese poorly; the
-/// vectors break near-ties. Calibrated with `echoes eval judge --scores`
+/// known answer with another verdict. In English the words carry nearly
+/// all of it (a cosine barely moves between "was he her father" and "was
+/// he her grandfather"; the vectors break near-ties); in Chinese, which
+/// all-MiniLM-L6-v2 reads poorly, the character pairs and the vectors
+/// weigh the same. Calibrated with `echoes eval judge --scores`
 /// on `tests/data/judge_eval.jsonl` and `scripts/calibrate-known.py` for
 /// at most 5% wrong verdicts, the middle of the best plateau (not on the
 /// held-out set the figures are reported on).
