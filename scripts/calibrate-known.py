@@ -24,7 +24,7 @@ Calibrate on one labelled set and report on another:
     echoes eval judge tests/data/judge_eval.jsonl --scores > /tmp/cal.jsonl
     scripts/calibrate-known.py /tmp/cal.jsonl --max-wrong 5
     echoes eval judge tests/data/judge_heldout.jsonl --scores > /tmp/held.jsonl
-    scripts/calibrate-known.py /tmp/held.jsonl --at en:0:0.92:0.15 --facts en:0.6:0.5
+    scripts/calibrate-known.py /tmp/held.jsonl --at en:0.9:0.5:0.2 --facts en:0.6:0.5
 """
 
 import argparse
