@@ -477,14 +477,23 @@ fn dice_by(a: &Features, b: &Features, weight: &dyn Fn(&str) -> f32) -> f32 {
 }
 
 /// `a`'s gram `i` and `b`'s gram `j` are the same word, or (English, four
-/// letters or more) one typo away by letter trigrams.
+/// letters or more) one typo away by letter trigrams. A word that is the
+/// other with letters put in front is another word, often its opposite
+/// ("unconscious", "anticlockwise", "dishonest"), not a typo of it.
 fn same(a: &Features, i: usize, b: &Features, j: usize, fuzzy: bool) -> bool {
     let (x, y) = (&a.grams[i], &b.grams[j]);
     x == y
         || (fuzzy
             && x.len() >= 4
             && y.len() >= 4
+            && !prefixed(x, y)
+            && !prefixed(y, x)
             && matches!((a.trigrams.get(i), b.trigrams.get(j)), (Some(p), Some(q)) if p.dice(q) >= 0.6))
+}
+
+/// `word` is `root` with two letters or more put in front.
+fn prefixed(word: &str, root: &str) -> bool {
+    word.len() >= root.len() + 2 && word.ends_with(root)
 }
 
 /// A word's letter trigrams (the word padded with a space each side),
@@ -623,6 +632,25 @@ const STOP_EN: &[&str] = &[
     "went",
     "what",
     "who",
+    // Chat around an ask ("ok so maybe …", "omg was it …").
+    "maybe",
+    "perhaps",
+    "probably",
+    "basically",
+    "literally",
+    "kinda",
+    "sorta",
+    "yeah",
+    "yep",
+    "oh",
+    "ah",
+    "huh",
+    "idk",
+    "omg",
+    "guys",
+    "hm",
+    "hmmm",
+    "anyway",
 ];
 /// Negations, counted for a sentence's polarity ("t" is what is left of "didn't").
 const NEGATIONS_EN: &[&str] =
@@ -657,10 +685,15 @@ const ZH_NOT_NEGATIONS: &[&str] = &[
     "非常",
     "未来",
     "莫非",
-    "难道不",
+    "不错",
 ];
+/// Chat around a Chinese ask: openers and tags that ask nothing themselves
+/// ("等等，所以说…", "难道…", "…对吧"). "难道不是…" asks "wasn't it …"
+/// plainly: its 不 negates nothing.
+const ZH_CHATTER: &[&str] = &["所以说", "也就是说", "就是说", "等等", "难道不", "难道", "其实", "对吧", "对嘛", "对么"];
 /// Characters that only make a Chinese sentence a question or soften it.
-const ZH_FILLER: &[char] = &['吗', '呢', '吧', '啊', '呀', '么', '的', '了', '是', '有', '个', '这', '那', '请', '问'];
+const ZH_FILLER: &[char] =
+    &['吗', '呢', '吧', '啊', '呀', '么', '嘛', '的', '了', '是', '有', '个', '这', '那', '请', '问', '嗯', '哦', '呃'];
 
 /// A text's matching features in its language.
 pub fn features(text: &str, language: Language) -> Features {
@@ -713,8 +746,12 @@ fn stem(word: &str) -> String {
 }
 
 fn zh_features(text: &str) -> Features {
-    let mut plain = text.to_string();
-    for ask in ZH_PLAIN_ASKS {
+    // "他死了马": 吗 typed as its homophone after 了.
+    let mut plain = match text.trim_end_matches(|c: char| !is_cjk(c)).strip_suffix("了马") {
+        Some(head) => format!("{head}了吗"),
+        None => text.to_string(),
+    };
+    for ask in ZH_PLAIN_ASKS.iter().chain(ZH_CHATTER) {
         plain = plain.replace(ask, " ");
     }
     let negations = ZH_NOT_NEGATIONS

@@ -152,9 +152,42 @@ fn a_chinese_word_that_only_contains_a_negation_does_not_negate() {
         ("他们差不多大吗", false),
         ("他不是一个人吗", true),
         ("船没沉吗", true),
+        ("难道不是他干的吗", false),
+        ("他成绩不错吗", false),
     ] {
         assert_eq!(features(text, Language::Zh).negated, negated, "{text}");
     }
+}
+
+#[test]
+fn chat_around_an_ask_is_not_matched_as_its_words() {
+    let p = zh();
+    assert_eq!(recall(&p, "船沉了马"), Some(Verdict::Yes), "吗 typed as 马");
+    assert_eq!(recall(&p, "等等，所以说船沉了对吧"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "难道是鬼干的"), Some(Verdict::No));
+    assert_eq!(features("嗯…难道船沉了嘛", Language::Zh), features("船沉了吗", Language::Zh));
+    assert_eq!(
+        features("omg ok so maybe the ship sank", Language::En).grams,
+        features("the ship sank", Language::En).grams
+    );
+}
+
+#[test]
+fn a_word_with_a_prefix_in_front_is_another_word_not_a_typo() {
+    let extra = r#"
+[[known]]
+question = "Did the shadow move clockwise?"
+verdict = "NO"
+
+[[known]]
+question = "Did the shadow move anticlockwise?"
+verdict = "YES"
+"#;
+    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lighthouse"), None).unwrap();
+    // Read as a typo of each other, the two would tie and block each other.
+    assert_eq!(recall(&p, "did the shadow move clockwise"), Some(Verdict::No));
+    assert_eq!(recall(&p, "did the shadow move anticlockwise"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "did the shadow move clokwise"), Some(Verdict::No), "a typo still matches");
 }
 
 #[test]
