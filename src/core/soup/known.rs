@@ -650,7 +650,6 @@ const STOP_EN: &[&str] = &[
     "guys",
     "hm",
     "hmmm",
-    "anyway",
 ];
 /// Negations, counted for a sentence's polarity ("t" is what is left of "didn't").
 const NEGATIONS_EN: &[&str] =
@@ -688,9 +687,23 @@ const ZH_NOT_NEGATIONS: &[&str] = &[
     "不错",
 ];
 /// Chat around a Chinese ask: openers and tags that ask nothing themselves
-/// ("等等，所以说…", "难道…", "…对吧"). "难道不是…" asks "wasn't it …"
-/// plainly: its 不 negates nothing.
-const ZH_CHATTER: &[&str] = &["所以说", "也就是说", "就是说", "等等", "难道不", "难道", "其实", "对吧", "对嘛", "对么"];
+/// ("等等，所以说…", "难道…", "…了对吧"; not the 对 of "猜对吧"). "难道不是…"
+/// asks "wasn't it …" plainly: its 不 negates nothing.
+const ZH_CHATTER: &[&str] = &[
+    "所以说",
+    "也就是说",
+    "就是说",
+    "等等",
+    "难道不",
+    "难道",
+    "其实",
+    "，对吧",
+    ",对吧",
+    "了对吧",
+    "的对吧",
+    "，对吗",
+    ",对吗",
+];
 /// Characters that only make a Chinese sentence a question or soften it.
 const ZH_FILLER: &[char] =
     &['吗', '呢', '吧', '啊', '呀', '么', '嘛', '的', '了', '是', '有', '个', '这', '那', '请', '问', '嗯', '哦', '呃'];

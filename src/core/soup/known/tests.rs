@@ -164,6 +164,8 @@ fn chat_around_an_ask_is_not_matched_as_its_words() {
     let p = zh();
     assert_eq!(recall(&p, "船沉了马"), Some(Verdict::Yes), "吗 typed as 马");
     assert_eq!(recall(&p, "等等，所以说船沉了对吧"), Some(Verdict::Yes));
+    assert_eq!(recall(&p, "船沉了，对吗"), Some(Verdict::Yes));
+    assert!(features("他猜对吧", Language::Zh).grams.contains(&"猜对".to_string()), "对 of 猜对 is a word");
     assert_eq!(recall(&p, "难道是鬼干的"), Some(Verdict::No));
     assert_eq!(features("嗯…难道船沉了嘛", Language::Zh), features("船沉了吗", Language::Zh));
     assert_eq!(
