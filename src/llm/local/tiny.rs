@@ -9,6 +9,8 @@ use std::path::Path;
 use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// Hidden width: a multiple of 256, as the k-quants' blocks need.
 const HIDDEN: usize = 256;
@@ -18,6 +20,7 @@ const KV_HEADS: usize = 2;
 const HEAD_DIM: usize = HIDDEN / HEADS;
 const BLOCKS: usize = 2;
 pub const TRAINED_CONTEXT: u32 = 32_768;
+const SEED: u64 = 0x5eed;
 
 /// Two merges on top of the 256 byte tokens, so BPE has work to do.
 const MERGES: [(&str, &str); 2] = [("Y", "E"), ("YE", "S")];
@@ -34,31 +37,35 @@ pub fn specials(arch: &str) -> &'static [&'static str] {
 pub fn write(arch: &str, path: &Path) {
     let tokens = if arch == "gemma3" { pieces() } else { vocabulary(specials(arch)) };
     let vocab = tokens.len();
+    // Seeded: the same weights every run, so a test that compares two
+    // paths through the model (with and without the prefix cache) meets
+    // the same near-ties every time, not a new draw of them.
+    let mut rng = StdRng::seed_from_u64(SEED);
     let mut tensors: Vec<(String, QTensor)> = vec![
-        ("token_embd.weight".into(), random(&[vocab, HIDDEN], GgmlDType::Q8_0)),
+        ("token_embd.weight".into(), random(&mut rng, &[vocab, HIDDEN], GgmlDType::Q8_0)),
         ("output_norm.weight".into(), ones(HIDDEN)),
     ];
     // Gemma ties its output to the embeddings; the others have their own.
     if arch != "gemma3" {
-        tensors.push(("output.weight".into(), random(&[vocab, HIDDEN], GgmlDType::Q6K)));
+        tensors.push(("output.weight".into(), random(&mut rng, &[vocab, HIDDEN], GgmlDType::Q6K)));
     }
     for block in 0..BLOCKS {
         let name = |t: &str| format!("blk.{block}.{t}");
         let mut add = |t: &str, tensor: QTensor| tensors.push((name(t), tensor));
         add("attn_norm.weight", ones(HIDDEN));
         add("ffn_norm.weight", ones(HIDDEN));
-        add("attn_q.weight", random(&[HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
-        add("attn_k.weight", random(&[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
-        add("attn_v.weight", random(&[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q6K));
-        add("attn_output.weight", random(&[HIDDEN, HEADS * HEAD_DIM], GgmlDType::Q4K));
-        add("ffn_gate.weight", random(&[FFN, HIDDEN], GgmlDType::Q4K));
-        add("ffn_up.weight", random(&[FFN, HIDDEN], GgmlDType::Q4K));
-        add("ffn_down.weight", random(&[HIDDEN, FFN], GgmlDType::Q6K));
+        add("attn_q.weight", random(&mut rng, &[HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
+        add("attn_k.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
+        add("attn_v.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q6K));
+        add("attn_output.weight", random(&mut rng, &[HIDDEN, HEADS * HEAD_DIM], GgmlDType::Q4K));
+        add("ffn_gate.weight", random(&mut rng, &[FFN, HIDDEN], GgmlDType::Q4K));
+        add("ffn_up.weight", random(&mut rng, &[FFN, HIDDEN], GgmlDType::Q4K));
+        add("ffn_down.weight", random(&mut rng, &[HIDDEN, FFN], GgmlDType::Q6K));
         match arch {
             "qwen2" => {
-                add("attn_q.bias", random(&[HEADS * HEAD_DIM], GgmlDType::F32));
-                add("attn_k.bias", random(&[KV_HEADS * HEAD_DIM], GgmlDType::F32));
-                add("attn_v.bias", random(&[KV_HEADS * HEAD_DIM], GgmlDType::F32));
+                add("attn_q.bias", random(&mut rng, &[HEADS * HEAD_DIM], GgmlDType::F32));
+                add("attn_k.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GgmlDType::F32));
+                add("attn_v.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GgmlDType::F32));
             }
             "qwen3" => {
                 add("attn_q_norm.weight", ones(HEAD_DIM));
@@ -193,8 +200,11 @@ fn template(arch: &str) -> &'static str {
     }
 }
 
-fn random(shape: &[usize], dtype: GgmlDType) -> QTensor {
-    let tensor = Tensor::randn(0f32, 0.05, shape, &Device::Cpu).expect("random weights");
+/// Uniform noise with a standard deviation of 0.05.
+fn random(rng: &mut StdRng, shape: &[usize], dtype: GgmlDType) -> QTensor {
+    let bound = 0.05 * 3f32.sqrt();
+    let values: Vec<f32> = (0..shape.iter().product()).map(|_| rng.random_range(-bound..bound)).collect();
+    let tensor = Tensor::from_vec(values, shape, &Device::Cpu).expect("random weights");
     QTensor::quantize(&tensor, dtype).expect("quantise")
 }
 

@@ -61,7 +61,7 @@ async fn a_whole_game_with_three_players_in_one_thread() {
         .slash(thread, &carol, "soup", &["guess"], &[Opt::Text("story", "PARTIAL chronometer".into())])
         .unwrap();
     assert!(rig.reply_to(g).await.text().contains("1 of 4 key facts"));
-    let win = rig.fake.say(thread, &alice, "FULL: he set the chronometer by the late gun").unwrap();
+    let win = rig.fake.say(thread, &alice, "My guess: FULL, he set the chronometer by the late gun").unwrap();
     let posts = rig.wait_posts(thread, from, 2).await;
     let solved = posts.iter().find(|p| answers(p, win)).unwrap();
     assert!(solved.text().contains("Solved by Alice"), "{}", solved.text());

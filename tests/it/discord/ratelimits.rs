@@ -37,7 +37,7 @@ async fn short_game(rig: &Rig) {
         asked.push(rig.fake.say(thread, who, question).unwrap());
         rig.wait_posts(thread, from, asked.len()).await;
     }
-    asked.push(rig.fake.say(thread, &alice, "FULL: he set the chronometer by the late gun").unwrap());
+    asked.push(rig.fake.say(thread, &alice, "My guess: FULL, he set the chronometer by the late gun").unwrap());
     let posts = rig.wait_posts(thread, from, asked.len() + 1).await;
     let replies: Vec<u64> = posts.iter().filter_map(replied_to).collect();
     assert_eq!(replies, asked, "one reply per message, in the order asked");

@@ -30,7 +30,7 @@ async fn a_bound_thread_keeps_working_after_a_restart() {
     let status = rig.fake.slash(thread, &bob, "soup", &["status"], &[]).unwrap();
     let text = rig.reply_to(status).await.text();
     assert!(text.contains("2 questions"), "the resumed game kept its state: {text}");
-    rig.fake.say(thread, &alice, "FULL: the chronometer was set by the late gun").unwrap();
+    rig.fake.say(thread, &alice, "My guess: FULL, the chronometer was set by the late gun").unwrap();
     let posts = rig.wait_posts(thread, from, 2).await;
     assert!(posts.iter().any(|p| p.text().contains("Solved by Alice")));
 }

@@ -46,7 +46,7 @@ async fn short_game(g: &Game) {
         g.say(&format!("Ev{i}"), user, question).await;
         g.answers(i + 1).await;
     }
-    g.say("Ev-win", "UBOB", "FULL: he set the chronometer by the late gun").await;
+    g.say("Ev-win", "UBOB", "My guess: FULL, he set the chronometer by the late gun").await;
     let over = |c: &Call| c.method == "chat.postMessage" && c.text().contains("Game over");
     g.rig.fake.wait_for_count("the wrap-up", 1, WAIT, over).await.unwrap();
     let shown = thread_shows(g);
