@@ -19,6 +19,11 @@ verdict = "NO"
 question = "Does the weather matter?"
 verdict = "IRRELEVANT"
 "#;
+    lighthouse_with(known)
+}
+
+/// The lighthouse puzzle with `known` (TOML) after its facts.
+fn lighthouse_with(known: &str) -> Puzzle {
     Puzzle::from_toml(&format!("{LIGHTHOUSE}{known}"), Some("en-test-lighthouse"), None).unwrap()
 }
 
@@ -93,7 +98,7 @@ verdict = "YES"
 question = "Was the lamp switched off that night?"
 verdict = "YES"
 "#;
-    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lighthouse"), None).unwrap();
+    let p = lighthouse_with(extra);
     // "not on" read as the negation of "off" would answer NO, close enough
     // to block the plain match; it is passed over instead.
     let r = Known::new(&p).recall("was the lamp off", None).unwrap();
@@ -185,7 +190,7 @@ verdict = "NO"
 question = "Did the shadow move anticlockwise?"
 verdict = "YES"
 "#;
-    let p = Puzzle::from_toml(&format!("{LIGHTHOUSE}{extra}"), Some("en-test-lighthouse"), None).unwrap();
+    let p = lighthouse_with(extra);
     // Read as a typo of each other, the two would tie and block each other.
     assert_eq!(recall(&p, "did the shadow move clockwise"), Some(Verdict::No));
     assert_eq!(recall(&p, "did the shadow move anticlockwise"), Some(Verdict::Yes));
