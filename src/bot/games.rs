@@ -167,7 +167,11 @@ impl Bot {
         let config = self.guilds.guild_config(&binding.scope).await?;
         let engine = self.engine_for(config.model.as_deref());
         let library = &self.library;
-        let find = |id: &str| library.get(id).or_else(|| customs.iter().find(|p| p.id == id).cloned());
+        let corrections = self.corrections(&binding.scope).await?;
+        let find = |id: &str| {
+            let found = library.get(id).or_else(|| customs.iter().find(|p| p.id == id).cloned())?;
+            Some(super::puzzles::corrected(found, &corrections))
+        };
         let (handle, loaded) = engine.resume_session(&binding.session_id, find).await?;
         let puzzle = self.find_puzzle(&binding.scope, &loaded.puzzle_id).await?.context("the puzzle disappeared")?;
         let (unsent, unsent_private) = delivery::by_audience(delivery::left_unsent(&engine, &handle.id).await?);

@@ -7,12 +7,20 @@ use std::sync::Arc;
 
 use rand::seq::IndexedRandom;
 
+use crate::core::game::Game;
+use crate::core::guild::CustomContent;
+use crate::core::soup::SoupGame;
+use crate::core::soup::corrections::{Correction, Refused};
 use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::store::StoreError;
 
 use crate::core::vocab::Language;
 
 use super::Bot;
 use super::words::{Markup, Word, say};
+
+/// The server's content rows that hold its corrections to known answers.
+const CORRECTIONS: &str = <SoupGame as Game>::KIND;
 
 /// What `start` asked for.
 #[derive(Debug, Clone, Default)]
@@ -65,15 +73,111 @@ impl Bot {
         let mut out: Vec<Arc<Puzzle>> =
             self.library.all().iter().filter(|p| !disabled.contains(&p.id)).cloned().collect();
         out.extend(self.custom_puzzles(scope, false).await?);
-        Ok(out)
+        let corrections = self.corrections(scope).await?;
+        Ok(out.into_iter().map(|p| corrected(p, &corrections)).collect())
     }
 
-    /// Any puzzle this scope can see, enabled or not.
+    /// Any puzzle this scope can see, enabled or not, with the scope's
+    /// corrections to its known answers.
     pub async fn find_puzzle(&self, scope: &str, id: &str) -> anyhow::Result<Option<Arc<Puzzle>>> {
-        if let Some(p) = self.library.get(id) {
-            return Ok(Some(p));
+        let found = match self.library.get(id) {
+            Some(p) => Some(p),
+            None => self.custom_puzzles(scope, true).await?.into_iter().find(|p| p.id == id),
+        };
+        let corrections = self.corrections(scope).await?;
+        Ok(found.map(|p| corrected(p, &corrections)))
+    }
+
+    /// The scope's corrections to puzzles' known answers, oldest first.
+    pub async fn corrections(&self, scope: &str) -> anyhow::Result<Vec<Correction>> {
+        let rows = self.guilds.custom_content(scope, CORRECTIONS).await?;
+        let mut out: Vec<(i64, Correction)> = rows
+            .iter()
+            .filter_map(|row| match Correction::from_source(&row.source) {
+                Some(c) => Some((row.created_ms, c)),
+                None => {
+                    tracing::warn!(id = %row.id, scope, "stored correction unreadable, skipped");
+                    None
+                }
+            })
+            .collect();
+        out.sort_by_key(|(at, _)| *at);
+        Ok(out.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// `/soup-admin known add`: `verdict` is the right answer to
+    /// `question` in this scope's copy of the puzzle. Checked by the
+    /// puzzle's lint; the same question stored again replaces it. The reply.
+    pub async fn add_correction(
+        &self,
+        scope: &str,
+        puzzle_id: &str,
+        question: &str,
+        verdict: &str,
+        by: &str,
+        markup: Markup,
+    ) -> anyhow::Result<String> {
+        let lang = self.scope_language(scope).await;
+        let id = puzzle_id.trim();
+        let Some(puzzle) = self.find_puzzle(scope, id).await? else {
+            let near = near_ids(id, &self.playable_puzzles(scope).await?);
+            return Ok(say(lang, markup, &Word::UnknownPuzzle { id, near: &near }));
+        };
+        let correction = match Correction::new(&puzzle, question, verdict) {
+            Ok(c) => c,
+            Err(Refused::BadQuestion) => return Ok(say(lang, markup, &Word::KnownBadQuestion)),
+            Err(Refused::BadVerdict) => return Ok(say(lang, markup, &Word::KnownBadVerdict)),
+            Err(Refused::Lint(reasons)) => {
+                let list: Vec<String> = reasons.iter().map(|r| format!("• {r}")).collect();
+                return Ok(say(lang, markup, &Word::KnownRefused(&list.join("\n"))));
+            }
+        };
+        let row = CustomContent {
+            scope: scope.to_string(),
+            game: CORRECTIONS.to_string(),
+            id: correction.id(puzzle.language),
+            language: puzzle.language,
+            source: correction.to_source(),
+            added_by: by.to_string(),
+            created_ms: self.now_ms(),
+        };
+        // The same question again: the new verdict replaces the old.
+        self.guilds.remove_custom_content(scope, CORRECTIONS, &row.id).await?;
+        match self.guilds.add_custom_content(&row).await {
+            // Another moderator stored it in between: theirs stands.
+            Ok(()) | Err(StoreError::Duplicate(_)) => {}
+            Err(e) => return Err(e.into()),
         }
-        Ok(self.custom_puzzles(scope, true).await?.into_iter().find(|p| p.id == id))
+        let shown = correction.shown();
+        Ok(say(lang, markup, &Word::KnownAdded { id: &row.id, puzzle: &puzzle.id, shown: &shown }))
+    }
+
+    /// `/soup-admin known list [puzzle]`: the scope's corrections, one line each.
+    pub async fn list_corrections(&self, scope: &str, puzzle: Option<&str>, markup: Markup) -> anyhow::Result<String> {
+        let lang = self.scope_language(scope).await;
+        let rows = self.guilds.custom_content(scope, CORRECTIONS).await?;
+        let lines: Vec<String> = rows
+            .iter()
+            .filter_map(|row| Some((row, Correction::from_source(&row.source)?)))
+            .filter(|(_, c)| puzzle.is_none_or(|p| c.puzzle == p.trim()))
+            .map(|(row, c)| format!("• `{}` {}", row.id, c.shown()))
+            .collect();
+        if lines.is_empty() {
+            return Ok(say(lang, markup, &Word::KnownNone));
+        }
+        Ok(format!("{}\n{}", say(lang, markup, &Word::KnownHeading), lines.join("\n")))
+    }
+
+    /// `/soup-admin known remove <id>`: the puzzle's own known answer is
+    /// back for games that start afterwards.
+    pub async fn remove_correction(&self, scope: &str, id: &str, markup: Markup) -> anyhow::Result<String> {
+        let lang = self.scope_language(scope).await;
+        let id = id.trim().trim_matches('`');
+        Ok(if self.guilds.remove_custom_content(scope, CORRECTIONS, id).await? {
+            say(lang, markup, &Word::ContentRemoved(id))
+        } else {
+            say(lang, markup, &Word::KnownNoSuch(id))
+        })
     }
 
     /// The puzzle for a new game in `channel`, or why there is none.
@@ -104,6 +208,14 @@ impl Bot {
             matching = playable.iter().filter(|p| fits(p, None)).collect();
         }
         Ok(matching.choose(&mut rand::rng()).map(|p| Arc::clone(p)).ok_or(NoPuzzle::NoMatch))
+    }
+}
+
+/// `puzzle` with the scope's corrections to its known answers, if any.
+pub(super) fn corrected(puzzle: Arc<Puzzle>, corrections: &[Correction]) -> Arc<Puzzle> {
+    match corrections.iter().any(|c| c.puzzle == puzzle.id) {
+        true => Arc::new(puzzle.corrected(corrections)),
+        false => puzzle,
     }
 }
 

@@ -122,6 +122,19 @@ pub enum Word<'a> {
     ContentHeading {
         group: &'a str,
     },
+    /// A server's correction to a puzzle's known answers (`/soup-admin known …`).
+    KnownAdded {
+        id: &'a str,
+        puzzle: &'a str,
+        shown: &'a str,
+    },
+    /// The reasons the puzzle's lint gives, one per line.
+    KnownRefused(&'a str),
+    KnownBadQuestion,
+    KnownBadVerdict,
+    KnownNone,
+    KnownHeading,
+    KnownNoSuch(&'a str),
     // Headings and tags of lists.
     Players,
     Moderators,
@@ -227,6 +240,13 @@ fn message(word: &Word<'_>) -> &'static str {
         Word::NoSuchContent { .. } => "no-such-content",
         Word::NoContent { .. } => "no-content",
         Word::ContentHeading { .. } => "content-heading",
+        Word::KnownAdded { .. } => "known-added",
+        Word::KnownRefused(..) => "known-refused",
+        Word::KnownBadQuestion => "known-bad-question",
+        Word::KnownBadVerdict => "known-bad-verdict",
+        Word::KnownNone => "known-none",
+        Word::KnownHeading => "known-heading",
+        Word::KnownNoSuch(..) => "known-no-such",
         Word::Players => "players",
         Word::Moderators => "moderators",
         Word::Leaderboard { .. } => "leaderboard",
@@ -285,7 +305,12 @@ fn values<'a>(lang: Language, markup: Markup, word: &Word<'a>) -> Args<'a> {
         | Word::PuzzleDisabled(id)
         | Word::NextPuzzle(id)
         | Word::ContentExists(id)
-        | Word::ContentRemoved(id) => vec![("id", id.into())],
+        | Word::ContentRemoved(id)
+        | Word::KnownNoSuch(id) => vec![("id", id.into())],
+        Word::KnownAdded { id, puzzle, shown } => {
+            vec![("id", id.into()), ("puzzle", puzzle.into()), ("shown", shown.into())]
+        }
+        Word::KnownRefused(reasons) => vec![("reasons", reasons.into())],
         Word::ContentAdded { id, shown } => vec![("id", id.into()), ("shown", shown.into())],
         Word::NoSuchContent { id, group } => vec![("id", id.into()), ("group", group.into())],
         Word::Leaderboard { global } => vec![("global", flag(global).into())],

@@ -6,6 +6,7 @@
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 
+use crate::bot::words::Markup;
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
 use crate::core::soup::pipeline::{ReplyKind, TurnInput};
 use crate::core::soup::puzzle::Puzzle;
@@ -41,7 +42,7 @@ pub async fn is_moderator(ctx: Context<'_>) -> Result<bool, Error> {
     guild_only,
     rename = "soup-admin",
     check = "is_moderator",
-    subcommands("puzzle", "reveal", "end", "config"),
+    subcommands("puzzle", "known", "reveal", "end", "config"),
     subcommand_required
 )]
 pub async fn soup_admin(_: Context<'_>) -> Result<(), Error> {
@@ -57,6 +58,76 @@ pub async fn soup_admin(_: Context<'_>) -> Result<(), Error> {
 )]
 pub async fn puzzle(_: Context<'_>) -> Result<(), Error> {
     Ok(())
+}
+
+/// Correct the Judge's known answers.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("known_add", "known_list", "known_remove"),
+    subcommand_required
+)]
+pub async fn known(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// A verdict a moderator gives a question.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum VerdictChoice {
+    #[name = "YES"]
+    Yes,
+    #[name = "NO"]
+    No,
+    #[name = "YES AND NO"]
+    YesAndNo,
+    #[name = "IRRELEVANT"]
+    Irrelevant,
+}
+
+/// Store the right verdict to a question for this server's copy of a puzzle.
+#[poise::command(slash_command, guild_only, rename = "add")]
+pub async fn known_add(
+    ctx: Context<'_>,
+    #[description = "Puzzle id"]
+    #[autocomplete = "autocomplete_any"]
+    puzzle: String,
+    #[description = "The right verdict"] verdict: VerdictChoice,
+    #[description = "The question, as the player asked it"] question: String,
+) -> Result<(), Error> {
+    let (scope, _, lang) = server(ctx).await?;
+    let by = player_of(ctx.author()).id;
+    let verdict = match verdict {
+        VerdictChoice::Yes => "YES",
+        VerdictChoice::No => "NO",
+        VerdictChoice::YesAndNo => "YES_AND_NO",
+        VerdictChoice::Irrelevant => "IRRELEVANT",
+    };
+    let text = ctx.data().add_correction(&scope, &puzzle, &question, verdict, &by, Markup::Discord).await?;
+    send_text(ctx, ReplyKind::Status, text, lang, true).await
+}
+
+/// List this server's corrected answers.
+#[poise::command(slash_command, guild_only, rename = "list")]
+pub async fn known_list(
+    ctx: Context<'_>,
+    #[description = "Puzzle id"]
+    #[autocomplete = "autocomplete_any"]
+    puzzle: Option<String>,
+) -> Result<(), Error> {
+    let (scope, _, lang) = server(ctx).await?;
+    let text = ctx.data().list_corrections(&scope, puzzle.as_deref(), Markup::Discord).await?;
+    send_text(ctx, ReplyKind::Status, text, lang, true).await
+}
+
+/// Remove one of this server's corrected answers.
+#[poise::command(slash_command, guild_only, rename = "remove")]
+pub async fn known_remove(
+    ctx: Context<'_>,
+    #[description = "The correction's id (from list)"] id: String,
+) -> Result<(), Error> {
+    let (scope, _, lang) = server(ctx).await?;
+    let text = ctx.data().remove_correction(&scope, &id, Markup::Discord).await?;
+    send_text(ctx, ReplyKind::Status, text, lang, true).await
 }
 
 /// Change settings.

@@ -4,6 +4,7 @@
 //! workspace's own group (`config mod-role`). Settings and custom puzzles
 //! are stored per workspace (`slack:<team>`).
 
+use crate::bot::words::Markup;
 use crate::core::actor::Inbound;
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
 use crate::core::soup::pipeline::TurnInput;
@@ -54,6 +55,12 @@ impl SlackBot {
             }
             AdminCommand::PuzzleEnable(id) => self.set_enabled(&scope, &id, true).await?,
             AdminCommand::PuzzleDisable(id) => self.set_enabled(&scope, &id, false).await?,
+            AdminCommand::KnownAdd { puzzle, verdict, question } => {
+                let by = player_of(&c.user).id;
+                self.add_correction(&scope, &puzzle, &question, &verdict, &by, Markup::Slack).await?
+            }
+            AdminCommand::KnownList(puzzle) => self.list_corrections(&scope, puzzle.as_deref(), Markup::Slack).await?,
+            AdminCommand::KnownRemove(id) => self.remove_correction(&scope, &id, Markup::Slack).await?,
             AdminCommand::PuzzleNext(id) => {
                 if !self.playable_puzzles(&scope).await?.iter().any(|p| p.id == id) {
                     say(lang, &Word::UnknownPuzzle { id: &neutralise(&id), near: &[] })

@@ -61,6 +61,15 @@ pub enum AdminCommand {
     PuzzleEnable(String),
     PuzzleDisable(String),
     PuzzleNext(String),
+    /// `known add <puzzle> <verdict> <question…>`: the verdict one word
+    /// (`YES_AND_NO`, `是也不是`) or `yes and no`.
+    KnownAdd {
+        puzzle: String,
+        verdict: String,
+        question: String,
+    },
+    KnownList(Option<String>),
+    KnownRemove(String),
     Reveal,
     End,
     Language(Language),
@@ -125,6 +134,9 @@ fn parse_admin(text: &str, catalogue: &Catalogue) -> SoupCommand {
         "puzzle enable" => id().map(AdminCommand::PuzzleEnable),
         "puzzle disable" => id().map(AdminCommand::PuzzleDisable),
         "puzzle next" => id().map(AdminCommand::PuzzleNext),
+        "known add" => known_add(arg),
+        "known list" => Some(AdminCommand::KnownList(id())),
+        "known remove" => id().map(AdminCommand::KnownRemove),
         "reveal" => Some(AdminCommand::Reveal),
         "end" => Some(AdminCommand::End),
         "config language" => Language::parse(arg).map(AdminCommand::Language),
@@ -135,6 +147,26 @@ fn parse_admin(text: &str, catalogue: &Catalogue) -> SoupCommand {
         _ => None,
     };
     command.map_or_else(unknown, SoupCommand::Admin)
+}
+
+/// `<puzzle> <verdict> <question…>`; none when a part is missing.
+fn known_add(arg: &str) -> Option<AdminCommand> {
+    let (puzzle, rest) = split_word(arg);
+    let rest = rest.trim_start();
+    let spelled = "yes and no ";
+    let (verdict, question) = match rest.get(..spelled.len()) {
+        Some(head) if head.eq_ignore_ascii_case(spelled) => (head.trim(), &rest[spelled.len()..]),
+        _ => split_word(rest),
+    };
+    let question = question.trim();
+    if puzzle.is_empty() || verdict.is_empty() || question.is_empty() {
+        return None;
+    }
+    Some(AdminCommand::KnownAdd {
+        puzzle: puzzle.to_string(),
+        verdict: verdict.to_string(),
+        question: question.to_string(),
+    })
 }
 
 /// Whether the catalogue offers `group name` on Slack.

@@ -794,6 +794,28 @@ fn zh_features(text: &str) -> Features {
     Features { grams, trigrams: Vec::new(), fuzzy: false, negated: negations % 2 == 1 }
 }
 
+/// Whether two questions ask the same thing by their words, negated or
+/// not (the puzzle lint's twins): a server's correction replaces them.
+pub fn same_question(a: &str, b: &str, language: Language) -> bool {
+    dice(&features(a, language), &features(b, language)) >= TWIN
+}
+
+/// A question's words (content words or character pairs), sorted: the
+/// same for "Did he die?" and "did he die".
+pub fn words_key(text: &str, language: Language) -> String {
+    let mut grams = features(text, language).grams;
+    grams.sort();
+    grams.dedup();
+    grams.join(" ")
+}
+
+/// FNV-1a over `parts`, each ended by a zero byte: the same in every
+/// process and every Rust release.
+pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
+    let bytes = parts.into_iter().flat_map(|p| p.bytes().chain([0]));
+    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// Each puzzle's prepared known answers, built once per process (and again
 /// when a puzzle's known answers change).
 static PREPARED: Mutex<Option<HashMap<String, Arc<Known>>>> = Mutex::new(None);
@@ -801,12 +823,14 @@ static PREPARED: Mutex<Option<HashMap<String, Arc<Known>>>> = Mutex::new(None);
 /// The puzzle's known answers and facts, with vectors when `embedder` is
 /// at hand; prepared once and kept.
 pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> Arc<Known> {
+    // A server's corrections change a question's verdict, not always its
+    // count or length: the key reads every question and verdict.
+    let known = puzzle.known.iter().flat_map(|k| [k.question.as_str(), k.verdict.as_str()]);
     let key = format!(
-        "{}#{}#{}#{}#{}",
+        "{}#{:x}#{:x}#{}",
         puzzle.id,
-        puzzle.known.len(),
-        puzzle.known.iter().map(|k| k.question.len()).sum::<usize>(),
-        puzzle.facts.iter().flat_map(Fact::statements).map(str::len).sum::<usize>(),
+        fingerprint(known),
+        fingerprint(puzzle.facts.iter().flat_map(Fact::statements)),
         embedder.map(|e| e.describe()).unwrap_or_default()
     );
     if let Some(known) = PREPARED.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {

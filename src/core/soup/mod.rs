@@ -247,6 +247,7 @@ impl super::game::Game for SoupGame {
     }
 }
 
+pub mod corrections;
 pub mod i18n;
 pub mod known;
 pub mod pipeline;

@@ -49,3 +49,28 @@ fn admin_verbs_take_their_arguments() {
     check("admin config language zh", SoupCommand::Admin(AdminCommand::Language(Language::Zh)));
     check("admin puzzle add ```toml\nid = 'x'\n```", SoupCommand::Admin(AdminCommand::PuzzleAdd("id = 'x'".into())));
 }
+
+#[test]
+fn a_correction_reads_its_puzzle_verdict_and_question() {
+    let add = |puzzle: &str, verdict: &str, question: &str| {
+        SoupCommand::Admin(AdminCommand::KnownAdd {
+            puzzle: puzzle.into(),
+            verdict: verdict.into(),
+            question: question.into(),
+        })
+    };
+    check("admin known add en-noon-gun NO was he alone?", add("en-noon-gun", "NO", "was he alone?"));
+    check(
+        "admin known add en-noon-gun Yes and No  was the gunner to blame",
+        add("en-noon-gun", "Yes and No", "was the gunner to blame"),
+    );
+    check("admin known add zh-salt-stone 是也不是 牛会自己回来吗", add("zh-salt-stone", "是也不是", "牛会自己回来吗"));
+    check("admin known add en-noon-gun NO", SoupCommand::Unknown("admin known add".into()));
+    check("admin known list", SoupCommand::Admin(AdminCommand::KnownList(None)));
+    check("admin known list en-noon-gun", SoupCommand::Admin(AdminCommand::KnownList(Some("en-noon-gun".into()))));
+    check(
+        "admin known remove en-noon-gun#0a1b2c",
+        SoupCommand::Admin(AdminCommand::KnownRemove("en-noon-gun#0a1b2c".into())),
+    );
+    check("admin known remove", SoupCommand::Unknown("admin known remove".into()));
+}

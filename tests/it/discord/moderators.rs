@@ -20,6 +20,9 @@ fn every_admin_verb(rig: &Rig) -> Vec<(Vec<&'static str>, Vec<Opt>)> {
         (vec!["puzzle", "enable"], vec![p()]),
         (vec!["puzzle", "disable"], vec![p()]),
         (vec!["puzzle", "next"], vec![p()]),
+        (vec!["known", "add"], vec![p(), Opt::Int("verdict", 1), Opt::Text("question", "Was he alone?".into())]),
+        (vec!["known", "list"], vec![]),
+        (vec!["known", "remove"], vec![Opt::Text("id", "en-noon-gun#000000".into())]),
         (vec!["reveal"], vec![]),
         (vec!["end"], vec![]),
         (vec!["config", "language"], vec![Opt::Int("language", 1)]),
@@ -36,7 +39,7 @@ async fn a_non_moderator_is_refused_every_admin_verb() {
     let mallory = Who::player(666, "Mallory");
     let thread = rig.start_game(&Who::player(101, "Alice")).await;
     let verbs = every_admin_verb(&rig);
-    assert_eq!(verbs.len(), 13, "one entry per catalogue moderator verb");
+    assert_eq!(verbs.len(), 16, "one entry per catalogue moderator verb");
     for (path, options) in verbs {
         let id = rig.fake.slash(thread, &mallory, "soup-admin", &path, &options).unwrap();
         let reply = rig.reply_to(id).await;
@@ -47,6 +50,7 @@ async fn a_non_moderator_is_refused_every_admin_verb() {
     let store = SqlStore::open(rig.database()).await.unwrap();
     assert_eq!(store.guild_config("discord:10").await.unwrap(), Default::default());
     assert!(store.scoped_puzzles("discord:10").await.unwrap().is_empty());
+    assert!(store.custom_content("discord:10", "soup").await.unwrap().is_empty(), "no correction stored");
     assert!(store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap().is_active());
     assert!(!rig.fake.calls().iter().any(|c| c.path == "/files/en-x.toml"), "the file was never fetched");
 }
@@ -177,4 +181,72 @@ async fn reveal_shows_the_story_and_end_does_not() {
     for thread in [first, second] {
         assert!(!store.thread_binding(&format!("discord:{thread}")).await.unwrap().unwrap().is_active());
     }
+}
+
+/// "That answer was wrong: it should be YES AND NO": a moderator corrects
+/// the Judge's answer for this server's copy of the puzzle; games that
+/// start afterwards answer the question (and its close wordings) so, other
+/// servers keep the puzzle's own answer, and removing the correction
+/// brings it back.
+#[tokio::test]
+async fn a_moderators_correction_answers_the_question_in_later_games_here() {
+    let rig = Rig::start().await;
+    let moderator = Who::moderator(201, "Mod");
+    let alice = Who::player(101, "Alice");
+    let ask = |thread: u64| {
+        let from = rig.fake.call_count();
+        rig.fake.say(thread, &alice, "was the gunner alone").unwrap();
+        from
+    };
+    let thread = rig.start_game(&alice).await;
+    let first = rig.wait_posts(thread, ask(thread), 1).await;
+    assert!(first[0].text().starts_with("NO"), "before: {}", first[0].text());
+
+    let known = |path: &[&str], options: &[Opt]| {
+        rig.fake
+            .slash(
+                CHANNEL,
+                &moderator,
+                "soup-admin",
+                &["known"].iter().chain(path).copied().collect::<Vec<_>>(),
+                options,
+            )
+            .unwrap()
+    };
+    let question = || Opt::Text("question", "Was the gunner alone?".into());
+    let puzzle = || Opt::Text("puzzle", PUZZLE.into());
+    // Refused with a reason: no such puzzle; a NO to what a key fact states.
+    let unknown = rig
+        .reply_to(known(&["add"], &[Opt::Text("puzzle", "en-nope".into()), Opt::Int("verdict", 0), question()]))
+        .await;
+    assert!(is_private(&unknown) && unknown.text().contains("en-nope"), "{}", unknown.text());
+    let fact = Opt::Text("question", "Did the captain set his ship's chronometer by the noon gun?".into());
+    let refused = rig.reply_to(known(&["add"], &[puzzle(), Opt::Int("verdict", 1), fact])).await;
+    assert!(refused.text().contains("Not stored") && refused.text().contains("key fact"), "{}", refused.text());
+
+    let added = rig.reply_to(known(&["add"], &[puzzle(), Opt::Int("verdict", 2), question()])).await;
+    assert!(is_private(&added) && added.text().contains("YES AND NO · Was the gunner alone?"), "{}", added.text());
+    let id = added.text().split('`').nth(1).expect("the correction's id").to_string();
+    assert!(id.starts_with("en-noon-gun#"), "{id}");
+    let list = rig.reply_to(known(&["list"], &[puzzle()])).await;
+    assert!(list.text().contains(&id), "{}", list.text());
+
+    // A game that starts now takes the correction.
+    let thread = rig.start_game(&alice).await;
+    let after = rig.wait_posts(thread, ask(thread), 1).await;
+    assert!(after[0].text().starts_with("YES AND NO"), "after: {}", after[0].text());
+
+    // Stored for this server only.
+    let store = SqlStore::open(rig.database()).await.unwrap();
+    assert_eq!(store.custom_content("discord:10", "soup").await.unwrap().len(), 1);
+    assert!(store.custom_content("discord:11", "soup").await.unwrap().is_empty());
+
+    // Removed: the next game has the puzzle's own answer back.
+    let removed = rig.reply_to(known(&["remove"], &[Opt::Text("id", id.clone())])).await;
+    assert!(removed.text().contains(&format!("Removed `{id}`")), "{}", removed.text());
+    let gone = rig.reply_to(known(&["remove"], &[Opt::Text("id", id.clone())])).await;
+    assert!(gone.text().contains("There is no"), "{}", gone.text());
+    let thread = rig.start_game(&alice).await;
+    let back = rig.wait_posts(thread, ask(thread), 1).await;
+    assert!(back[0].text().starts_with("NO"), "removed: {}", back[0].text());
 }

@@ -131,3 +131,28 @@ async fn admin_verbs_are_refused_to_others_and_checked_on_every_call() {
     g.rig.fake.wait_for_count("the reveal", 1, WAIT, over).await.unwrap();
     g.rig.stop().await;
 }
+
+#[tokio::test]
+async fn an_admin_corrects_a_known_answer_for_the_workspace_only() {
+    let settings = SlackSettings { admins: vec!["UMOD".into()], ..SlackSettings::default() };
+    let g = game_with(Arc::new(super::super::discord::rules()), settings, true).await;
+    let add = "admin known add en-noon-gun yes and no was the gunner alone";
+    g.command("trig-k1", "UALICE", add).await;
+    g.told("UALICE", "Only the workspace's Turtle Soup admins").await;
+    g.command("trig-k2", "UMOD", add).await;
+    let added = g.told("UMOD", "YES AND NO · was the gunner alone").await;
+    assert!(added.contains("in this workspace"), "{added}");
+    let id = added.split('`').nth(1).expect("the correction's id").to_string();
+    g.command("trig-k3", "UMOD", "admin known add en-noon-gun maybe was the gunner alone").await;
+    g.told("UMOD", "The verdict must be YES, NO, YES AND NO or IRRELEVANT").await;
+    g.command("trig-k4", "UMOD", "admin known list en-noon-gun").await;
+    let list = g.told("UMOD", "Corrected answers in this workspace").await;
+    assert!(list.contains(&id), "{list}");
+    let scope = "slack:T0FAKE";
+    assert_eq!(g.rig.bot.corrections(scope).await.unwrap().len(), 1);
+    assert!(g.rig.bot.corrections("slack:T0OTHER").await.unwrap().is_empty());
+    g.command("trig-k5", "UMOD", &format!("admin known remove {id}")).await;
+    g.told("UMOD", &format!("Removed `{id}`")).await;
+    assert!(g.rig.bot.corrections(scope).await.unwrap().is_empty());
+    g.rig.stop().await;
+}
