@@ -20,6 +20,11 @@ this-scope = { $platform ->
         [discord] on this server
        *[slack] in this workspace
     }
+# How a moderator's verb is typed.
+admin-verb = { $platform ->
+        [discord] /soup-admin{" "}
+       *[slack] /soup admin{" "}
+    }
 # Where a game is played.
 place = { $platform ->
         [discord] thread
@@ -121,15 +126,15 @@ content-removed = Removed `{ $id }`.
 no-such-content = There is no `{ $id }` here; `/{ $group } pairs list` shows what this { scope } added.
 no-content = Nothing added { this-scope } yet: `/{ $group } pairs add` adds a pair.
 content-heading = /{ $group }: added { this-scope }
-known-added = Stored `{ $id }` for `{ $puzzle }`: { $shown }. Games of it that start { this-scope } from now answer that question so.
+known-added = Stored `{ $id }` for `{ $puzzle }` (games of it that start { this-scope } from now answer so): { $shown }
 known-refused =
     Not stored: the puzzle's check refuses it.
     { $reasons }
 known-bad-question = The question must be 1 to 300 characters.
 known-bad-verdict = The verdict must be YES, NO, YES AND NO or IRRELEVANT.
-known-none = No corrected answers { this-scope } yet: `/soup-admin known add` stores one.
+known-none = No corrected answers { this-scope } yet: `{ admin-verb }known add` stores one.
 known-heading = Corrected answers { this-scope }
-known-no-such = There is no `{ $id }` here; `/soup-admin known list` shows this { scope }'s corrected answers.
+known-no-such = There is no `{ $id }` here; `{ admin-verb }known list` shows this { scope }'s corrected answers.
 
 ## Headings and tags of lists, a player's record, and forgetting one
 

@@ -15,6 +15,11 @@ this-scope = { $platform ->
         [discord] 本服务器
        *[slack] 本工作区
     }
+# 管理员命令的写法。
+admin-verb = { $platform ->
+        [discord] /soup-admin{" "}
+       *[slack] /soup admin{" "}
+    }
 place = { $platform ->
         [discord] 帖
        *[slack] 频道
@@ -110,15 +115,15 @@ content-removed = 已删除 `{ $id }`。
 no-such-content = 这里没有 `{ $id }`；用 `/{ $group } pairs list` 查看{ this-scope }添加的内容。
 no-content = { this-scope }还没有添加内容：用 `/{ $group } pairs add` 添加词对。
 content-heading = /{ $group }：{ this-scope }添加的内容
-known-added = 已为 `{ $puzzle }` 保存 `{ $id }`：{ $shown }。从现在起，{ this-scope }新开的这道题都会这样回答这个问题。
+known-added = 已为 `{ $puzzle }` 保存 `{ $id }`（从现在起{ this-scope }新开的这道题都这样回答）：{ $shown }
 known-refused =
     未保存：谜题检查不接受它。
     { $reasons }
 known-bad-question = 问题须为 1 到 300 个字符。
 known-bad-verdict = 判定须为 YES、NO、YES AND NO 或 IRRELEVANT（也可写 是、不是、是也不是、无关）。
-known-none = { this-scope }还没有更正过的回答：用 `/soup-admin known add` 保存一条。
+known-none = { this-scope }还没有更正过的回答：用 `{ admin-verb }known add` 保存一条。
 known-heading = { this-scope }更正过的回答
-known-no-such = 这里没有 `{ $id }`；用 `/soup-admin known list` 查看{ this-scope }更正过的回答。
+known-no-such = 这里没有 `{ $id }`；用 `{ admin-verb }known list` 查看{ this-scope }更正过的回答。
 
 ## 列表的标题与标记、玩家战绩，以及忘记玩家
 
