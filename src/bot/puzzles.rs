@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rand::seq::IndexedRandom;
 
 use crate::core::game::Game;
+use crate::core::game::record::{Intent, Verdict};
 use crate::core::guild::CustomContent;
 use crate::core::soup::SoupGame;
 use crate::core::soup::corrections::{Correction, Refused};
@@ -150,6 +151,47 @@ impl Bot {
         }
         let shown = correction.shown();
         Ok(say(lang, markup, &Word::KnownAdded { id: &row.id, puzzle: &puzzle.id, shown: &shown }))
+    }
+
+    /// The puzzle and question a correction is for: as named, else taken
+    /// from the game in `key` (a game in play there) or the last game that
+    /// ended in `place`: its puzzle, and the question last answered there
+    /// when none is named. `None` when it names neither and no game was
+    /// played here, or names another puzzle than the game's and no question.
+    pub async fn which_question(
+        &self,
+        key: Option<&str>,
+        place: &str,
+        puzzle: Option<String>,
+        question: Option<String>,
+    ) -> anyhow::Result<Option<(String, String)>> {
+        let named = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let (puzzle, question) = (named(puzzle), named(question));
+        if let (Some(p), Some(q)) = (&puzzle, &question) {
+            return Ok(Some((p.clone(), q.clone())));
+        }
+        let on = match key {
+            Some(key) => self.find_game(key).await?.map(|found| found.game.session_id.clone()),
+            None => None,
+        };
+        let session = match on {
+            Some(id) => Some(id),
+            None => super::boards::last_finished(self.store.as_ref(), place, <SoupGame as Game>::KIND).await?,
+        };
+        let Some(loaded) = (match session {
+            Some(id) => self.store.load_session(&id).await?,
+            None => None,
+        }) else {
+            return Ok(None);
+        };
+        if puzzle.as_deref().is_some_and(|p| p != loaded.puzzle_id) {
+            return Ok(None);
+        }
+        let last = loaded.turns.iter().rev().find_map(|t| match (t.intent, t.verdict, &t.public) {
+            (Some(Intent::Question), Some(v), Some(public)) if v != Verdict::Meta => Some(public.text.clone()),
+            _ => None,
+        });
+        Ok(question.or(last).map(|q| (loaded.puzzle_id.clone(), q)))
     }
 
     /// `/soup-admin known list [puzzle]`: the scope's corrections, one line each.

@@ -132,6 +132,8 @@ pub enum Word<'a> {
     KnownRefused(&'a str),
     KnownBadQuestion,
     KnownBadVerdict,
+    /// `known add` names no question, and no game was played here.
+    KnownWhich,
     KnownNone,
     KnownHeading,
     KnownNoSuch(&'a str),
@@ -244,6 +246,7 @@ fn message(word: &Word<'_>) -> &'static str {
         Word::KnownRefused(..) => "known-refused",
         Word::KnownBadQuestion => "known-bad-question",
         Word::KnownBadVerdict => "known-bad-verdict",
+        Word::KnownWhich => "known-which",
         Word::KnownNone => "known-none",
         Word::KnownHeading => "known-heading",
         Word::KnownNoSuch(..) => "known-no-such",

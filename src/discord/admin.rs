@@ -13,7 +13,7 @@ use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
 use crate::core::vocab::Language;
 
-use super::games::{player_of, scope_of};
+use super::games::{player_of, scope_of, thread_key};
 use super::render::neutralise;
 use super::soup::{LanguageChoice, puzzle_choices, refuse, send_text, unknown};
 use super::turns::{Origin, Turn};
@@ -88,13 +88,18 @@ pub enum VerdictChoice {
 #[poise::command(slash_command, guild_only, rename = "add")]
 pub async fn known_add(
     ctx: Context<'_>,
-    #[description = "Puzzle id"]
-    #[autocomplete = "autocomplete_any"]
-    puzzle: String,
     #[description = "The right verdict"] verdict: VerdictChoice,
-    #[description = "The question, as the player asked it"] question: String,
+    #[description = "The puzzle (default: this thread's game)"]
+    #[autocomplete = "autocomplete_any"]
+    puzzle: Option<String>,
+    #[description = "The question (default: the last one answered in this thread)"] question: Option<String>,
 ) -> Result<(), Error> {
+    let data = ctx.data();
     let (scope, _, lang) = server(ctx).await?;
+    let here = thread_key(ctx.channel_id());
+    let Some((puzzle, question)) = data.which_question(Some(here.as_str()), &here, puzzle, question).await? else {
+        return refuse(ctx, lang, Word::KnownWhich).await;
+    };
     let by = player_of(ctx.author()).id;
     let verdict = match verdict {
         VerdictChoice::Yes => "YES",

@@ -56,8 +56,15 @@ impl SlackBot {
             AdminCommand::PuzzleEnable(id) => self.set_enabled(&scope, &id, true).await?,
             AdminCommand::PuzzleDisable(id) => self.set_enabled(&scope, &id, false).await?,
             AdminCommand::KnownAdd { puzzle, verdict, question } => {
-                let by = player_of(&c.user).id;
-                self.add_correction(&scope, &puzzle, &question, &verdict, &by, Markup::Slack).await?
+                let key = self.channel_thread(&c.channel).await?;
+                let place = format!("slack:{}", c.channel);
+                match self.which_question(key.as_deref(), &place, puzzle, question).await? {
+                    Some((puzzle, question)) => {
+                        let by = player_of(&c.user).id;
+                        self.add_correction(&scope, &puzzle, &question, &verdict, &by, Markup::Slack).await?
+                    }
+                    None => say(lang, &Word::KnownWhich),
+                }
             }
             AdminCommand::KnownList(puzzle) => self.list_corrections(&scope, puzzle.as_deref(), Markup::Slack).await?,
             AdminCommand::KnownRemove(id) => self.remove_correction(&scope, &id, Markup::Slack).await?,

@@ -6,6 +6,7 @@
 use crate::bot::Wanted;
 use crate::core::catalogue::{Catalogue, Frontend, Parsed};
 use crate::core::game::TurnInput;
+use crate::core::soup::corrections::verdict_of;
 use crate::core::soup::puzzle::Difficulty;
 use crate::core::vocab::Language;
 
@@ -61,12 +62,13 @@ pub enum AdminCommand {
     PuzzleEnable(String),
     PuzzleDisable(String),
     PuzzleNext(String),
-    /// `known add <puzzle> <verdict> <question…>`: the verdict one word
-    /// (`YES_AND_NO`, `是也不是`) or `yes and no`.
+    /// `known add [puzzle] <verdict> [question…]`: the verdict one word
+    /// (`YES_AND_NO`, `是也不是`) or `yes and no`; without a question, the
+    /// last one answered in the channel's game.
     KnownAdd {
-        puzzle: String,
+        puzzle: Option<String>,
         verdict: String,
-        question: String,
+        question: Option<String>,
     },
     KnownList(Option<String>),
     KnownRemove(String),
@@ -149,24 +151,39 @@ fn parse_admin(text: &str, catalogue: &Catalogue) -> SoupCommand {
     command.map_or_else(unknown, SoupCommand::Admin)
 }
 
-/// `<puzzle> <verdict> <question…>`; none when a part is missing.
+/// `[puzzle] <verdict> [question…]`; none with nothing after the puzzle.
 fn known_add(arg: &str) -> Option<AdminCommand> {
-    let (puzzle, rest) = split_word(arg);
-    let rest = rest.trim_start();
-    let spelled = "yes and no ";
-    let (verdict, question) = match rest.get(..spelled.len()) {
-        Some(head) if head.eq_ignore_ascii_case(spelled) => (head.trim(), &rest[spelled.len()..]),
-        _ => split_word(rest),
+    let arg = arg.trim();
+    let (puzzle, rest) = match verdict_first(arg) {
+        Some(_) => (None, arg),
+        None => {
+            let (puzzle, rest) = split_word(arg);
+            (Some(puzzle.to_string()), rest.trim_start())
+        }
     };
-    let question = question.trim();
-    if puzzle.is_empty() || verdict.is_empty() || question.is_empty() {
+    // A word that is no verdict is still taken as one: the answer says
+    // which verdicts there are.
+    let (verdict, question) = verdict_first(rest).unwrap_or_else(|| split_word(rest));
+    if verdict.is_empty() {
         return None;
     }
-    Some(AdminCommand::KnownAdd {
-        puzzle: puzzle.to_string(),
-        verdict: verdict.to_string(),
-        question: question.to_string(),
-    })
+    let question = Some(question.trim().to_string()).filter(|q| !q.is_empty());
+    Some(AdminCommand::KnownAdd { puzzle, verdict: verdict.to_string(), question })
+}
+
+/// A verdict at the start of `text` (`yes and no` is one) and the rest.
+fn verdict_first(text: &str) -> Option<(&str, &str)> {
+    let spelled = "yes and no";
+    let (verdict, rest) = match text.get(..spelled.len()) {
+        Some(head)
+            if head.eq_ignore_ascii_case(spelled)
+                && text[spelled.len()..].chars().next().is_none_or(char::is_whitespace) =>
+        {
+            (head, &text[spelled.len()..])
+        }
+        _ => split_word(text),
+    };
+    verdict_of(verdict).map(|_| (verdict, rest))
 }
 
 /// Whether the catalogue offers `group name` on Slack.

@@ -132,6 +132,7 @@ known-refused =
     { $reasons }
 known-bad-question = The question must be 1 to 300 characters.
 known-bad-verdict = The verdict must be YES, NO, YES AND NO or IRRELEVANT.
+known-which = Name the puzzle and the question, or run this in the { place } of the game where it was asked (the last question answered there is taken).
 known-none = No corrected answers { this-scope } yet: `{ admin-verb }known add` stores one.
 known-heading = Corrected answers { this-scope }
 known-no-such = There is no `{ $id }` here; `{ admin-verb }known list` shows this { scope }'s corrected answers.

@@ -59,6 +59,7 @@ fn samples(near: &[String]) -> Vec<Word<'_>> {
         Word::KnownRefused("• says NO to what the key fact f1 states"),
         Word::KnownBadQuestion,
         Word::KnownBadVerdict,
+        Word::KnownWhich,
         Word::KnownNone,
         Word::KnownHeading,
         Word::KnownNoSuch("p#abc123"),

@@ -121,6 +121,7 @@ known-refused =
     { $reasons }
 known-bad-question = 问题须为 1 到 300 个字符。
 known-bad-verdict = 判定须为 YES、NO、YES AND NO 或 IRRELEVANT（也可写 是、不是、是也不是、无关）。
+known-which = 请写明谜题和问题，或在提出该问题的游戏{ place }里运行此命令（会取那里最后回答的问题）。
 known-none = { this-scope }还没有更正过的回答：用 `{ admin-verb }known add` 保存一条。
 known-heading = { this-scope }更正过的回答
 known-no-such = 这里没有 `{ $id }`；用 `{ admin-verb }known list` 查看{ this-scope }更正过的回答。

@@ -52,20 +52,32 @@ fn admin_verbs_take_their_arguments() {
 
 #[test]
 fn a_correction_reads_its_puzzle_verdict_and_question() {
-    let add = |puzzle: &str, verdict: &str, question: &str| {
+    let add = |puzzle: Option<&str>, verdict: &str, question: Option<&str>| {
         SoupCommand::Admin(AdminCommand::KnownAdd {
-            puzzle: puzzle.into(),
+            puzzle: puzzle.map(str::to_string),
             verdict: verdict.into(),
-            question: question.into(),
+            question: question.map(str::to_string),
         })
     };
-    check("admin known add en-noon-gun NO was he alone?", add("en-noon-gun", "NO", "was he alone?"));
+    let gun = Some("en-noon-gun");
+    check("admin known add en-noon-gun NO was he alone?", add(gun, "NO", Some("was he alone?")));
     check(
         "admin known add en-noon-gun Yes and No  was the gunner to blame",
-        add("en-noon-gun", "Yes and No", "was the gunner to blame"),
+        add(gun, "Yes and No", Some("was the gunner to blame")),
     );
-    check("admin known add zh-salt-stone 是也不是 牛会自己回来吗", add("zh-salt-stone", "是也不是", "牛会自己回来吗"));
-    check("admin known add en-noon-gun NO", SoupCommand::Unknown("admin known add".into()));
+    check(
+        "admin known add zh-salt-stone 是也不是 牛会自己回来吗",
+        add(Some("zh-salt-stone"), "是也不是", Some("牛会自己回来吗")),
+    );
+    // Without a puzzle or a question: the channel's game and its last question.
+    check("admin known add en-noon-gun NO", add(gun, "NO", None));
+    check("admin known add NO", add(None, "NO", None));
+    check("admin known add yes and no", add(None, "yes and no", None));
+    check("admin known add irrelevant was it raining", add(None, "irrelevant", Some("was it raining")));
+    // Not a verdict: still read, so the answer can say which verdicts there are.
+    check("admin known add en-noon-gun maybe was he alone", add(gun, "maybe", Some("was he alone")));
+    check("admin known add en-noon-gun", SoupCommand::Unknown("admin known add".into()));
+    check("admin known add", SoupCommand::Unknown("admin known add".into()));
     check("admin known list", SoupCommand::Admin(AdminCommand::KnownList(None)));
     check("admin known list en-noon-gun", SoupCommand::Admin(AdminCommand::KnownList(Some("en-noon-gun".into()))));
     check(

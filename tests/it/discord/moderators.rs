@@ -20,7 +20,7 @@ fn every_admin_verb(rig: &Rig) -> Vec<(Vec<&'static str>, Vec<Opt>)> {
         (vec!["puzzle", "enable"], vec![p()]),
         (vec!["puzzle", "disable"], vec![p()]),
         (vec!["puzzle", "next"], vec![p()]),
-        (vec!["known", "add"], vec![p(), Opt::Int("verdict", 1), Opt::Text("question", "Was he alone?".into())]),
+        (vec!["known", "add"], vec![Opt::Int("verdict", 1), p(), Opt::Text("question", "Was he alone?".into())]),
         (vec!["known", "list"], vec![]),
         (vec!["known", "remove"], vec![Opt::Text("id", "en-noon-gun#000000".into())]),
         (vec!["reveal"], vec![]),
@@ -183,11 +183,11 @@ async fn reveal_shows_the_story_and_end_does_not() {
     }
 }
 
-/// "That answer was wrong: it should be YES AND NO": a moderator corrects
-/// the Judge's answer for this server's copy of the puzzle; games that
-/// start afterwards answer the question (and its close wordings) so, other
-/// servers keep the puzzle's own answer, and removing the correction
-/// brings it back.
+/// "That answer was wrong: it should be YES AND NO": in the game's
+/// thread a moderator gives the right verdict to the question last answered
+/// there, for this server's copy of the puzzle; games that start afterwards
+/// answer it so, other servers keep the puzzle's own answer, and removing
+/// the correction brings it back.
 #[tokio::test]
 async fn a_moderators_correction_answers_the_question_in_later_games_here() {
     let rig = Rig::start().await;
@@ -198,37 +198,32 @@ async fn a_moderators_correction_answers_the_question_in_later_games_here() {
         rig.fake.say(thread, &alice, "was the gunner alone").unwrap();
         from
     };
+    let known = |place: u64, path: &str, options: &[Opt]| {
+        rig.fake.slash(place, &moderator, "soup-admin", &["known", path], options).unwrap()
+    };
     let thread = rig.start_game(&alice).await;
     let first = rig.wait_posts(thread, ask(thread), 1).await;
     assert!(first[0].text().starts_with("NO"), "before: {}", first[0].text());
 
-    let known = |path: &[&str], options: &[Opt]| {
-        rig.fake
-            .slash(
-                CHANNEL,
-                &moderator,
-                "soup-admin",
-                &["known"].iter().chain(path).copied().collect::<Vec<_>>(),
-                options,
-            )
-            .unwrap()
-    };
-    let question = || Opt::Text("question", "Was the gunner alone?".into());
-    let puzzle = || Opt::Text("puzzle", PUZZLE.into());
+    // Outside any game, naming nothing: which question?
+    let which = rig.reply_to(known(CHANNEL, "add", &[Opt::Int("verdict", 2)])).await;
+    assert!(is_private(&which) && which.text().contains("Name the puzzle and the question"), "{}", which.text());
     // Refused with a reason: no such puzzle; a NO to what a key fact states.
-    let unknown = rig
-        .reply_to(known(&["add"], &[Opt::Text("puzzle", "en-nope".into()), Opt::Int("verdict", 0), question()]))
-        .await;
-    assert!(is_private(&unknown) && unknown.text().contains("en-nope"), "{}", unknown.text());
+    let question = || Opt::Text("question", "Was the gunner alone?".into());
+    let nope = Opt::Text("puzzle", "en-nope".into());
+    let unknown = rig.reply_to(known(CHANNEL, "add", &[Opt::Int("verdict", 0), nope, question()])).await;
+    assert!(unknown.text().contains("en-nope"), "{}", unknown.text());
     let fact = Opt::Text("question", "Did the captain set his ship's chronometer by the noon gun?".into());
-    let refused = rig.reply_to(known(&["add"], &[puzzle(), Opt::Int("verdict", 1), fact])).await;
+    let puzzle = Opt::Text("puzzle", PUZZLE.into());
+    let refused = rig.reply_to(known(CHANNEL, "add", &[Opt::Int("verdict", 1), puzzle.clone(), fact])).await;
     assert!(refused.text().contains("Not stored") && refused.text().contains("key fact"), "{}", refused.text());
 
-    let added = rig.reply_to(known(&["add"], &[puzzle(), Opt::Int("verdict", 2), question()])).await;
-    assert!(is_private(&added) && added.text().contains("YES AND NO · Was the gunner alone?"), "{}", added.text());
+    // In the game's thread, naming nothing: the question last answered there.
+    let added = rig.reply_to(known(thread, "add", &[Opt::Int("verdict", 2)])).await;
+    assert!(is_private(&added) && added.text().contains("YES AND NO · was the gunner alone"), "{}", added.text());
     let id = added.text().split('`').nth(1).expect("the correction's id").to_string();
     assert!(id.starts_with("en-noon-gun#"), "{id}");
-    let list = rig.reply_to(known(&["list"], &[puzzle()])).await;
+    let list = rig.reply_to(known(CHANNEL, "list", &[puzzle])).await;
     assert!(list.text().contains(&id), "{}", list.text());
 
     // A game that starts now takes the correction.
@@ -242,9 +237,9 @@ async fn a_moderators_correction_answers_the_question_in_later_games_here() {
     assert!(store.custom_content("discord:11", "soup").await.unwrap().is_empty());
 
     // Removed: the next game has the puzzle's own answer back.
-    let removed = rig.reply_to(known(&["remove"], &[Opt::Text("id", id.clone())])).await;
+    let removed = rig.reply_to(known(CHANNEL, "remove", &[Opt::Text("id", id.clone())])).await;
     assert!(removed.text().contains(&format!("Removed `{id}`")), "{}", removed.text());
-    let gone = rig.reply_to(known(&["remove"], &[Opt::Text("id", id.clone())])).await;
+    let gone = rig.reply_to(known(CHANNEL, "remove", &[Opt::Text("id", id.clone())])).await;
     assert!(gone.text().contains("There is no"), "{}", gone.text());
     let thread = rig.start_game(&alice).await;
     let back = rig.wait_posts(thread, ask(thread), 1).await;

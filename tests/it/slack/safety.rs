@@ -136,11 +136,13 @@ async fn admin_verbs_are_refused_to_others_and_checked_on_every_call() {
 async fn an_admin_corrects_a_known_answer_for_the_workspace_only() {
     let settings = SlackSettings { admins: vec!["UMOD".into()], ..SlackSettings::default() };
     let g = game_with(Arc::new(super::super::discord::rules()), settings, true).await;
-    let add = "admin known add en-noon-gun yes and no was the gunner alone";
-    g.command("trig-k1", "UALICE", add).await;
+    g.say("EvQ", "UALICE", "Was he alone?").await;
+    g.answers(1).await;
+    // Naming neither puzzle nor question: the channel's game, its last question.
+    g.command("trig-k1", "UALICE", "admin known add yes and no").await;
     g.told("UALICE", "Only the workspace's Turtle Soup admins").await;
-    g.command("trig-k2", "UMOD", add).await;
-    let added = g.told("UMOD", "YES AND NO · was the gunner alone").await;
+    g.command("trig-k2", "UMOD", "admin known add yes and no").await;
+    let added = g.told("UMOD", "YES AND NO · Was he alone?").await;
     assert!(added.contains("in this workspace"), "{added}");
     let id = added.split('`').nth(1).expect("the correction's id").to_string();
     g.command("trig-k3", "UMOD", "admin known add en-noon-gun maybe was the gunner alone").await;
