@@ -1,22 +1,15 @@
 use super::*;
-use crate::core::fixtures::LIGHTHOUSE;
 use crate::core::soup::known::Known as Memory;
 
 fn lighthouse() -> Puzzle {
-    let known = r#"
-[[known]]
-question = "Did someone die?"
-verdict = "YES"
-
-[[known]]
-question = "Was it a ghost?"
-verdict = "NO"
-
-[[known]]
-question = "Does the weather matter?"
-verdict = "NO"
-"#;
-    Puzzle::from_toml(&format!("{LIGHTHOUSE}{known}"), Some("en-test-lighthouse"), None).unwrap()
+    let mut puzzle = crate::core::fixtures::puzzle();
+    let known = |question: &str, verdict| Known { question: question.into(), verdict };
+    puzzle.known = vec![
+        known("Did someone die?", Verdict::Yes),
+        known("Was it a ghost?", Verdict::No),
+        known("Does the weather matter?", Verdict::No),
+    ];
+    puzzle
 }
 
 fn recall(puzzle: &Puzzle, question: &str) -> Option<Verdict> {
