@@ -78,6 +78,9 @@ pub struct Judged {
     /// or "" (no Judge call).
     pub parse: &'static str,
     pub seconds: f64,
+    /// Its game's first line: it pays for preparing the puzzle's known
+    /// answers (embedding them), once per puzzle and process.
+    pub first: bool,
 }
 
 /// Reads a JSONL file: each problem is reported with its line number.
@@ -180,7 +183,8 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
             "" if outcome.reply.verdict == Some(Verdict::Meta) => "meta",
             p => p,
         };
-        out.push(Judged { line: n, kind: line.kind, expected, got, correct, graded_right, parse, seconds });
+        let first = out.is_empty();
+        out.push(Judged { line: n, kind: line.kind, expected, got, correct, graded_right, parse, seconds, first });
         if let Some(next) = outcome.next {
             game = next;
         }
@@ -359,6 +363,10 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
         parse_counts[0].1, parse_counts[1].1, parse_counts[2].1, parse_counts[3].1, parse_counts[4].1, parse_counts[5].1, parse_counts[6].1, parse_counts[7].1
     ));
     text.push_str(&format!("{mean:.2} s per judgement ({seconds:.1} s in all)\n"));
+    let latency = latency(judged);
+    let shown: Vec<String> =
+        latency.iter().map(|(what, n, p50, p95)| format!("{what} {p50:.3} / {p95:.3} s ({n})")).collect();
+    text.push_str(&format!("seconds per turn, median / 95th percentile: {}\n", shown.join(" · ")));
     let wrong: Vec<String> = judged
         .iter()
         .filter(|j| !j.correct)
@@ -375,7 +383,38 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
         "confusion": matrix.iter().map(|((e, g), n)| json!({"expected": e, "judged": g, "count": n})).collect::<Vec<_>>(),
         "parse": parse_counts.iter().filter(|(p, _)| !p.is_empty()).map(|(p, n)| ((*p).to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "seconds_per_judgement": mean,
+        "seconds_per_turn": latency
+            .iter()
+            .map(|(what, n, p50, p95)| ((*what).to_string(), json!({"turns": n, "p50": p50, "p95": p95})))
+            .collect::<serde_json::Map<_, _>>(),
         "misses": judged.iter().filter(|j| !j.correct).map(|j| json!({"line": j.line, "expected": j.expected, "judged": j.got})).collect::<Vec<_>>(),
     });
     (text, json)
 }
+
+/// Seconds per turn by how it was answered: a game's first turn (which
+/// prepares the puzzle's known answers), then the later ones answered from
+/// the known answers, answered "can't tell", graded by key facts, or by a
+/// Judge call. Each: its name, turns, median and 95th percentile. With
+/// `--parallel` above 1 they include waiting for the other games.
+fn latency(judged: &[Judged]) -> Vec<(&'static str, usize, f64, f64)> {
+    let groups: [(&'static str, &dyn Fn(&Judged) -> bool); 5] = [
+        ("first turn of a game", &|j| j.first),
+        ("known answer", &|j| !j.first && j.parse == "known"),
+        ("can't tell", &|j| !j.first && j.parse == "cant_tell"),
+        ("guess by key facts", &|j| !j.first && j.parse == "facts"),
+        ("Judge call", &|j| !j.first && matches!(j.parse, "clean" | "salvaged" | "fallback")),
+    ];
+    groups
+        .iter()
+        .filter_map(|(what, pick)| {
+            let mut seconds: Vec<f64> = judged.iter().filter(|j| pick(j)).map(|j| j.seconds).collect();
+            seconds.sort_by(f64::total_cmp);
+            let at = |q: f64| seconds[((seconds.len() - 1) as f64 * q).round() as usize];
+            (!seconds.is_empty()).then(|| (*what, seconds.len(), at(0.5), at(0.95)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
