@@ -170,8 +170,10 @@ impl Bot {
         if let (Some(p), Some(q)) = (&puzzle, &question) {
             return Ok(Some((p.clone(), q.clone())));
         }
+        // The binding, not the live game: looking the game up would resume
+        // it, and its undelivered replies are the front end's to post.
         let on = match key {
-            Some(key) => self.find_game(key).await?.map(|found| found.game.session_id.clone()),
+            Some(key) => self.guilds.thread_binding(key).await?.filter(|b| b.is_active()).map(|b| b.session_id),
             None => None,
         };
         let session = match on {
