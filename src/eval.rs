@@ -398,7 +398,8 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
 /// Judge call. Each: its name, turns, median and 95th percentile. With
 /// `--parallel` above 1 they include waiting for the other games.
 fn latency(judged: &[Judged]) -> Vec<(&'static str, usize, f64, f64)> {
-    let groups: [(&'static str, &dyn Fn(&Judged) -> bool); 5] = [
+    type Pick = dyn Fn(&Judged) -> bool;
+    let groups: [(&'static str, &Pick); 5] = [
         ("first turn of a game", &|j| j.first),
         ("known answer", &|j| !j.first && j.parse == "known"),
         ("can't tell", &|j| !j.first && j.parse == "cant_tell"),
