@@ -7,11 +7,9 @@ use std::sync::Arc;
 
 use rand::seq::IndexedRandom;
 
-use crate::core::game::Game;
 use crate::core::game::record::{Intent, Verdict};
 use crate::core::guild::CustomContent;
-use crate::core::soup::SoupGame;
-use crate::core::soup::corrections::{Correction, Refused};
+use crate::core::soup::corrections::{self, Correction, Refused};
 use crate::core::soup::puzzle::{Difficulty, Puzzle};
 use crate::core::store::StoreError;
 
@@ -21,7 +19,7 @@ use super::Bot;
 use super::words::{Markup, Word, say};
 
 /// The server's content rows that hold its corrections to known answers.
-const CORRECTIONS: &str = <SoupGame as Game>::KIND;
+const CORRECTIONS: &str = corrections::KIND;
 
 /// What `start` asked for.
 #[derive(Debug, Clone, Default)]
@@ -178,7 +176,7 @@ impl Bot {
         };
         let session = match on {
             Some(id) => Some(id),
-            None => super::boards::last_finished(self.store.as_ref(), place, <SoupGame as Game>::KIND).await?,
+            None => super::boards::last_finished(self.store.as_ref(), place, corrections::KIND).await?,
         };
         let Some(loaded) = (match session {
             Some(id) => self.store.load_session(&id).await?,

@@ -17,6 +17,10 @@ use crate::core::vocab::Language;
 use super::known::{fingerprint, same_question, words_key};
 use super::puzzle::{Known, Puzzle};
 
+/// Turtle Soup's kind: its sessions' and its corrections' (the server's
+/// content rows of game `soup`).
+pub const KIND: &str = <super::SoupGame as crate::core::game::Game>::KIND;
+
 /// The longest question a correction may hold, in characters.
 pub const MAX_QUESTION_CHARS: usize = 300;
 
