@@ -11,7 +11,9 @@ pub mod referee;
 
 use crate::core::soup::verbs::SoupVerb;
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -78,8 +80,8 @@ pub struct Judged {
     /// or "" (no Judge call).
     pub parse: &'static str,
     pub seconds: f64,
-    /// Its game's first line: it pays for preparing the puzzle's known
-    /// answers (embedding them), once per puzzle and process.
+    /// Its puzzle's first line in the run: it pays for preparing the
+    /// puzzle's known answers (embedding them), once per puzzle and process.
     pub first: bool,
 }
 
@@ -130,7 +132,14 @@ fn inline_puzzle(n: usize, surface: &str, bottom: &str) -> Puzzle {
 }
 
 /// One game's lines, judged in order on one state.
-async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize, Line)>) -> Vec<Judged> {
+/// `seen`: the puzzles an earlier line has played (their known answers are
+/// prepared).
+async fn judge_group(
+    pipeline: &Pipeline,
+    puzzle: Arc<Puzzle>,
+    lines: Vec<(usize, Line)>,
+    seen: &Mutex<HashSet<String>>,
+) -> Vec<Judged> {
     let player = Player { id: "eval".into(), name: "eval".into() };
     let canary = crate::core::actor::new_canary();
     let mut game = SoupGame::new(&puzzle, 3);
@@ -149,6 +158,7 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
             Kind::Question => TurnInput::from(SoupVerb::Ask(line.input.clone())),
             Kind::Guess => TurnInput::from(SoupVerb::Guess(line.input.clone())),
         };
+        let first = seen.lock().unwrap_or_else(PoisonError::into_inner).insert(puzzle.id.clone());
         let started = Instant::now();
         let outcome = pipeline.run(&view, &player, &input, &noop).await;
         let seconds = started.elapsed().as_secs_f64();
@@ -183,7 +193,6 @@ async fn judge_group(pipeline: &Pipeline, puzzle: Arc<Puzzle>, lines: Vec<(usize
             "" if outcome.reply.verdict == Some(Verdict::Meta) => "meta",
             p => p,
         };
-        let first = out.is_empty();
         out.push(Judged { line: n, kind: line.kind, expected, got, correct, graded_right, parse, seconds, first });
         if let Some(next) = outcome.next {
             game = next;
@@ -222,8 +231,9 @@ pub async fn run(
             None => groups.push((puzzle, vec![(n, line)])),
         }
     }
+    let seen = Mutex::new(HashSet::new());
     let mut judged: Vec<Judged> = stream::iter(groups)
-        .map(|(puzzle, lines)| judge_group(pipeline, puzzle, lines))
+        .map(|(puzzle, lines)| judge_group(pipeline, puzzle, lines, &seen))
         .buffer_unordered(parallel.max(1))
         .collect::<Vec<_>>()
         .await
@@ -392,15 +402,15 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
     (text, json)
 }
 
-/// Seconds per turn by how it was answered: a game's first turn (which
-/// prepares the puzzle's known answers), then the later ones answered from
+/// Seconds per turn by how it was answered: a puzzle's first turn (which
+/// prepares its known answers), then the later ones answered from
 /// the known answers, answered "can't tell", graded by key facts, or by a
 /// Judge call. Each: its name, turns, median and 95th percentile. With
 /// `--parallel` above 1 they include waiting for the other games.
 fn latency(judged: &[Judged]) -> Vec<(&'static str, usize, f64, f64)> {
     type Pick = dyn Fn(&Judged) -> bool;
     let groups: [(&'static str, &Pick); 5] = [
-        ("first turn of a game", &|j| j.first),
+        ("first turn of a puzzle", &|j| j.first),
         ("known answer", &|j| !j.first && j.parse == "known"),
         ("can't tell", &|j| !j.first && j.parse == "cant_tell"),
         ("guess by key facts", &|j| !j.first && j.parse == "facts"),

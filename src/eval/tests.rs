@@ -11,8 +11,8 @@ fn turns_are_timed_by_how_they_were_answered() {
     all.extend((1..=20).map(|i| judged("known", f64::from(i) / 100.0, false)));
     let latency = latency(&all);
     let names: Vec<&str> = latency.iter().map(|(what, ..)| *what).collect();
-    assert_eq!(names, ["first turn of a game", "known answer", "can't tell"], "groups with no turns are left out");
-    assert_eq!(latency[0], ("first turn of a game", 1, 4.0, 4.0));
+    assert_eq!(names, ["first turn of a puzzle", "known answer", "can't tell"], "groups with no turns are left out");
+    assert_eq!(latency[0], ("first turn of a puzzle", 1, 4.0, 4.0));
     let (_, n, p50, p95) = latency[1];
     assert_eq!(n, 20, "the first turn is not counted with the later ones");
     assert!((p50 - 0.11).abs() < 1e-9 && (p95 - 0.19).abs() < 1e-9, "{p50} {p95}");
