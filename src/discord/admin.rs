@@ -107,7 +107,7 @@ pub async fn known_add(
         VerdictChoice::YesAndNo => "YES_AND_NO",
         VerdictChoice::Irrelevant => "IRRELEVANT",
     };
-    let text = ctx.data().add_correction(&scope, &puzzle, &question, verdict, &by, Markup::Discord).await?;
+    let text = data.add_correction(&scope, &puzzle, &question, verdict, &by, Markup::Discord).await?;
     send_text(ctx, ReplyKind::Status, text, lang, true).await
 }
 
