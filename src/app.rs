@@ -9,7 +9,7 @@ use anyhow::Context;
 use crate::config::Settings;
 use crate::core::actor::Engine;
 use crate::core::catalogue::Catalogue;
-use crate::core::embed::Embedder;
+use crate::core::embed::{Embedder, VectorCache};
 use crate::core::game::Selfplayer;
 use crate::core::knowledge::{Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
@@ -17,7 +17,7 @@ use crate::core::soup::pipeline::Pipeline;
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::selfplay::SoupSelfplay;
 use crate::core::store::{Store, SystemClock};
-use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, SharedMemory, open_db};
+use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, LanceVectorCache, SharedMemory, open_db};
 use crate::puzzles::{FileProblem, PuzzleLibrary};
 use crate::store::SqlStore;
 
@@ -27,6 +27,8 @@ pub struct Vectors {
     /// Player memory: SQL's record, followed by this process's index.
     pub memory: Arc<SharedMemory>,
     pub embedder: Arc<dyn Embedder>,
+    /// Puzzles' known answers, embedded once for this directory.
+    pub prepared: Arc<LanceVectorCache>,
     /// Whether the embedder understands meaning (a sentence model), so the
     /// semantic ledger may use it.
     pub semantic: bool,
@@ -67,6 +69,8 @@ impl App {
             pipeline.knowledge = Some(v.knowledge.clone());
             pipeline.memory = Some(v.memory.clone());
             pipeline.embedder = v.semantic.then(|| v.embedder.clone());
+            let prepared: Arc<dyn VectorCache> = v.prepared.clone();
+            pipeline.vector_cache = Some(prepared);
         }
         let engine = Engine::new(pipeline, store.clone(), Arc::new(SystemClock), settings.expire_after_ms())
             .owned_by(settings.instance());
@@ -147,6 +151,7 @@ async fn open_vectors(
     let db = open_db(dir).await.with_context(|| format!("opening the vector store {}", dir.display()))?;
     let knowledge = Arc::new(LanceKnowledge::open(&db, embedder.clone()).await?);
     let index = Arc::new(LanceMemory::open(&db, embedder.clone()).await?);
+    let prepared = Arc::new(LanceVectorCache::open(&db, embedder.dimensions()).await?);
     let memory = Arc::new(SharedMemory::new(store.clone(), index, Some(dir.join(MEMORY_MARK))));
     if memory.record_is_empty().await? {
         // A database from before memory's record: its memories are written
@@ -162,7 +167,7 @@ async fn open_vectors(
         memory.catch_up().await?;
     }
     memory.follow().await;
-    Ok(Vectors { knowledge, memory, embedder, semantic })
+    Ok(Vectors { knowledge, memory, embedder, prepared, semantic })
 }
 
 /// Every game that offers self-play (`echoes selfplay`), by its group:

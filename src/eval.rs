@@ -257,7 +257,9 @@ pub async fn known_scores(
     let mut out = Vec::new();
     for (n, line) in lines {
         let Some(puzzle) = line.puzzle.as_deref().and_then(|id| library.get(id)) else { continue };
-        let known = crate::core::soup::known::prepared(&puzzle, pipeline.embedder.as_ref()).await;
+        let known =
+            crate::core::soup::known::prepared(&puzzle, pipeline.embedder.as_ref(), pipeline.vector_cache.as_ref())
+                .await;
         if let Expected::Facts(expected) = &line.expected {
             out.push(fact_scores(pipeline, &puzzle, &known, *n, &line.input, expected).await);
             continue;

@@ -29,6 +29,22 @@ pub trait Embedder: Send + Sync {
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
 }
 
+/// Vectors kept between processes under a key that names all they were
+/// made from (the texts and the embedder), so a process that meets the
+/// same texts again reads them instead of embedding them (a puzzle's
+/// ~230 known answers take seconds to embed on two cores). A changed text
+/// changes the key: nothing here is ever stale, only unused.
+#[async_trait]
+pub trait VectorCache: Send + Sync {
+    /// The vectors stored under `key`, in order; none when there are none
+    /// or they cannot be read (a cache miss, never an error to the turn).
+    async fn load(&self, key: &str) -> Option<Vec<Vec<f32>>>;
+
+    /// Stores `vectors` under `key`, replacing what was there. A failure
+    /// is logged by the implementation: the vectors are only lost.
+    async fn save(&self, key: &str, vectors: &[Vec<f32>]);
+}
+
 /// The cosine similarity of two L2-normalised vectors.
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::core::embed::Embedder;
+use crate::core::embed::{Embedder, VectorCache};
 use crate::core::knowledge::Knowledge;
 use crate::core::llm::RoleModels;
 use crate::core::memory::Memory;
@@ -71,11 +71,14 @@ pub struct Pipeline {
     /// A sentence embedder for the semantic ledger; without one the
     /// ledger matches normalised text only.
     pub embedder: Option<Arc<dyn Embedder>>,
+    /// Where prepared vectors (a puzzle's known answers) outlive the
+    /// process; without one they are embedded again in each process.
+    pub vector_cache: Option<Arc<dyn VectorCache>>,
 }
 
 impl Pipeline {
     pub fn new(models: RoleModels, prompts: Arc<Prompts>, settings: PipelineSettings) -> Self {
-        Pipeline { models, prompts, settings, knowledge: None, memory: None, embedder: None }
+        Pipeline { models, prompts, settings, knowledge: None, memory: None, embedder: None, vector_cache: None }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Vector storage on LanceDB: the `knowledge` table (puzzle documents, with
-//! per-role visibility) and the `memory` table (player, guild and global
-//! memories). Both are indexes: `echoes knowledge rebuild` restores them from
+//! per-role visibility), the `memory` table (player, guild and global
+//! memories) and the `prepared_vectors` table (puzzles' known answers,
+//! embedded once). Both are indexes: `echoes knowledge rebuild` restores them from
 //! `data/` and SQL, which stay the record; `SharedMemory` keeps this
 //! process's memory table following SQL's memory record, which every
 //! process writes to.
@@ -15,12 +16,14 @@ mod lance;
 pub mod ledger_bench;
 mod memory;
 mod shared;
+mod vectors;
 
 pub use documents::LanceKnowledge;
 pub use hashing::HashingEmbedder;
 pub use lance::open_db;
 pub use memory::LanceMemory;
 pub use shared::SharedMemory;
+pub use vectors::LanceVectorCache;
 
 /// Cosine similarity of two vectors (1.0 = same direction).
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {

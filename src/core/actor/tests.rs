@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use super::*;
+use crate::core::embed::Embedder;
 use crate::core::fixtures::puzzle;
 use crate::core::game::ReplyKind;
 use crate::core::llm::RoleModels;
@@ -210,4 +211,50 @@ async fn a_finished_game_is_remembered_for_its_players_and_can_be_forgotten() {
     let after: Vec<_> =
         memory.list("player:t:alice").await.unwrap().into_iter().filter(|m| m.kind == MemoryKind::Summary).collect();
     assert!(after.is_empty(), "{after:?}");
+}
+
+/// The hashing embedder, counting the texts it embeds, under a name no
+/// other test prepares a puzzle with (prepared answers are kept per process).
+struct CountingEmbedder(crate::knowledge::HashingEmbedder, std::sync::Mutex<usize>);
+
+#[async_trait::async_trait]
+impl Embedder for CountingEmbedder {
+    fn describe(&self) -> String {
+        "counting:warm-up".into()
+    }
+    fn dimensions(&self) -> usize {
+        self.0.dimensions()
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, crate::core::embed::EmbedError> {
+        *self.1.lock().unwrap() += texts.len();
+        self.0.embed(texts).await
+    }
+}
+
+#[tokio::test]
+async fn a_puzzles_known_answers_are_prepared_while_the_players_read_the_story() {
+    let (engine, _) = engine(ScriptedLlm::new([verdict("NO")])).await;
+    let embedder = Arc::new(CountingEmbedder(crate::knowledge::HashingEmbedder::new(16), Default::default()));
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::knowledge::open_db(dir.path()).await.unwrap();
+    let cache = Arc::new(crate::knowledge::LanceVectorCache::open(&db, 16).await.unwrap());
+    let mut pipeline = engine.pipeline.clone();
+    pipeline.embedder = Some(embedder.clone());
+    pipeline.vector_cache = Some(cache);
+    let engine = Arc::new(Engine::new(pipeline, engine.store.clone(), Arc::new(crate::core::store::SystemClock), 0));
+
+    let p = puzzle();
+    let texts = p.known.len() + p.facts.iter().flat_map(|f| f.statements()).count();
+    let (handle, _) = engine.start_session(Arc::new(p), "test", 3, alice()).await.unwrap();
+    // No question yet: the warm-up embeds them in the background.
+    for _ in 0..500 {
+        if *embedder.1.lock().unwrap() >= texts {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(*embedder.1.lock().unwrap(), texts, "every known answer and fact, once");
+    handle.send(ask("Was he alone?", None)).await.unwrap();
+    let after = *embedder.1.lock().unwrap() - texts;
+    assert!(after <= 2, "the question embeds itself, not the puzzle again ({after} texts)");
 }

@@ -14,7 +14,9 @@ use std::collections::HashMap;
 
 use std::sync::{Arc, Mutex};
 
-use crate::core::embed::{Embedder, cosine};
+use tokio::sync::OnceCell;
+
+use crate::core::embed::{Embedder, VectorCache, cosine};
 use crate::core::game::record::Verdict;
 use crate::core::text::{is_cjk, normalize_question};
 use crate::core::vocab::Language;
@@ -183,26 +185,22 @@ impl Known {
         }
     }
 
-    /// The same, each known question with its sentence vector.
-    pub async fn with_vectors(mut self, embedder: &dyn Embedder) -> Known {
-        // Normalised as the pipeline normalises a question before embedding it.
-        let questions: Vec<String> = self.entries.iter().map(|e| normalize_question(&e.question)).collect();
-        if let Ok(vectors) = embedder.embed(&questions).await {
-            for (entry, vector) in self.entries.iter_mut().zip(vectors) {
-                entry.vector = Some(vector);
-            }
-        }
-        self
+    /// Every text a prepared `Known` embeds, in order: the known
+    /// questions (normalised as the pipeline normalises a question before
+    /// embedding it), then every key fact's statements.
+    fn texts(puzzle: &Puzzle) -> Vec<String> {
+        let questions = puzzle.known.iter().map(|k| normalize_question(&k.question));
+        questions.chain(puzzle.facts.iter().flat_map(Fact::statements).map(str::to_string)).collect()
     }
 
-    /// Attaches the vectors of the key facts' statements (`texts`: every
-    /// fact's statements, in the facts' order, as `Fact::statements`).
-    pub async fn with_fact_vectors(mut self, embedder: &dyn Embedder, texts: &[String]) -> Known {
-        if let Ok(vectors) = embedder.embed(texts).await {
-            let slots = self.facts.iter_mut().flat_map(|f| f.statements.iter_mut());
-            for (statement, vector) in slots.zip(vectors) {
-                statement.1 = Some(vector);
-            }
+    /// Attaches `vectors`, one for each of `Known::texts`, in order.
+    fn with_vectors(mut self, vectors: Vec<Vec<f32>>) -> Known {
+        let mut vectors = vectors.into_iter();
+        for entry in &mut self.entries {
+            entry.vector = vectors.next();
+        }
+        for statement in self.facts.iter_mut().flat_map(|f| f.statements.iter_mut()) {
+            statement.1 = vectors.next();
         }
         self
     }
@@ -817,12 +815,20 @@ pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
 }
 
 /// Each puzzle's prepared known answers, built once per process (and again
-/// when a puzzle's known answers change).
-static PREPARED: Mutex<Option<HashMap<String, Arc<Known>>>> = Mutex::new(None);
+/// when a puzzle's known answers change). A cell per key, so a game's
+/// warm-up and its first question share one preparation.
+static PREPARED: Mutex<Option<Memo>> = Mutex::new(None);
+
+type Memo = HashMap<String, Arc<OnceCell<Arc<Known>>>>;
 
 /// The puzzle's known answers and facts, with vectors when `embedder` is
-/// at hand; prepared once and kept.
-pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> Arc<Known> {
+/// at hand; prepared once per process and kept, the vectors read from
+/// `cache` when an earlier process stored them.
+pub async fn prepared(
+    puzzle: &Puzzle,
+    embedder: Option<&Arc<dyn Embedder>>,
+    cache: Option<&Arc<dyn VectorCache>>,
+) -> Arc<Known> {
     // A server's corrections change a question's verdict, not always its
     // count or length: the key reads every question and verdict.
     let known = puzzle.known.iter().flat_map(|k| [k.question.as_str(), k.verdict.as_str()]);
@@ -833,20 +839,49 @@ pub async fn prepared(puzzle: &Puzzle, embedder: Option<&Arc<dyn Embedder>>) -> 
         fingerprint(puzzle.facts.iter().flat_map(Fact::statements)),
         embedder.map(|e| e.describe()).unwrap_or_default()
     );
-    if let Some(known) = PREPARED.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {
-        return known;
+    let cell = PREPARED
+        .lock()
+        .map(|mut memo| memo.get_or_insert_with(HashMap::new).entry(key).or_default().clone())
+        .unwrap_or_default();
+    let prepare = || async {
+        let known = Known::new(puzzle);
+        let Some(embedder) = embedder else { return Arc::new(known) };
+        let texts = Known::texts(puzzle);
+        match vectors_for(&puzzle.id, &texts, embedder.as_ref(), cache.map(Arc::as_ref)).await {
+            Some(vectors) => Arc::new(known.with_vectors(vectors)),
+            None => Arc::new(known),
+        }
+    };
+    cell.get_or_init(prepare).await.clone()
+}
+
+/// One vector for each of `texts` by `embedder`: read from `cache` when
+/// it holds them all, else embedded and stored there. Keyed by the
+/// embedder and the texts themselves, so an edited puzzle, a changed
+/// normalisation or another model never reads old vectors.
+async fn vectors_for(
+    puzzle_id: &str,
+    texts: &[String],
+    embedder: &dyn Embedder,
+    cache: Option<&dyn VectorCache>,
+) -> Option<Vec<Vec<f32>>> {
+    let key = format!(
+        "known:{puzzle_id}:{:016x}",
+        fingerprint([embedder.describe().as_str()].into_iter().chain(texts.iter().map(String::as_str)))
+    );
+    let fits =
+        |vectors: &[Vec<f32>]| vectors.len() == texts.len() && vectors.iter().all(|v| v.len() == embedder.dimensions());
+    if let Some(cache) = cache
+        && let Some(vectors) = cache.load(&key).await
+        && fits(&vectors)
+    {
+        return Some(vectors);
     }
-    let mut known = Known::new(puzzle);
-    if let Some(embedder) = embedder {
-        known = known.with_vectors(embedder.as_ref()).await;
-        let facts: Vec<String> = puzzle.facts.iter().flat_map(Fact::statements).map(str::to_string).collect();
-        known = known.with_fact_vectors(embedder.as_ref(), &facts).await;
+    let vectors = embedder.embed(texts).await.ok().filter(|v| fits(v))?;
+    if let Some(cache) = cache {
+        cache.save(&key, &vectors).await;
     }
-    let known = Arc::new(known);
-    if let Ok(mut map) = PREPARED.lock() {
-        map.get_or_insert_with(HashMap::new).insert(key, known.clone());
-    }
-    known
+    Some(vectors)
 }
 
 #[cfg(test)]

@@ -245,7 +245,7 @@ impl Pipeline {
             return self.answer(session, player, asked, &mut Usage::default(), progress).await;
         }
         // The Judge's memory: the puzzle's known answers.
-        let known = known::prepared(session.puzzle, self.embedder.as_ref()).await;
+        let known = known::prepared(session.puzzle, self.embedder.as_ref(), self.vector_cache.as_ref()).await;
         // A Chinese question has no vector for the ledger; the known
         // answers' thresholds were calibrated with one.
         let known_vector = match (&vector, mode) {

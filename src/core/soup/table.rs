@@ -12,6 +12,7 @@ use crate::core::game::table::{Afterwards, EndedWork};
 use crate::core::game::{Deadline, Game, Played, Points, ReplyKind, Table, TurnContext, TurnInput, TurnRecord};
 use crate::core::prompts::PublicTurn;
 use crate::core::soup::i18n::{Msg, say};
+use crate::core::soup::known;
 use crate::core::soup::pipeline::{GameGate, LedgerVector, Pipeline, SessionView, TurnOutcome, ends_game};
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::remember::{EndedGame, remember_game};
@@ -294,6 +295,7 @@ impl Engine {
             created_ms: now,
         };
         self.store.create_session(&new).await?;
+        self.warm_up(&puzzle);
         let table = SoupTable::new(puzzle, game, Vec::new(), new.canary);
         let handle = self.open_table(Opened { id: new.id, last_activity_ms: now, seq: 0 }, Box::new(table));
         let intro = handle.send(Inbound::new(host, TurnInput::Start)).await?;
@@ -312,11 +314,26 @@ impl Engine {
         let puzzle =
             find_puzzle(&loaded.puzzle_id).ok_or_else(|| EngineError::UnknownPuzzle(loaded.puzzle_id.clone()))?;
         let history = loaded.turns.iter().filter_map(|t| t.public.clone()).collect();
+        self.warm_up(&puzzle);
         let mut table = SoupTable::new(puzzle, game, history, loaded.canary.clone());
         table.ledger = ledger_vectors(&self.pipeline, &table.game).await;
         let seq = loaded.turns.last().map_or(0, |t| t.seq);
         let opened = Opened { id: loaded.id.clone(), last_activity_ms: loaded.last_activity_ms, seq };
         Ok((self.open_table(opened, Box::new(table)), loaded))
+    }
+
+    /// Prepares the puzzle's known answers in the background while the
+    /// players read the story, so the first question does not wait for
+    /// them to be embedded (seconds, the first time on this machine).
+    fn warm_up(&self, puzzle: &Arc<Puzzle>) {
+        let pipeline = &self.pipeline;
+        if !pipeline.settings.known_answers {
+            return;
+        }
+        let (puzzle, embedder, cache) = (puzzle.clone(), pipeline.embedder.clone(), pipeline.vector_cache.clone());
+        tokio::spawn(async move {
+            known::prepared(&puzzle, embedder.as_ref(), cache.as_ref()).await;
+        });
     }
 }
 

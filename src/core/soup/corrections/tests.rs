@@ -102,8 +102,8 @@ fn a_corrected_verdict_is_not_served_from_the_prepared_cache() {
     let fix = Correction::new(&p, "Did someone die?", "NO").unwrap();
     let corrected = p.corrected(&[fix]);
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let before = runtime.block_on(crate::core::soup::known::prepared(&p, None));
-    let after = runtime.block_on(crate::core::soup::known::prepared(&corrected, None));
+    let before = runtime.block_on(crate::core::soup::known::prepared(&p, None, None));
+    let after = runtime.block_on(crate::core::soup::known::prepared(&corrected, None, None));
     assert_eq!(before.recall("Did someone die?", None).map(|r| r.verdict), Some(Verdict::Yes));
     assert_eq!(after.recall("Did someone die?", None).map(|r| r.verdict), Some(Verdict::No));
 }

@@ -240,3 +240,104 @@ fn a_two_part_question_is_answered_from_both_parts_known_answers() {
     assert_eq!(two(&z, "船沉了，而且有人死了吗"), Some(Verdict::Yes));
     assert_eq!(two(&z, "船沉了，而且是鬼干的吗"), Some(Verdict::YesAndNo));
 }
+
+/// A vector per text from its bytes (the same text, the same vector);
+/// counts the texts it embeds, and fails when told to.
+#[derive(Default)]
+struct CountingEmbedder {
+    embedded: Mutex<usize>,
+    broken: bool,
+}
+
+#[async_trait::async_trait]
+impl Embedder for CountingEmbedder {
+    fn describe(&self) -> String {
+        "counting".into()
+    }
+    fn dimensions(&self) -> usize {
+        4
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, crate::core::embed::EmbedError> {
+        if self.broken {
+            return Err(crate::core::embed::EmbedError::Failed("down".into()));
+        }
+        *self.embedded.lock().unwrap() += texts.len();
+        let vector = |t: &String| {
+            let h = fingerprint([t.as_str()]);
+            let raw: Vec<f32> = (0..4).map(|i| ((h >> (i * 16)) & 0xffff) as f32 + 1.0).collect();
+            let norm = raw.iter().map(|x| x * x).sum::<f32>().sqrt();
+            raw.iter().map(|x| x / norm).collect()
+        };
+        Ok(texts.iter().map(vector).collect())
+    }
+}
+
+/// A cache in memory, as a later process would find LanceDB's.
+#[derive(Default)]
+struct MemoryCache(Mutex<HashMap<String, Vec<Vec<f32>>>>);
+
+#[async_trait::async_trait]
+impl VectorCache for MemoryCache {
+    async fn load(&self, key: &str) -> Option<Vec<Vec<f32>>> {
+        self.0.lock().unwrap().get(key).cloned()
+    }
+    async fn save(&self, key: &str, vectors: &[Vec<f32>]) {
+        self.0.lock().unwrap().insert(key.to_string(), vectors.to_vec());
+    }
+}
+
+#[tokio::test]
+async fn a_puzzles_vectors_are_embedded_once_and_read_back_after() {
+    let puzzle = lighthouse();
+    let texts = Known::texts(&puzzle);
+    assert_eq!(texts.len(), puzzle.known.len() + puzzle.facts.iter().flat_map(Fact::statements).count());
+    let (embedder, cache) = (CountingEmbedder::default(), MemoryCache::default());
+    let first = vectors_for(&puzzle.id, &texts, &embedder, Some(&cache)).await.unwrap();
+    assert_eq!(*embedder.embedded.lock().unwrap(), texts.len());
+    let again = vectors_for(&puzzle.id, &texts, &embedder, Some(&cache)).await.unwrap();
+    assert_eq!(again, first);
+    assert_eq!(*embedder.embedded.lock().unwrap(), texts.len(), "the second process embeds nothing");
+
+    // An edited known answer is another set of texts: embedded afresh.
+    let mut edited = texts.clone();
+    edited[0] = "did anyone drown".into();
+    vectors_for(&puzzle.id, &edited, &embedder, Some(&cache)).await.unwrap();
+    assert_eq!(*embedder.embedded.lock().unwrap(), 2 * texts.len());
+}
+
+#[tokio::test]
+async fn a_cache_that_does_not_fit_the_texts_is_passed_over_and_mended() {
+    let puzzle = lighthouse();
+    let texts = Known::texts(&puzzle);
+    let (embedder, cache) = (CountingEmbedder::default(), MemoryCache::default());
+    let right = vectors_for(&puzzle.id, &texts, &embedder, Some(&cache)).await.unwrap();
+    let key = cache.0.lock().unwrap().keys().next().cloned().unwrap();
+    for wrong in [right[1..].to_vec(), right.iter().map(|v| v[1..].to_vec()).collect()] {
+        cache.0.lock().unwrap().insert(key.clone(), wrong);
+        assert_eq!(vectors_for(&puzzle.id, &texts, &embedder, Some(&cache)).await.unwrap(), right);
+        assert_eq!(cache.0.lock().unwrap()[&key], right, "stored again whole");
+    }
+    let down = CountingEmbedder { broken: true, ..CountingEmbedder::default() };
+    let other = MemoryCache::default();
+    assert_eq!(vectors_for(&puzzle.id, &texts, &down, Some(&other)).await, None);
+    assert!(other.0.lock().unwrap().is_empty(), "nothing stored from a failed embedding");
+}
+
+#[tokio::test]
+async fn each_known_question_and_fact_statement_gets_its_own_vector() {
+    let puzzle = lighthouse();
+    let embedder = CountingEmbedder::default();
+    let texts = Known::texts(&puzzle);
+    let known = Known::new(&puzzle).with_vectors(vectors_for(&puzzle.id, &texts, &embedder, None).await.unwrap());
+    for k in &puzzle.known {
+        let own = embedder.embed(&[normalize_question(&k.question)]).await.unwrap().remove(0);
+        let scores = known.scores(&k.question, Some(&own));
+        let (best, _, semantic) = &scores[0];
+        assert_eq!(best.question, k.question);
+        assert!((semantic.unwrap() - 1.0).abs() < 1e-4, "{}: its own vector", k.question);
+    }
+    for (fact, statement) in puzzle.facts.iter().zip(&known.facts) {
+        let own = embedder.embed(&[fact.statements().next().unwrap().to_string()]).await.unwrap();
+        assert_eq!(statement.statements[0].1.as_ref(), own.first(), "{}", fact.id);
+    }
+}
