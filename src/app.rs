@@ -11,7 +11,7 @@ use crate::core::actor::Engine;
 use crate::core::catalogue::Catalogue;
 use crate::core::embed::{Embedder, VectorCache};
 use crate::core::game::Selfplayer;
-use crate::core::knowledge::{Knowledge, SyncReport};
+use crate::core::knowledge::{Doc, Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
 use crate::core::soup::pipeline::Pipeline;
 use crate::core::soup::puzzle::Puzzle;
@@ -77,7 +77,7 @@ impl App {
         let engine = Arc::new(engine);
         let app =
             App { settings, library, skipped, store, engine, catalogue: crate::assets::catalogue(), models, vectors };
-        app.sync_knowledge().await;
+        app.sync_knowledge_in_background().await;
         Ok(app)
     }
 
@@ -96,9 +96,30 @@ impl App {
     }
 
     /// Brings the knowledge table in line with the puzzles (only changed
-    /// documents are embedded). Failures are logged: play goes on.
+    /// documents are embedded), waiting for it. Failures are logged: play
+    /// goes on.
     pub async fn sync_knowledge(&self) -> Option<SyncReport> {
         let vectors = self.vectors.as_ref()?;
+        match vectors.knowledge.sync(&self.knowledge_docs().await).await {
+            Ok(report) => Some(report),
+            Err(e) => {
+                tracing::warn!(error = %e, "knowledge sync failed");
+                None
+            }
+        }
+    }
+
+    /// The same, in the background: retrieval waits for it, nothing else
+    /// does (a new machine's first start embeds every document).
+    async fn sync_knowledge_in_background(&self) {
+        let Some(vectors) = &self.vectors else { return };
+        let docs = self.knowledge_docs().await;
+        // Detached: it logs its own outcome.
+        drop(vectors.knowledge.clone().sync_in_background(docs).await);
+    }
+
+    /// Every puzzle's documents and every world's lore.
+    async fn knowledge_docs(&self) -> Vec<Doc> {
         let puzzles = match self.all_puzzles().await {
             Ok(p) => p,
             Err(e) => {
@@ -111,13 +132,7 @@ impl App {
         for world in &crate::assets::worlds().worlds {
             docs.extend(world.docs());
         }
-        match vectors.knowledge.sync(&docs).await {
-            Ok(report) => Some(report),
-            Err(e) => {
-                tracing::warn!(error = %e, "knowledge sync failed");
-                None
-            }
-        }
+        docs
     }
 }
 

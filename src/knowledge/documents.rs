@@ -12,6 +12,7 @@ use arrow_schema::SchemaRef;
 use async_trait::async_trait;
 use lancedb::{Connection, Table};
 use tokio::sync::RwLock;
+use tokio::task::JoinHandle;
 
 use super::lance::{Col, Val, in_list, lit, open_table, scan, schema, text_col, upsert, vector_at};
 use super::{content_hash, cosine};
@@ -30,6 +31,9 @@ const COLS: [Col; 7] = [
 ];
 /// Texts embedded per call while syncing.
 const EMBED_BATCH: usize = 32;
+/// Documents written per commit while syncing: a process that stops
+/// midway (a short command on a fresh install) keeps what it embedded.
+const WRITE_BATCH: usize = 128;
 
 type PuzzleDocs = Arc<Vec<(Doc, Vec<f32>)>>;
 
@@ -41,6 +45,9 @@ pub struct LanceKnowledge {
     /// re-embeds everything.
     embedder_id: String,
     cache: RwLock<HashMap<String, PuzzleDocs>>,
+    /// Held for writing while a sync runs: retrieval waits for it, so a
+    /// game never reads a half-built index.
+    syncing: Arc<RwLock<()>>,
 }
 
 fn store_err(e: impl std::fmt::Display) -> KnowledgeError {
@@ -52,7 +59,7 @@ impl LanceKnowledge {
         let embedder_id = embedder.describe();
         let schema = schema(&COLS, embedder.dimensions());
         let (table, _) = open_table(db, TABLE, schema.clone()).await.map_err(store_err)?;
-        Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache: RwLock::default() })
+        Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache: RwLock::default(), syncing: Arc::default() })
     }
 
     pub async fn row_count(&self) -> Result<usize, KnowledgeError> {
@@ -85,6 +92,40 @@ impl LanceKnowledge {
             }
         }
         Ok(rows)
+    }
+
+    /// Starts a sync and returns once it holds the index: retrieval from
+    /// then on waits for it to end. The first start on a new machine
+    /// embeds every document (tens of seconds on two cores); a game need
+    /// not wait for that before its story is told.
+    pub async fn sync_in_background(self: Arc<Self>, docs: Vec<Doc>) -> JoinHandle<Result<SyncReport, KnowledgeError>> {
+        let held = self.syncing.clone().write_owned().await;
+        tokio::spawn(async move {
+            let report = self.sync_held(&docs).await;
+            drop(held);
+            match &report {
+                Ok(r) => tracing::info!(documents = r.documents, embedded = r.embedded, "knowledge synced"),
+                Err(e) => tracing::warn!(error = %e, "knowledge sync failed"),
+            }
+            report
+        })
+    }
+
+    /// `Knowledge::sync`, the caller holding `syncing` for writing.
+    async fn sync_held(&self, docs: &[Doc]) -> Result<SyncReport, KnowledgeError> {
+        let existing = self.existing_hashes().await?;
+        let changed: Vec<&Doc> = docs.iter().filter(|d| existing.get(&d.id) != Some(&self.hash(d))).collect();
+        for chunk in changed.chunks(WRITE_BATCH) {
+            let rows = self.embed_rows(chunk).await?;
+            upsert(&self.table, &self.schema, "doc_id", &rows).await.map_err(store_err)?;
+        }
+        let keep: HashSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+        let removed: Vec<&str> = existing.keys().map(String::as_str).filter(|id| !keep.contains(id)).collect();
+        for chunk in removed.chunks(200) {
+            self.table.delete(in_list("doc_id", chunk).as_str()).await.map_err(store_err)?;
+        }
+        self.cache.write().await.clear();
+        Ok(SyncReport { documents: docs.len(), embedded: changed.len(), removed: removed.len() })
     }
 
     async fn puzzle(&self, puzzle_id: &str) -> Result<PuzzleDocs, KnowledgeError> {
@@ -128,20 +169,12 @@ fn docs_from_batch(b: &RecordBatch) -> Vec<(Doc, Vec<f32>)> {
 #[async_trait]
 impl Knowledge for LanceKnowledge {
     async fn sync(&self, docs: &[Doc]) -> Result<SyncReport, KnowledgeError> {
-        let existing = self.existing_hashes().await?;
-        let changed: Vec<&Doc> = docs.iter().filter(|d| existing.get(&d.id) != Some(&self.hash(d))).collect();
-        let rows = self.embed_rows(&changed).await?;
-        upsert(&self.table, &self.schema, "doc_id", &rows).await.map_err(store_err)?;
-        let keep: HashSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
-        let removed: Vec<&str> = existing.keys().map(String::as_str).filter(|id| !keep.contains(id)).collect();
-        for chunk in removed.chunks(200) {
-            self.table.delete(in_list("doc_id", chunk).as_str()).await.map_err(store_err)?;
-        }
-        self.cache.write().await.clear();
-        Ok(SyncReport { documents: docs.len(), embedded: changed.len(), removed: removed.len() })
+        let _held = self.syncing.write().await;
+        self.sync_held(docs).await
     }
 
     async fn retrieve(&self, role: Role, puzzle_id: &str, query: &str, k: usize) -> Result<Vec<Hit>, KnowledgeError> {
+        let _synced = self.syncing.read().await;
         let docs = self.puzzle(puzzle_id).await?;
         let allowed = role.may_see();
         let vector =
