@@ -271,6 +271,16 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 200)]
         queries: usize,
     },
+    /// A vector table written a row at a time (a memory per game), as the
+    /// bot leaves it: files, versions, bytes and filtered top-5 latency,
+    /// before and after its upkeep merges the files.
+    Upkeep {
+        #[arg(long, default_value_t = 2000)]
+        writes: usize,
+        /// Queries per variant.
+        #[arg(long, default_value_t = 200)]
+        queries: usize,
+    },
     /// Semantic-ledger threshold sweep on tests/data/question_pairs.toml.
     Ledger,
     /// Sessions played at once through the engine with an instant model,

@@ -13,6 +13,7 @@ use crate::core::llm::RoleModels;
 pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Result<()> {
     match command {
         BenchCommand::Retrieval { sizes, queries } => bench_retrieval(&sizes, queries).await,
+        BenchCommand::Upkeep { writes, queries } => bench_upkeep(writes, queries).await,
         BenchCommand::Ledger => bench_ledger(&settings).await,
         BenchCommand::Load { sessions, turns, sqlite_only } => bench_load(sessions, turns, sqlite_only).await,
         BenchCommand::Processes { sessions, turns, players, messages } => {
@@ -56,6 +57,14 @@ async fn bench_retrieval(sizes: &[usize], queries: usize) -> anyhow::Result<()> 
     let dir = tempfile_dir()?;
     let figures = crate::knowledge::bench::retrieval(&dir, sizes, 384, queries.max(10)).await?;
     println!("{}", crate::knowledge::bench::render(&figures));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+async fn bench_upkeep(writes: usize, queries: usize) -> anyhow::Result<()> {
+    let dir = tempfile_dir()?;
+    let figures = crate::knowledge::bench::upkeep(&dir, writes, 384, queries.max(10)).await?;
+    println!("{}", crate::knowledge::bench::render_upkeep(&figures));
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -156,6 +156,85 @@ fn figures(rows: usize, variant: &'static str, samples: Vec<Duration>) -> Figure
     Figures { rows, variant, p50, p99 }
 }
 
+/// `echoes bench upkeep`: one table as a bot leaves it after `writes`
+/// writes of a row each (a memory per game), searched before and after
+/// `Upkeep` merges its files.
+pub struct UpkeepFigures {
+    pub writes: usize,
+    pub dims: usize,
+    pub before: Shape,
+    pub after: Shape,
+    /// Opening the table until its merge was done.
+    pub merge: Duration,
+}
+
+/// A table's files and bytes on disk, and its filtered top-5 latency.
+pub struct Shape {
+    pub files: usize,
+    pub versions: usize,
+    pub bytes: u64,
+    pub p50: Duration,
+    pub p99: Duration,
+}
+
+pub async fn upkeep(dir: &Path, writes: usize, dims: usize, queries: usize) -> anyhow::Result<UpkeepFigures> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let filter = super::lance::in_list("visibility", &[Visibility::Public.as_str(), Visibility::Hint.as_str()]);
+    let db = open_db(dir).await?;
+    let schema = schema(&COLS, dims);
+    let (table, _) = open_table(&db, "memory", schema.clone()).await?;
+    for id in 0..writes {
+        let vals = vec![
+            Val::Text(format!("m{id}")),
+            Val::Text(format!("p{}", id % 100)),
+            Val::Text(VIS[rng.random_range(0..3)].as_str().into()),
+        ];
+        upsert(&table, &schema, "doc_id", &[(vals, unit(&mut rng, dims))]).await?;
+    }
+    let qs: Vec<Vec<f32>> = (0..queries).map(|_| unit(&mut rng, dims)).collect();
+    let before = shape(dir, &table, &qs, &filter).await?;
+    let t = Instant::now();
+    super::upkeep::Upkeep::open(&table).await.settle().await;
+    let merge = t.elapsed();
+    let after = shape(dir, &table, &qs, &filter).await?;
+    Ok(UpkeepFigures { writes, dims, before, after, merge })
+}
+
+async fn shape(dir: &Path, table: &lancedb::Table, qs: &[Vec<f32>], filter: &str) -> anyhow::Result<Shape> {
+    let files = table.stats().await?.fragment_stats.num_fragments;
+    let versions = table.list_versions().await?.len();
+    let bytes = bytes_under(dir);
+    let (p50, p99) = percentiles(time_queries(table, qs, filter).await?);
+    Ok(Shape { files, versions, bytes, p50, p99 })
+}
+
+fn bytes_under(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => bytes_under(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+pub fn render_upkeep(f: &UpkeepFigures) -> String {
+    let row = |name: &str, s: &Shape| {
+        let mib = s.bytes as f64 / (1024.0 * 1024.0);
+        format!("{name:<22} {:>6} {:>9} {:>9.1} {:>10.3?} {:>10.3?}", s.files, s.versions, mib, s.p50, s.p99)
+    };
+    [
+        format!("{} writes of one row each ({}-dim vectors); filtered top-5 latency", f.writes, f.dims),
+        format!("{:<22} {:>6} {:>9} {:>9} {:>10} {:>10}", "table", "files", "versions", "MiB", "p50", "p99"),
+        row("as written", &f.before),
+        row("after upkeep", &f.after),
+        format!("merge on opening: {:.2?} (versions younger than 7 days are kept)", f.merge),
+    ]
+    .join("\n")
+}
+
 /// The report table.
 pub fn render(figures: &[Figures]) -> String {
     let mut lines = vec![format!("{:>7}  {:<32} {:>10} {:>10}", "rows", "variant", "p50", "p99")];

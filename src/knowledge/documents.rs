@@ -15,6 +15,7 @@ use tokio::sync::RwLock;
 use tokio::task::JoinHandle;
 
 use super::lance::{Col, Val, in_list, lit, open_table, scan, schema, text_col, upsert, vector_at};
+use super::upkeep::Upkeep;
 use super::{content_hash, cosine};
 use crate::core::embed::Embedder;
 use crate::core::knowledge::{Doc, DocKind, Hit, Knowledge, KnowledgeError, Role, SyncReport, Visibility};
@@ -48,6 +49,7 @@ pub struct LanceKnowledge {
     /// Held for writing while a sync runs: retrieval waits for it, so a
     /// game never reads a half-built index.
     syncing: Arc<RwLock<()>>,
+    upkeep: Upkeep,
 }
 
 fn store_err(e: impl std::fmt::Display) -> KnowledgeError {
@@ -59,7 +61,9 @@ impl LanceKnowledge {
         let embedder_id = embedder.describe();
         let schema = schema(&COLS, embedder.dimensions());
         let (table, _) = open_table(db, TABLE, schema.clone()).await.map_err(store_err)?;
-        Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache: RwLock::default(), syncing: Arc::default() })
+        let upkeep = Upkeep::open(&table).await;
+        let (cache, syncing) = (RwLock::default(), Arc::default());
+        Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache, syncing, upkeep })
     }
 
     pub async fn row_count(&self) -> Result<usize, KnowledgeError> {
@@ -117,12 +121,13 @@ impl LanceKnowledge {
         let changed: Vec<&Doc> = docs.iter().filter(|d| existing.get(&d.id) != Some(&self.hash(d))).collect();
         for chunk in changed.chunks(WRITE_BATCH) {
             let rows = self.embed_rows(chunk).await?;
-            upsert(&self.table, &self.schema, "doc_id", &rows).await.map_err(store_err)?;
+            self.upkeep.write(upsert(&self.table, &self.schema, "doc_id", &rows)).await.map_err(store_err)?;
         }
         let keep: HashSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
         let removed: Vec<&str> = existing.keys().map(String::as_str).filter(|id| !keep.contains(id)).collect();
         for chunk in removed.chunks(200) {
-            self.table.delete(in_list("doc_id", chunk).as_str()).await.map_err(store_err)?;
+            let filter = in_list("doc_id", chunk);
+            self.upkeep.write(self.table.delete(filter.as_str())).await.map_err(store_err)?;
         }
         self.cache.write().await.clear();
         Ok(SyncReport { documents: docs.len(), embedded: changed.len(), removed: removed.len() })

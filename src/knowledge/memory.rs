@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use lancedb::{Connection, Table};
 
 use super::lance::{Col, Val, in_list, int_col, lit, nearest, open_table, scan, schema, text_col, upsert};
+use super::upkeep::Upkeep;
 use crate::core::embed::Embedder;
 use crate::core::memory::{Memory, MemoryError, MemoryItem, MemoryKind};
 
@@ -19,6 +20,7 @@ pub struct LanceMemory {
     table: Table,
     schema: SchemaRef,
     embedder: Arc<dyn Embedder>,
+    upkeep: Upkeep,
 }
 
 fn store_err(e: impl std::fmt::Display) -> MemoryError {
@@ -29,12 +31,13 @@ impl LanceMemory {
     pub async fn open(db: &Connection, embedder: Arc<dyn Embedder>) -> Result<Self, MemoryError> {
         let schema = schema(&COLS, embedder.dimensions());
         let (table, _) = open_table(db, TABLE, schema.clone()).await.map_err(store_err)?;
-        Ok(LanceMemory { table, schema, embedder })
+        let upkeep = Upkeep::open(&table).await;
+        Ok(LanceMemory { table, schema, embedder, upkeep })
     }
 
     /// Removes every memory (before a rebuild from SQL).
     pub async fn clear(&self) -> Result<(), MemoryError> {
-        self.table.delete("true").await.map_err(store_err)?;
+        self.upkeep.write(self.table.delete("true")).await.map_err(store_err)?;
         Ok(())
     }
 }
@@ -78,7 +81,7 @@ impl Memory for LanceMemory {
                 (vals, v)
             })
             .collect();
-        upsert(&self.table, &self.schema, "id", &rows).await.map_err(store_err)
+        self.upkeep.write(upsert(&self.table, &self.schema, "id", &rows)).await.map_err(store_err)
     }
 
     async fn recall(&self, namespaces: &[String], query: &str, k: usize) -> Result<Vec<MemoryItem>, MemoryError> {
@@ -102,7 +105,7 @@ impl Memory for LanceMemory {
     async fn forget(&self, namespace: &str) -> Result<usize, MemoryError> {
         let filter = format!("namespace = {}", lit(namespace));
         let n = self.table.count_rows(Some(filter.clone())).await.map_err(store_err)?;
-        self.table.delete(filter.as_str()).await.map_err(store_err)?;
+        self.upkeep.write(self.table.delete(filter.as_str())).await.map_err(store_err)?;
         Ok(n)
     }
 }

@@ -16,6 +16,7 @@ mod lance;
 pub mod ledger_bench;
 mod memory;
 mod shared;
+pub mod upkeep;
 mod vectors;
 
 pub use documents::LanceKnowledge;

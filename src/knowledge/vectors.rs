@@ -14,6 +14,7 @@ use async_trait::async_trait;
 use lancedb::{Connection, Table};
 
 use super::lance::{Col, Val, int_col, lit, open_table, scan, schema, upsert, vector_at};
+use super::upkeep::Upkeep;
 use crate::core::embed::VectorCache;
 
 const TABLE: &str = "prepared_vectors";
@@ -23,6 +24,7 @@ pub struct LanceVectorCache {
     table: Table,
     schema: SchemaRef,
     dims: usize,
+    upkeep: Upkeep,
 }
 
 impl LanceVectorCache {
@@ -31,7 +33,8 @@ impl LanceVectorCache {
     pub async fn open(db: &Connection, dims: usize) -> lancedb::Result<Self> {
         let schema = schema(&COLS, dims);
         let (table, _) = open_table(db, TABLE, schema.clone()).await?;
-        Ok(LanceVectorCache { table, schema, dims })
+        let upkeep = Upkeep::open(&table).await;
+        Ok(LanceVectorCache { table, schema, dims, upkeep })
     }
 
     async fn read(&self, key: &str) -> lancedb::Result<Option<Vec<Vec<f32>>>> {
@@ -76,7 +79,7 @@ impl VectorCache for LanceVectorCache {
                 (cols, v.clone())
             })
             .collect();
-        if let Err(e) = upsert(&self.table, &self.schema, "row_id", &rows).await {
+        if let Err(e) = self.upkeep.write(upsert(&self.table, &self.schema, "row_id", &rows)).await {
             tracing::warn!(key, error = %e, "prepared vectors not stored");
         }
     }

@@ -18,3 +18,14 @@ fn the_floor_applies_the_role_filter() {
     let floor = Floor::new(&rows, Role::HintMaster.may_see(), 2).unwrap();
     assert_eq!(floor.top(&[1.0, 0.0], 2).unwrap(), vec![1, 2], "the judge-only row is never returned");
 }
+
+#[tokio::test]
+async fn the_upkeep_bench_measures_the_table_before_and_after_its_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = upkeep(dir.path(), 60, 8, 10).await.unwrap();
+    assert_eq!((f.before.files, f.after.files), (60, 1), "a file per write, then one");
+    assert!(f.after.versions > f.before.versions, "young versions are kept: a merge adds one");
+    assert!(f.before.bytes > 0 && f.after.bytes > f.before.bytes / 2);
+    let report = render_upkeep(&f);
+    assert!(report.contains("as written") && report.contains("after upkeep"), "{report}");
+}

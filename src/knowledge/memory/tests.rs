@@ -43,3 +43,21 @@ async fn the_same_id_replaces_and_forget_erases_one_namespace() {
     let reopened = open(dir.path()).await;
     assert!(reopened.list("player:console:kim").await.unwrap().is_empty(), "forgetting survives a restart");
 }
+
+#[tokio::test]
+async fn memories_written_a_game_at_a_time_are_merged_and_all_kept() {
+    use crate::knowledge::upkeep::COMPACT_AFTER;
+    let dir = tempfile::tempdir().unwrap();
+    let mem = open(dir.path()).await;
+    for i in 0..COMPACT_AFTER {
+        let text = format!("game {i}: solved the lighthouse puzzle");
+        mem.put(&[item(&format!("g{i}"), "player:discord:1", MemoryKind::Summary, &text, i as i64)]).await.unwrap();
+    }
+    mem.upkeep.settle().await;
+    let stats = mem.table.stats().await.unwrap();
+    assert_eq!(stats.fragment_stats.num_fragments, 1, "{COMPACT_AFTER} writes merged into one file");
+    assert_eq!(mem.list("player:discord:1").await.unwrap().len(), COMPACT_AFTER);
+    let got = mem.recall(&["player:discord:1".into()], "game 7: solved the lighthouse puzzle", 1).await.unwrap();
+    assert_eq!(got[0].id, "g7", "vectors survive the merge");
+    assert_eq!(mem.forget("player:discord:1").await.unwrap(), COMPACT_AFTER);
+}
