@@ -8,6 +8,13 @@ fn row(i: usize) -> (Vec<Val>, Vec<f32>) {
     (vec![Val::Text(format!("row-{i}"))], vec![i as f32, 1.0, 0.5, 0.25])
 }
 
+async fn table_in(dir: &std::path::Path) -> (Table, arrow_schema::SchemaRef) {
+    let db = open_db(dir).await.unwrap();
+    let schema = schema(&COLS, 4);
+    let (table, _) = open_table(&db, "t", schema.clone()).await.unwrap();
+    (table, schema)
+}
+
 async fn files(table: &Table) -> usize {
     table.stats().await.unwrap().fragment_stats.num_fragments
 }
@@ -15,9 +22,7 @@ async fn files(table: &Table) -> usize {
 #[tokio::test]
 async fn a_table_left_in_many_small_files_is_merged_when_a_process_opens_it() {
     let dir = tempfile::tempdir().unwrap();
-    let db = open_db(dir.path()).await.unwrap();
-    let schema = schema(&COLS, 4);
-    let (table, _) = open_table(&db, "t", schema.clone()).await.unwrap();
+    let (table, schema) = table_in(dir.path()).await;
     // An earlier process (or a release without upkeep) wrote a row at a time.
     for i in 0..COMPACT_AFTER {
         upsert(&table, &schema, "id", &[row(i)]).await.unwrap();
@@ -33,9 +38,7 @@ async fn a_table_left_in_many_small_files_is_merged_when_a_process_opens_it() {
 #[tokio::test]
 async fn a_table_with_few_files_is_left_alone_until_enough_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let db = open_db(dir.path()).await.unwrap();
-    let schema = schema(&COLS, 4);
-    let (table, _) = open_table(&db, "t", schema.clone()).await.unwrap();
+    let (table, schema) = table_in(dir.path()).await;
     let upkeep = Upkeep::open(&table).await;
     for i in 0..COMPACT_AFTER - 1 {
         upkeep.write(upsert(&table, &schema, "id", &[row(i)])).await.unwrap();
@@ -58,9 +61,7 @@ async fn a_table_with_few_files_is_left_alone_until_enough_writes() {
 #[tokio::test]
 async fn a_failed_write_is_not_counted() {
     let dir = tempfile::tempdir().unwrap();
-    let db = open_db(dir.path()).await.unwrap();
-    let schema = schema(&COLS, 4);
-    let (table, _) = open_table(&db, "t", schema.clone()).await.unwrap();
+    let (table, _) = table_in(dir.path()).await;
     let upkeep = Upkeep::open(&table).await;
     let wrong = crate::knowledge::lance::schema(&COLS, 5);
     let bad = (vec![Val::Text("x".into())], vec![0.0; 5]);
