@@ -13,6 +13,7 @@ use lancedb::index::vector::IvfPqIndexBuilder;
 use rand::{Rng, SeedableRng};
 
 use super::lance::{Col, Val, nearest, open_db, open_table, schema, upsert};
+use super::upkeep::{KEEP_VERSIONS_DAYS, Upkeep};
 use crate::core::knowledge::{Role, Visibility};
 
 const COLS: [Col; 3] = [Col::Text("doc_id"), Col::Text("puzzle_id"), Col::Text("visibility")];
@@ -194,7 +195,7 @@ pub async fn upkeep(dir: &Path, writes: usize, dims: usize, queries: usize) -> a
     let qs: Vec<Vec<f32>> = (0..queries).map(|_| unit(&mut rng, dims)).collect();
     let before = shape(dir, &table, &qs, &filter).await?;
     let t = Instant::now();
-    super::upkeep::Upkeep::open(&table).await.settle().await;
+    Upkeep::open(&table).await.settle().await;
     let merge = t.elapsed();
     let after = shape(dir, &table, &qs, &filter).await?;
     Ok(UpkeepFigures { writes, dims, before, after, merge })
@@ -230,7 +231,7 @@ pub fn render_upkeep(f: &UpkeepFigures) -> String {
         format!("{:<22} {:>6} {:>9} {:>9} {:>10} {:>10}", "table", "files", "versions", "MiB", "p50", "p99"),
         row("as written", &f.before),
         row("after upkeep", &f.after),
-        format!("merge on opening: {:.2?} (versions younger than 7 days are kept)", f.merge),
+        format!("merge on opening: {:.2?} (versions younger than {KEEP_VERSIONS_DAYS} days are kept)", f.merge),
     ]
     .join("\n")
 }

@@ -1,8 +1,9 @@
 //! Vector storage on LanceDB: the `knowledge` table (puzzle documents, with
 //! per-role visibility), the `memory` table (player, guild and global
 //! memories) and the `prepared_vectors` table (puzzles' known answers,
-//! embedded once). Both are indexes: `echoes knowledge rebuild` restores them from
-//! `data/` and SQL, which stay the record; `SharedMemory` keeps this
+//! embedded once), each written through its `Upkeep` (`upkeep.rs`), which
+//! merges a table's small files. All three are indexes: `echoes knowledge
+//! rebuild` restores them from `data/` and SQL, which stay the record; `SharedMemory` keeps this
 //! process's memory table following SQL's memory record, which every
 //! process writes to.
 //!
@@ -16,7 +17,7 @@ mod lance;
 pub mod ledger_bench;
 mod memory;
 mod shared;
-pub mod upkeep;
+mod upkeep;
 mod vectors;
 
 pub use documents::LanceKnowledge;

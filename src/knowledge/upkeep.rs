@@ -26,7 +26,7 @@ pub const COMPACT_AFTER: usize = 50;
 /// Versions younger than this are kept: a process sharing the directory
 /// may still be reading one (a handle reads the version it last saw), and
 /// LanceDB keeps files that young anyway unless told they are unused.
-const KEEP_VERSIONS_DAYS: i64 = 7;
+pub const KEEP_VERSIONS_DAYS: i64 = 7;
 
 pub struct Upkeep {
     table: Table,
@@ -66,13 +66,6 @@ impl Upkeep {
             self.start();
         }
         out
-    }
-
-    /// Merges the table's small files and prunes old versions now, after
-    /// any write or merge under way.
-    pub async fn compact(&self) -> lancedb::Result<OptimizeStats> {
-        let _turn = self.gate.lock().await;
-        compact(&self.table).await
     }
 
     /// Waits for the merge started in the background, if one is.
