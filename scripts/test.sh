@@ -12,20 +12,10 @@ export INSTA_UPDATE=no       # snapshots are checked, never rewritten, here
 export CARGO_TERM_COLOR=never
 
 # The store's tests run on SQLite and on PostgreSQL (each test makes and
-# drops its own database): a server must answer, with rights to CREATE DATABASE.
-export ECHOES_TEST_POSTGRES="${ECHOES_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432/test}"
-if ! python3 - "$ECHOES_TEST_POSTGRES" <<'PY'
-import socket, sys, urllib.parse
-url = urllib.parse.urlparse(sys.argv[1])
-try:
-    socket.create_connection((url.hostname or "127.0.0.1", url.port or 5432), timeout=3).close()
-except OSError:
-    sys.exit(1)
-PY
-then
-  echo "PostgreSQL is not answering at $ECHOES_TEST_POSTGRES: start it (Debian: sudo apt-get install postgresql; trust auth for user postgres on 127.0.0.1), or point ECHOES_TEST_POSTGRES at a server where that user may CREATE DATABASE." >&2
-  exit 1
-fi
+# drops its own database): a server already answering is used, otherwise a
+# throwaway one is started for this run (scripts/postgres.sh).
+. scripts/postgres.sh
+postgres_for_tests
 
 start=$(date +%s)
 cargo fmt --all -- --check

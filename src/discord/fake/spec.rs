@@ -1,7 +1,11 @@
 //! Discord's published API held against every call the fake receives.
 //!
 //! Discord publishes its HTTP API as an OpenAPI 3.1 document (MIT
-//! licence; a copy sits in the workspace's `shared/specs/`). The fake
+//! licence). The repository keeps a reduced copy,
+//! `tests/data/discord/openapi.json` (routes, methods and request body
+//! schemas with their limits; its `x-source` names the commit), made by
+//! `scripts/discord-spec.py` from the published one and compiled into
+//! the fake, so a clone checks requests with nothing beside it. The fake
 //! matches each call to a route template of that document (method and
 //! path, `{channel_id}` standing for any segment) and validates its JSON
 //! body (`payload_json` for uploads) against the route's request schema
@@ -15,19 +19,19 @@
 //! snowflake string).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Map, Value, json};
 
-/// Where the document is read from: `ECHOES_DISCORD_SPEC`, else the
-/// workspace's copy beside this checkout.
-pub fn spec_path() -> PathBuf {
-    std::env::var_os("ECHOES_DISCORD_SPEC")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/specs/discord-openapi.json"))
+/// The reduced document kept in the repository (`scripts/discord-spec.py`).
+const REDUCED: &str = include_str!("../../../tests/data/discord/openapi.json");
+
+/// Another copy of the document to check against (a newer published one,
+/// whole or reduced), named by `ECHOES_DISCORD_SPEC`.
+pub fn spec_override() -> Option<std::path::PathBuf> {
+    std::env::var_os("ECHOES_DISCORD_SPEC").map(std::path::PathBuf::from)
 }
 
 /// One call Discord would refuse.
@@ -91,12 +95,17 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// The document for this process, read once; `None` (with a warning)
-    /// where it is not on disk. The fake then checks nothing; the test
-    /// `the_spec_is_there` fails in that case, so CI can't skip it.
+    /// The document for this process, read once: `ECHOES_DISCORD_SPEC`'s
+    /// file, else the reduced copy compiled in. `None` (with a warning)
+    /// only where the named file can't be read; the fake then checks
+    /// nothing, and the test `the_spec_is_there` fails.
     pub fn shared() -> Option<&'static Spec> {
         static SPEC: OnceLock<Option<Spec>> = OnceLock::new();
-        SPEC.get_or_init(|| match Spec::load(&spec_path()) {
+        let loaded = || match spec_override() {
+            Some(path) => Spec::load(&path),
+            None => Spec::parse(REDUCED),
+        };
+        SPEC.get_or_init(|| match loaded() {
             Ok(spec) => Some(spec),
             Err(error) => {
                 tracing::warn!(%error, "Discord's OpenAPI document is not loaded: the fake checks no request");
@@ -270,12 +279,25 @@ mod tests {
     use super::*;
 
     fn spec() -> &'static Spec {
-        Spec::shared().unwrap_or_else(|| panic!("Discord's OpenAPI document is missing at {}", spec_path().display()))
+        Spec::shared().unwrap_or_else(|| panic!("Discord's OpenAPI document did not load ({:?})", spec_override()))
     }
 
     #[test]
     fn the_spec_is_there() {
         assert!(spec().routes.len() > 100, "{} routes", spec().routes.len());
+    }
+
+    #[test]
+    fn the_reduced_copy_names_its_source_and_keeps_the_limits() {
+        let document: Value = serde_json::from_str(REDUCED).unwrap();
+        let source = &document["x-source"];
+        assert_eq!(source["repository"], "https://github.com/discord/discord-api-spec");
+        assert!(source["commit"].as_str().is_some_and(|c| c.len() >= 7), "{source}");
+        assert!(source["licence"].as_str().is_some_and(|l| l.starts_with("MIT")), "{source}");
+        assert!(!REDUCED.contains("\"example"), "examples are stripped");
+        let embed = &document["components"]["schemas"]["RichEmbed"]["properties"];
+        assert_eq!(embed["title"]["maxLength"], 256, "{embed}");
+        assert!(embed.get("description").is_some(), "a field named like an annotation stays");
     }
 
     #[test]
