@@ -308,6 +308,10 @@ pub enum BenchCommand {
         players: usize,
         #[arg(long, default_value_t = 20)]
         messages: usize,
+        /// How long PostgreSQL stays stopped in the database-restart run
+        /// (a server of the bench's own; 0 skips the run).
+        #[arg(long, default_value_t = 60)]
+        outage_seconds: u64,
     },
     /// Bot processes on one PostgreSQL database killed with SIGKILL at
     /// random points (`--runs` times): inputs without a turn or with two,

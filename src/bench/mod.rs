@@ -94,6 +94,10 @@ pub async fn local_model(settings: &Settings, options: &BenchOptions) -> anyhow:
     println!("model            {} ({}, {:.0} MB)", info.name, info.path.display(), info.file_bytes as f64 / 1e6);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("machine          {threads} CPU threads");
+    match crate::llm::local::cpu::kernels() {
+        Ok(kernels) => println!("CPU kernels      {kernels}"),
+        Err(why) => println!("CPU kernels      none: {why}"),
+    }
     println!("load             {:.2} s", info.load_time.as_secs_f64());
     println!("memory           {} after loading", resident());
     let (prompt, generated) = speeds(&engine, options).await?;

@@ -17,6 +17,11 @@
 //! - **Model faults**: timeouts, HTTP 5xx, an unreachable provider, garbage
 //!   and truncated output at random: every input answered with one line,
 //!   and no turn half written (a turn without its reply, or the reverse).
+//! - **Database restart**: the processes on a PostgreSQL server of the
+//!   bench's own, stopped mid-games for `--outage-seconds` and started
+//!   again. An input refused as "the database is away" is sent again, as
+//!   a player would: inputs refused, inputs without a turn or with two,
+//!   half-written turns, and the time from the restart to the first turn.
 //!
 //! A benchmark, not a test: it prints numbers and asserts nothing.
 
@@ -38,7 +43,7 @@ use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModel
 use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;
 use crate::store::SqlStore;
-use crate::store::scratch::ScratchDb;
+use crate::store::scratch::{OwnServer, ScratchDb};
 
 #[derive(Debug, Clone)]
 pub struct ProcessOptions {
@@ -50,11 +55,13 @@ pub struct ProcessOptions {
     pub players: usize,
     pub messages: usize,
     pub seed: u64,
+    /// How long the database stays stopped in the restart run (0: no run).
+    pub outage: Duration,
 }
 
 impl Default for ProcessOptions {
     fn default() -> Self {
-        ProcessOptions { sessions: 20, turns: 20, players: 50, messages: 20, seed: 7 }
+        ProcessOptions { sessions: 20, turns: 20, players: 50, messages: 20, seed: 7, outage: Duration::from_secs(60) }
     }
 }
 
@@ -63,6 +70,9 @@ pub async fn run(opts: &ProcessOptions) -> anyhow::Result<String> {
     out.push_str(&redelivery(opts).await?);
     out.push_str(&order(opts).await?);
     out.push_str(&faults(opts).await?);
+    if !opts.outage.is_zero() {
+        out.push_str(&restart(opts).await?);
+    }
     Ok(out)
 }
 
@@ -95,7 +105,12 @@ struct Pair {
 
 impl Pair {
     async fn new(models: RoleModels) -> anyhow::Result<Pair> {
-        let scratch = ScratchDb::create().await?;
+        Pair::on(&ScratchDb::server(), models).await
+    }
+
+    /// Two processes on a scratch database of `server`.
+    async fn on(server: &str, models: RoleModels) -> anyhow::Result<Pair> {
+        let scratch = ScratchDb::create_on(server).await?;
         let stores = [SqlStore::connect(&scratch.database()).await?, SqlStore::connect(&scratch.database()).await?];
         let a = super::load::engine(stores[0].clone(), Some("proof-a"), models.clone())?;
         let b = super::load::engine(stores[1].clone(), Some("proof-b"), models)?;
@@ -443,5 +458,91 @@ async fn faults(opts: &ProcessOptions) -> anyhow::Result<String> {
         list(seen.iter().map(|(f, n)| format!("{f:?} {n}")).collect()),
         inputs - failed - errors,
         list(kinds.iter().map(|(k, n)| format!("{k} {n}")).collect()),
+    ))
+}
+
+/// One session's inputs in the restart run: each sent again while it is
+/// refused as "the database is away"; a pause between inputs keeps the
+/// games going while the database stops.
+#[derive(Default)]
+struct Resent {
+    refused: usize,
+    errors: usize,
+    unanswered: usize,
+}
+
+async fn play_through_outage(
+    (on_a, on_b, mut rx, player): (SessionHandle, SessionHandle, mpsc::UnboundedReceiver<Delivery>, Player),
+    s: usize,
+    opts: &ProcessOptions,
+    first_after: Arc<Mutex<Option<Instant>>>,
+) -> Resent {
+    let (mut dice, mut got) = (Dice::new(opts.seed ^ (3000 + s as u64)), Resent::default());
+    for t in 0..opts.turns {
+        let event = format!("restart:{s}:{t:04}");
+        loop {
+            let to = if dice.below(2) == 0 { &on_a } else { &on_b };
+            match to.send(ask(&player, format!("Question {t}: was it raining?"), &event)).await {
+                Err(e) if e.is_unavailable() => {
+                    got.refused += 1;
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    continue;
+                }
+                Err(_) => got.errors += 1,
+                Ok(d) if d.handed_off => {
+                    if tokio::time::timeout(Duration::from_secs(30), rx.recv()).await.ok().flatten().is_none() {
+                        got.unanswered += 1;
+                    }
+                }
+                Ok(_) => {}
+            }
+            first_after.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert_with(Instant::now);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    got
+}
+
+async fn restart(opts: &ProcessOptions) -> anyhow::Result<String> {
+    let server = OwnServer::start()?;
+    let model: Arc<InstantModel> = Arc::new(InstantModel::default());
+    let pair = Pair::on(&server.url(), RoleModels { judge: model.clone(), narrator: model }).await?;
+    let first_after: Arc<Mutex<Option<Instant>>> = Arc::default();
+    let mut tasks = tokio::task::JoinSet::new();
+    for s in 0..opts.sessions {
+        let session = pair.session(s).await?;
+        let (opts, first_after) = (opts.clone(), first_after.clone());
+        tasks.spawn(async move { play_through_outage(session, s, &opts, first_after).await });
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    server.stop()?;
+    tokio::time::sleep(opts.outage).await;
+    *first_after.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    let restarted = Instant::now();
+    server.resume()?;
+    let mut total = Resent::default();
+    while let Some(done) = tasks.join_next().await {
+        let got = done?;
+        (total.refused, total.errors, total.unanswered) =
+            (total.refused + got.refused, total.errors + got.errors, total.unanswered + got.unanswered);
+    }
+    let first = first_after.lock().unwrap_or_else(PoisonError::into_inner).map(|at| at.duration_since(restarted));
+    let inputs = opts.sessions * opts.turns;
+    let turns = pair.turns_per_event("restart:").await?;
+    let twice = turns.values().filter(|n| **n > 1).count();
+    let (turns_alone, replies_alone) = pair.stores[0].unpaired_turns().await?;
+    pair.close().await;
+    Ok(format!(
+        "database restart: {inputs} inputs, PostgreSQL stopped {:.0} s mid-games, then started again\n\
+         \x20 refused as \"the database is away\" and sent again {}; other errors {}; handed over and never shown {}\n\
+         \x20 inputs without a turn {}, with more than one {twice}; half-written turns: {turns_alone} without their reply, {replies_alone} replies without their turn\n\
+         \x20 first turn played {} after the restart\n",
+        opts.outage.as_secs_f64(),
+        total.refused,
+        total.errors,
+        total.unanswered,
+        inputs.saturating_sub(turns.len()),
+        first.map_or("never".to_string(), |d| format!("{:.2} s", d.as_secs_f64())),
     ))
 }

@@ -57,6 +57,8 @@ pub enum Word<'a> {
     SlowDown(u64),
     NotModerator,
     Oops,
+    /// The games' database is away: nothing was played; try again soon.
+    DatabaseAway,
     BadOption,
     GuildOnly,
     BadModel,
@@ -201,6 +203,7 @@ fn message(word: &Word<'_>) -> &'static str {
         Word::SlowDown(..) => "slow-down",
         Word::NotModerator => "not-moderator",
         Word::Oops => "oops",
+        Word::DatabaseAway => "database-away",
         Word::BadOption => "bad-option",
         Word::GuildOnly => "guild-only",
         Word::BadModel => "bad-model",

@@ -16,9 +16,10 @@ pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Re
         BenchCommand::Upkeep { writes, queries } => bench_upkeep(writes, queries).await,
         BenchCommand::Ledger => bench_ledger(&settings).await,
         BenchCommand::Load { sessions, turns, sqlite_only } => bench_load(sessions, turns, sqlite_only).await,
-        BenchCommand::Processes { sessions, turns, players, messages } => {
+        BenchCommand::Processes { sessions, turns, players, messages, outage_seconds } => {
             use crate::bench::processes::{ProcessOptions, run};
-            let opts = ProcessOptions { sessions, turns, players, messages, ..ProcessOptions::default() };
+            let outage = std::time::Duration::from_secs(outage_seconds);
+            let opts = ProcessOptions { sessions, turns, players, messages, outage, ..ProcessOptions::default() };
             println!("{}", run(&opts).await?);
             Ok(())
         }

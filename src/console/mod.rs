@@ -197,6 +197,10 @@ fn replay_history(loaded: &LoadedSession, puzzle: &Puzzle, screen: &mut Screen) 
 }
 
 /// Sends one turn; returns true when the game is over.
+/// What the terminal says when the database did not answer a turn.
+pub(crate) const DATABASE_AWAY: &str =
+    "the game's record can't be reached just now, so nothing was played: send that again in a moment";
+
 async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen: &mut Screen) -> anyhow::Result<bool> {
     let spinner = screen.spinner();
     let progress = spinner
@@ -208,7 +212,13 @@ async fn turn(handle: &SessionHandle, player: &Player, input: TurnInput, screen:
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let delivery = delivery?;
+    let delivery = match delivery {
+        Err(e) if e.is_unavailable() => {
+            screen.info(DATABASE_AWAY);
+            return Ok(false);
+        }
+        other => other?,
+    };
     show(handle, &delivery, player, screen).await?;
     Ok(is_final(delivery.reply.kind))
 }

@@ -162,7 +162,13 @@ async fn step(
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let delivery = delivery?;
+    let delivery = match delivery {
+        Err(e) if e.is_unavailable() => {
+            out(super::DATABASE_AWAY);
+            return Ok(Step::On(None));
+        }
+        other => other?,
+    };
     Ok(if show(handle, me, &delivery, out).await? { Step::Over } else { Step::On(delivery.deadline_ms) })
 }
 

@@ -30,10 +30,22 @@ pub enum StoreError {
     Corrupt(String),
     #[error("database error: {0}")]
     Database(String),
+    /// The database is away (not answering, restarting): nothing was
+    /// written, and the same input may be sent again in a moment.
+    #[error("the database is not answering: {0}")]
+    Unavailable(String),
     /// The committing process no longer holds the session's lease: another
     /// process took it over (this one stalled past its expiry).
     #[error("the lease on session {0:?} passed to another process")]
     LeaseLost(String),
+}
+
+impl StoreError {
+    /// The database is away rather than refusing: worth a "try again in
+    /// a moment", never a half-played turn.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
 /// A new session's first row.

@@ -7,6 +7,7 @@ use poise::serenity_prelude as serenity;
 
 use super::send::{no_pings, private};
 use super::types::{Data, Error};
+use crate::core::game::error::database_away;
 use super::words::{Word, say};
 
 pub fn on_error(error: FrameworkError<'_, Data, Error>) -> poise::BoxFuture<'_, ()> {
@@ -21,17 +22,22 @@ fn word_for(error: &FrameworkError<'_, Data, Error>) -> Word<'static> {
         | FrameworkError::NotAnOwner { .. } => Word::NotModerator,
         FrameworkError::ArgumentParse { .. } | FrameworkError::CommandStructureMismatch { .. } => Word::BadOption,
         FrameworkError::GuildOnly { .. } => Word::GuildOnly,
+        FrameworkError::Command { error, .. } | FrameworkError::EventHandler { error, .. }
+            if database_away(error.as_ref()) =>
+        {
+            Word::DatabaseAway
+        }
         _ => Word::Oops,
     }
 }
 
 async fn handle(error: FrameworkError<'_, Data, Error>) {
     log(&error);
+    let word = word_for(&error);
     if let FrameworkError::EventHandler { event, framework, .. } = &error {
-        tell_event_author(framework.serenity_context, framework.user_data, event).await;
+        tell_event_author(framework.serenity_context, framework.user_data, event, &word).await;
         return;
     }
-    let word = word_for(&error);
     let Some(ctx) = error.ctx() else { return };
     let lang = ctx.data().guild_language(ctx.guild_id()).await;
     if let Err(e) = ctx.send(private(&say(lang, &word))).await {
@@ -63,12 +69,12 @@ fn log(error: &FrameworkError<'_, Data, Error>) {
 }
 
 /// A failed turn from a message or button still gets one friendly line.
-async fn tell_event_author(ctx: &serenity::Context, data: &Data, event: &serenity::FullEvent) {
+async fn tell_event_author(ctx: &serenity::Context, data: &Data, event: &serenity::FullEvent, word: &Word<'_>) {
     let sent = match event {
         serenity::FullEvent::Message { new_message: msg } => {
             let lang = data.guild_language(msg.guild_id).await;
             let m = serenity::CreateMessage::new()
-                .content(say(lang, &Word::Oops))
+                .content(say(lang, word))
                 .reference_message(msg)
                 .allowed_mentions(no_pings());
             msg.channel_id.send_message(&ctx.http, m).await.map(drop)
@@ -76,7 +82,7 @@ async fn tell_event_author(ctx: &serenity::Context, data: &Data, event: &serenit
         serenity::FullEvent::InteractionCreate { interaction: serenity::Interaction::Component(press) } => {
             let lang = data.guild_language(press.guild_id).await;
             let f = serenity::CreateInteractionResponseFollowup::new()
-                .content(say(lang, &Word::Oops))
+                .content(say(lang, word))
                 .ephemeral(true)
                 .allowed_mentions(no_pings());
             press.create_followup(&ctx.http, f).await.map(drop)

@@ -11,6 +11,7 @@ use slack_morphism::prelude::*;
 use crate::bot::words::Markup;
 use crate::bot::{Found, LiveGame, NoPuzzle};
 use crate::core::actor::{Inbound, is_final};
+use crate::core::game::error::database_away;
 use crate::core::catalogue::{Frontend, Parsed};
 use crate::core::soup::SoupGame;
 use crate::core::soup::pipeline::TurnInput;
@@ -90,7 +91,8 @@ impl SlackBot {
             Incoming::Button(b) => (&b.team, &b.channel, &b.user),
         };
         let lang = self.scope_language(&scope_of(team)).await;
-        if let Err(e) = self.tell(channel, user, None, &say(lang, &Word::Oops)).await {
+        let word = if database_away(e.as_ref()) { Word::DatabaseAway } else { Word::Oops };
+        if let Err(e) = self.tell(channel, user, None, &say(lang, &word)).await {
             tracing::warn!(error = %e, "could not tell the user about the failure");
         }
     }

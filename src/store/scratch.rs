@@ -95,6 +95,124 @@ impl Drop for ScratchDb {
     }
 }
 
+/// A PostgreSQL server of a test's or a benchmark's own, which it may stop
+/// and start again (the database going away mid-game): `initdb` into a
+/// temporary directory, trust auth on 127.0.0.1 and a free port (kept
+/// across restarts), stopped and removed when dropped. The binaries are
+/// `$ECHOES_TEST_PG_BIN` (scripts/test.sh sets it), else the newest of
+/// Debian's `/usr/lib/postgresql/<version>/bin`. As root, the server runs
+/// as the `postgres` user (or `nobody`): PostgreSQL refuses root.
+pub struct OwnServer {
+    bin: std::path::PathBuf,
+    dir: std::path::PathBuf,
+    port: u16,
+    user: Option<(u32, u32)>,
+}
+
+impl OwnServer {
+    /// Makes and starts the server.
+    pub fn start() -> anyhow::Result<OwnServer> {
+        let bin = pg_bin().ok_or_else(|| {
+            anyhow::anyhow!("no initdb/pg_ctl: install Debian's postgresql package or set ECHOES_TEST_PG_BIN")
+        })?;
+        let dir = std::env::temp_dir().join(format!("echoes-pg-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&dir)?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let user = unprivileged_user();
+        if let Some((uid, gid)) = user {
+            std::os::unix::fs::chown(&dir, Some(uid), Some(gid))?;
+        }
+        let server = OwnServer { bin, dir, port, user };
+        let data = server.path("data");
+        server.run("initdb", &["-D", &data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])?;
+        server.resume()?;
+        Ok(server)
+    }
+
+    /// The server's `postgres` database, as `$ECHOES_TEST_POSTGRES` would name one.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Stops the server at once, cutting every connection (`-m fast`).
+    pub fn stop(&self) -> anyhow::Result<()> {
+        self.run("pg_ctl", &["-D", &self.path("data"), "-m", "fast", "-w", "stop"])
+    }
+
+    /// Starts the server (again), on the same port and data.
+    pub fn resume(&self) -> anyhow::Result<()> {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.path("")
+        );
+        self.run("pg_ctl", &["-D", &self.path("data"), "-l", &self.path("server.log"), "-w", "-o", &options, "start"])
+    }
+
+    /// A path inside the server's directory, as an argument.
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) -> anyhow::Result<()> {
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(self.bin.join(tool));
+        command.args(args).current_dir(&self.dir).stdin(std::process::Stdio::null());
+        if let Some((uid, gid)) = self.user {
+            command.uid(uid).gid(gid);
+        }
+        let out = command.output()?;
+        anyhow::ensure!(
+            out.status.success(),
+            "{tool} failed ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(())
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        let _ = self.run("pg_ctl", &["-D", &self.path("data"), "-m", "immediate", "stop"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Where initdb and pg_ctl are.
+fn pg_bin() -> Option<std::path::PathBuf> {
+    let named = std::env::var_os("ECHOES_TEST_PG_BIN").map(std::path::PathBuf::from);
+    let mut debian: Vec<std::path::PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("bin"))
+        .collect();
+    debian.sort_by_key(|p| {
+        p.parent().and_then(|v| v.file_name()).and_then(|v| v.to_str()).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0)
+    });
+    named.into_iter().chain(debian.into_iter().rev()).find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
+}
+
+/// As root, the user the server runs as: `postgres` where it exists, else `nobody`.
+fn unprivileged_user() -> Option<(u32, u32)> {
+    // SAFETY: geteuid has no preconditions; getpwnam is given NUL-terminated
+    // names and its result is read at once, before any other call.
+    unsafe {
+        if libc::geteuid() != 0 {
+            return None;
+        }
+        for name in [c"postgres", c"nobody"] {
+            let entry = libc::getpwnam(name.as_ptr());
+            if !entry.is_null() {
+                return Some(((*entry).pw_uid, (*entry).pw_gid));
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -74,6 +74,7 @@ dms-closed = I could not send you a direct message. Use `/{ $group } { $verb }` 
 slow-down = Easy there! You can take another turn in { $seconds } s.
 not-moderator = Only { who-moderates } can do that.
 oops = Something went wrong on my side and nothing was counted. Please try again in a moment.
+database-away = The game's record can't be reached just now, so nothing was played. Please send that again in a moment.
 bad-option = I couldn't read that option; please check it and try again.
 guild-only = Turtle Soup is played in { scope } channels, not in direct messages.
 bad-model = Model names are letters, digits and `:._/-`, at most 100 characters.

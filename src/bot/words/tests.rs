@@ -17,6 +17,7 @@ fn samples(near: &[String]) -> Vec<Word<'_>> {
         Word::SlowDown(3),
         Word::NotModerator,
         Word::Oops,
+        Word::DatabaseAway,
         Word::BadOption,
         Word::GuildOnly,
         Word::BadModel,

@@ -63,6 +63,7 @@ dms-closed = 我无法私信你。请用 `/{ $group } { $verb }` 私下查看你
 slow-down = 慢一点！{ $seconds } 秒后可以再行动。
 not-moderator = 只有{ who-moderates }可以这样做。
 oops = 我这边出了点问题，这次不计数。请稍后再试。
+database-away = 暂时无法访问游戏记录，这次没有执行。请稍后再发一次。
 bad-option = 无法读取这个选项，请检查后重试。
 guild-only = 海龟汤需要在{ scope }频道里玩，不能在私信里玩。
 bad-model = 模型名只能包含字母、数字和 `:._/-`，最长 100 个字符。

@@ -41,6 +41,7 @@ fn backend() -> Result<&'static LlamaBackend, String> {
             // unused context) reach the log only when ours is at debug.
             let verbose = tracing::enabled!(tracing::Level::DEBUG);
             llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default().with_logs_enabled(verbose));
+            super::cpu::kernels()?;
             LlamaBackend::init().map_err(|e| format!("llama.cpp did not start: {e}"))
         })
         .as_ref()

@@ -6,6 +6,8 @@
 //! - `engine`: checking and loading a GGUF file and the blocking
 //!   generation loop.
 //! - `llama`: llama.cpp (the `llama-cpp-2` bindings): tokens in, logits out.
+//! - `cpu`: which of ggml's CPU kernels run (built in, or the best module
+//!   for this CPU in the portable build).
 //! - `cache`: the prefix cache, so a turn processes only its new tokens.
 //! - `tokenizer`, `template`: the tokenizer rebuilt from GGUF metadata and
 //!   the prompt formats (ChatML, Qwen3's, Gemma's).
@@ -25,6 +27,7 @@
 
 mod arch;
 mod cache;
+pub mod cpu;
 mod engine;
 mod llama;
 mod sampler;

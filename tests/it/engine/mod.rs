@@ -7,6 +7,7 @@
 mod crash;
 pub mod game;
 mod ops;
+mod outage;
 mod processes;
 
 use std::sync::{Arc, Mutex};

@@ -17,7 +17,7 @@ use echoes::store::scratch::ScratchDb;
 use super::game::{self, BallotGame};
 use super::{ManualClock, Rig, rig_of, send, who};
 
-async fn process(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> Rig {
+pub(super) async fn process(server: &ScratchDb, clock: &Arc<ManualClock>, owner: &str) -> Rig {
     let store = SqlStore::connect(&server.database()).await.unwrap();
     let rig = rig_of(store, clock.clone(), "t:bob", Some(owner)).await;
     // The courier reopens a session from the record and keeps its handle,
@@ -46,7 +46,7 @@ async fn process_without_poller(server: &ScratchDb, clock: &Arc<ManualClock>, ow
 
 /// The event ids of a session's turns, in the order they were committed
 /// (`-` for a turn without one).
-async fn events(rig: &Rig, id: &str) -> Vec<String> {
+pub(super) async fn events(rig: &Rig, id: &str) -> Vec<String> {
     let turns = rig.engine.store.load_session(id).await.unwrap().unwrap().turns;
     turns.into_iter().map(|t| t.event_id.unwrap_or_else(|| "-".into())).collect()
 }
