@@ -4,9 +4,10 @@
 //! `*Command` enums and their `Args`) and `run`, which hands each command
 //! to the submodule for its concern: `games` (play, puzzles, each game's
 //! file checks, replays, selfplay), `bench` (the benchmarks) and `ops`
-//! (serve, db, models, memory, eval, transcripts, leaderboard, sessions,
-//! and choosing the models). Each command is a small function over the
-//! shared `App`; errors come back as one clear line from `main`.
+//! (serve, the Discord invite link, db, models, memory, eval, transcripts,
+//! leaderboard, sessions, and choosing the models). Each command is a
+//! small function over the shared `App`; errors come back as one clear
+//! line from `main`.
 
 mod bench;
 mod games;
@@ -79,6 +80,9 @@ pub enum Command {
     Memory(MemoryCommand),
     /// Run the bot for Discord or Slack.
     Serve(ServeArgs),
+    /// Discord set-up: the link that adds the bot to a server.
+    #[command(subcommand)]
+    Discord(DiscordCommand),
     /// Fetch, list or locate the local model files.
     #[command(subcommand)]
     Models(ModelsCommand),
@@ -225,6 +229,18 @@ pub struct ServeArgs {
     /// SLACK_SIGNING_SECRET).
     #[arg(long, conflicts_with = "discord")]
     pub slack: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DiscordCommand {
+    /// Print the invite link: the bot and its slash commands, with exactly
+    /// the permissions the bot uses, and the privileged intent to enable.
+    Invite {
+        /// The application's id (developer portal → General Information →
+        /// Application ID); default: `[discord] application_id`.
+        #[arg(long)]
+        application_id: Option<u64>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -491,6 +507,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Memory(command) => ops::memory(settings, command).await,
         Command::Serve(args) => ops::serve(settings, args).await,
+        Command::Discord(DiscordCommand::Invite { application_id }) => ops::discord_invite(&settings, application_id),
         Command::Models(command) => ops::models(&settings, command).await,
         Command::Bench(command) => bench::run(settings, command).await,
         Command::Undercover(UndercoverCommand::Check { paths }) => games::check_words(paths),

@@ -1,7 +1,8 @@
-//! The operator's commands: `serve`, `db`, `models`, `memory`, `eval`,
-//! `transcript`, `leaderboard` and `sessions`, and what every command that
-//! opens the app shares: choosing the models (`choose_models`, with its
-//! one-line notice) or opening without any (`open_offline`).
+//! The operator's commands: `serve`, `discord invite`, `db`, `models`,
+//! `memory`, `eval`, `transcript`, `leaderboard` and `sessions`, and what
+//! every command that opens the app shares: choosing the models
+//! (`choose_models`, with its one-line notice) or opening without any
+//! (`open_offline`).
 
 use std::path::PathBuf;
 
@@ -37,6 +38,20 @@ pub(super) async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Re
         Some(tokens) => crate::serve::serve_slack(&app, tokens).await,
         None => crate::serve::serve_discord(&app, app.settings.discord.clone()).await,
     }
+}
+
+/// `echoes discord invite`: the link that adds the bot to a server, for
+/// the application given or configured (`[discord] application_id`).
+pub(super) fn discord_invite(settings: &Settings, application_id: Option<u64>) -> anyhow::Result<()> {
+    let configured = Some(settings.discord.application_id).filter(|id| *id != 0);
+    let Some(application) = application_id.or(configured) else {
+        anyhow::bail!(
+            "no application id: pass --application-id (developer portal → General Information → \
+             Application ID) or set `[discord] application_id`"
+        );
+    };
+    print!("{}", crate::discord::invite::text(application, &settings.discord));
+    Ok(())
 }
 
 /// Settles `provider = "auto"`, fetches the local model on first use, builds

@@ -17,6 +17,10 @@ pub struct DiscordSettings {
     pub dev_guild: u64,
     /// A reply needing more messages than this is attached as a file.
     pub max_reply_messages: usize,
+    /// The application's id (developer portal → General Information →
+    /// Application ID), for `echoes discord invite`; 0: not set. The bot
+    /// itself does not need it.
+    pub application_id: u64,
     /// The gateway shards this process runs, `"FIRST-LAST/TOTAL"` (e.g.
     /// `"0-3/8"`: shards 0 to 3 of 8); unset runs the one shard of one.
     /// Several processes split the shards between them; every process
@@ -71,6 +75,7 @@ impl Default for DiscordSettings {
             message_content: true,
             dev_guild: 0,
             max_reply_messages: 3,
+            application_id: 0,
             shards: None,
         }
     }

@@ -23,6 +23,8 @@
 //! - `render.rs`, `send.rs`, `words.rs`: text and its delivery.
 //! - `limiter.rs`: Discord's rate limits kept in front of a proxy URL,
 //!   where serenity's own limiter cannot run.
+//! - `invite.rs`: the link that adds the bot to a server, with exactly the
+//!   permissions `PERMISSIONS` lists.
 //! - `fake/`: a local fake of Discord's REST API and gateway for tests and
 //!   `bench.rs`.
 
@@ -35,6 +37,7 @@ mod errors;
 mod events;
 pub mod fake;
 pub mod games;
+pub mod invite;
 mod limiter;
 pub mod render;
 pub(crate) mod send;
@@ -138,6 +141,38 @@ pub fn intents(settings: &DiscordSettings) -> serenity::GatewayIntents {
         intents |= serenity::GatewayIntents::MESSAGE_CONTENT;
     }
     intents
+}
+
+/// What the bot does in a server's channels, one permission each; the
+/// invite link (`invite.rs`, `echoes discord invite`) asks for exactly
+/// these. Answers to interactions (every slash command's reply and
+/// follow-ups, with their embeds and files) and a seat's DMs need none.
+/// `MANAGE_THREADS` is read from the moderator (`admin.rs`), never needed
+/// by the bot.
+pub const PERMISSIONS: &[serenity::Permissions] = &[
+    // See the channel a game opens from and the messages in its threads.
+    serenity::Permissions::VIEW_CHANNEL,
+    // `/soup start` and a hosted game's `start` open a public thread
+    // (`soup::open_thread`, `table_commands`).
+    serenity::Permissions::CREATE_PUBLIC_THREADS,
+    // Whatever the bot posts outside an interaction's answer goes in a game
+    // thread (`send::post`, `tables`, `turns`, `events`), never in the
+    // channel itself.
+    serenity::Permissions::SEND_MESSAGES_IN_THREADS,
+    // Replies are embeds, coloured by verdict (`send::embed`).
+    serenity::Permissions::EMBED_LINKS,
+    // A reply longer than `max_reply_messages` goes as a file (`send::message`, `turns`).
+    serenity::Permissions::ATTACH_FILES,
+    // A reply answers the player's message (a message reference), and a
+    // reaction is put on a message the bot reads.
+    serenity::Permissions::READ_MESSAGE_HISTORY,
+    // The reaction on a message over the rate limit (`SLOW_DOWN_EMOJI`).
+    serenity::Permissions::ADD_REACTIONS,
+];
+
+/// Every permission in `PERMISSIONS`, as one set.
+pub fn permissions() -> serenity::Permissions {
+    PERMISSIONS.iter().fold(serenity::Permissions::empty(), |all, p| all | *p)
 }
 
 pub fn framework(data: Data) -> poise::Framework<Data, Error> {

@@ -3,6 +3,8 @@
 //! `soup-admin` group); anything else is `Unknown`, answered with a help
 //! line. Parsing is pure: no lookups, no permissions.
 
+use std::collections::BTreeSet;
+
 use crate::bot::Wanted;
 use crate::core::catalogue::{Catalogue, Frontend, Parsed};
 use crate::core::game::TurnInput;
@@ -81,6 +83,23 @@ pub enum AdminCommand {
     Model(String),
     /// A user group id (`S…`) whose members become moderators here.
     ModRole(String),
+}
+
+/// The slash command a catalogue group is typed under on Slack: Turtle
+/// Soup's moderator verbs are `/soup admin …`; every other group is its
+/// own command (`/soup`, a hosted game's `/undercover`, which
+/// `SlackBot::hosted_for` routes to its game).
+pub fn slash_command(group: &str) -> String {
+    match group {
+        "soup-admin" => "/soup".to_string(),
+        group => format!("/{group}"),
+    }
+}
+
+/// Every slash command the bot answers: one per catalogue group offered
+/// on Slack. The app manifest registers exactly these (`manifest.rs`).
+pub fn slash_commands(catalogue: &Catalogue) -> BTreeSet<String> {
+    catalogue.for_frontend(Frontend::Slack).map(|v| slash_command(&v.group)).collect()
 }
 
 /// Parses the text after `/soup`.

@@ -84,6 +84,12 @@ pub fn from_command(event: &SlackCommandEvent) -> Incoming {
     })
 }
 
+/// The bot events the app subscribes to, and the bot token scope each
+/// needs: `from_push` reads `message` events, which Slack sends from the
+/// public (`message.channels`) and private (`message.groups`) channels the
+/// bot is in. Nothing else is read from the Events API.
+pub const EVENTS: &[(&str, &str)] = &[("message.channels", "channels:history"), ("message.groups", "groups:history")];
+
 /// A human's plain message; `None` for bots (any `bot_id`, the bot
 /// itself), edits, joins and every other subtype.
 pub fn from_push(event: &SlackPushEventCallback, me: Option<&str>) -> Option<Incoming> {

@@ -20,6 +20,8 @@
 //! - `play.rs`: start, turns, the end of a game; `admin.rs`: `/soup admin`
 //!   and its permission check; `command.rs`: `/soup` text → `SoupCommand`.
 //! - `render.rs`, `words.rs`: text and blocks; `web.rs`: Web API calls.
+//! - `manifest.rs`: the scopes, events and slash commands the Slack app
+//!   needs, which `deploy/slack-manifest.json` asks for.
 //! - `fake/`: a local fake of Slack's Web API and Socket Mode for the tests
 //!   and `bench.rs`.
 
@@ -28,6 +30,7 @@ pub mod bench;
 pub mod command;
 pub mod fake;
 pub mod ingress;
+pub mod manifest;
 pub mod outbox;
 pub mod play;
 pub mod render;

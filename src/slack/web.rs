@@ -19,6 +19,34 @@ use tokio::time::Instant;
 
 use super::SlackBot;
 
+/// Every Web API method the bot calls with its bot token, and the bot
+/// token scopes it needs (the app manifest, `deploy/slack-manifest.json`,
+/// asks for exactly these, with the events' and the slash commands'; see
+/// `manifest.rs`). `paced` calls only methods listed here.
+/// `apps.connections.open` (Socket Mode) is called with the app-level
+/// token, whose one scope is `connections:write`; the upload of a file's
+/// bytes goes to the URL `files.getUploadURLExternal` gave and needs none.
+pub const METHODS: &[(&str, &[&str])] = &[
+    // Who the bot is, at start (`SlackBot::connect`).
+    ("auth.test", &[]),
+    // Replies, the "thinking…" message, game surfaces and lobbies.
+    ("chat.postMessage", &["chat:write"]),
+    ("chat.update", &["chat:write"]),
+    ("chat.delete", &["chat:write"]),
+    // Refusals, help and a seat's secrets: one user sees them.
+    ("chat.postEphemeral", &["chat:write"]),
+    // `/soup transcript` shares the last game as a file.
+    ("files.getUploadURLExternal", &["files:write"]),
+    ("files.completeUploadExternal", &["files:write"]),
+    // Players shown by their display names (the user id without it).
+    ("users.info", &["users:read"]),
+    // Members of the moderators' user group (`admin_group`, `config mod-role`).
+    ("usergroups.users.list", &["usergroups:read"]),
+    // A thread's replies with their metadata, before unsent rows are shown
+    // again (`outbox.rs`): games run in public and in private channels.
+    ("conversations.replies", &["channels:history", "groups:history"]),
+];
+
 /// Most times one call goes again after a 429.
 const RETRIES: usize = 8;
 /// The wait when a 429 says none.
@@ -38,6 +66,7 @@ impl SlackBot {
     where
         F: Future<Output = ClientResult<T>>,
     {
+        debug_assert!(METHODS.iter().any(|(m, _)| *m == method), "{method} is not in web::METHODS");
         let mut retries = 0;
         loop {
             self.wait_for(method).await;
