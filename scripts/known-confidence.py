@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tries two confidence rules for known answers beyond `Known::recall`'s
-threshold and lead (session 29; neither was kept).
+threshold and lead (neither is used by `src/core/soup/known.rs`; the
+figures are in docs/benchmarks.md).
 
 Reads `echoes eval judge FILE --scores` output, as `calibrate-known.py`
 does (and reuses its rules), and per language:
