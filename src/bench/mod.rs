@@ -1,5 +1,5 @@
 //! `echoes bench local-model`: measured figures for the in-process chat
-//! model on this machine: load time, prompt-processing and generation
+//! model on the machine it runs on: load time, prompt-processing and generation
 //! speed (beside llama.cpp's own `llama-bench` with `--against`), resident
 //! memory, time to a verdict at the first and the last question with and
 //! without the prefix cache, and how cleanly the Judge's replies parse over

@@ -1,4 +1,4 @@
-//! The attack drill (issue 7): runs the attack corpus and the normal-play
+//! The attack drill: runs the attack corpus and the normal-play
 //! corpus (`tests/data/`) through the whole engine, real session actors and
 //! SQLite included, and counts what players would have seen.
 //!

@@ -324,7 +324,7 @@ impl Engine {
 
     /// Prepares the puzzle's known answers in the background while the
     /// players read the story, so the first question does not wait for
-    /// them to be embedded (seconds, the first time on this machine).
+    /// them to be embedded (seconds, the first time on a machine).
     fn warm_up(&self, puzzle: &Arc<Puzzle>) {
         let pipeline = &self.pipeline;
         if !pipeline.settings.known_answers {

@@ -1,4 +1,4 @@
-//! Discord's rate limits (issue 21): the fake answers 429 with
+//! Discord's rate limits: the fake answers 429 with
 //! `Retry-After` past a route's limit or the global one, and tallies calls
 //! that came before a wait it had announced; the bot (serenity's route
 //! state, kept in front of the fake by `discord/limiter.rs`) waits them

@@ -1,4 +1,4 @@
-//! Slack's rate limits (issue 21): the fake answers HTTP 429 with
+//! Slack's rate limits: the fake answers HTTP 429 with
 //! `Retry-After` and `ratelimited` past a method's limit (per channel, or
 //! across the workspace), and tallies calls that came before a wait it had
 //! announced; the bot (`slack/web.rs`) waits them out. A short game under
