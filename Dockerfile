@@ -51,13 +51,14 @@ VOLUME /var/lib/echoes
 
 # 8080: Discord Interactions Endpoint (with DISCORD_PUBLIC_KEY set;
 # DISCORD_INTERACTIONS_BIND). 3000: Slack Events API ([slack] bind).
-# 9464: GET /metrics and GET /healthz ([ops] bind).
+# 9464: GET /metrics, /livez, /healthz and /readyz ([ops] bind).
 EXPOSE 8080 3000 9464
 
-# The port follows ECHOES__OPS__BIND. Commands other than `serve` (e.g.
-# `play`) serve no /healthz and show as unhealthy.
+# `echoes healthcheck` asks /healthz where ECHOES__OPS__BIND (or the config)
+# says, on 127.0.0.1 for 0.0.0.0. Commands other than `serve` (e.g. `play`)
+# serve no /healthz and show as unhealthy.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
-    CMD ["python3", "-c", "import os, urllib.request; port = os.environ.get('ECHOES__OPS__BIND', ':9464').rsplit(':', 1)[1]; urllib.request.urlopen(f'http://127.0.0.1:{port}/healthz', timeout=3)"]
+    CMD ["echoes", "--config", "/etc/echoes/config.toml", "healthcheck"]
 
 ENTRYPOINT ["echoes", "--config", "/etc/echoes/config.toml"]
 CMD ["serve", "--discord"]

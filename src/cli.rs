@@ -108,6 +108,14 @@ pub enum Command {
     /// The games' database: migrate it, or copy it into another.
     #[command(subcommand)]
     Db(DbCommand),
+    /// Ask a running bot's ops endpoint for `/healthz` (a container's
+    /// HEALTHCHECK): one line; exit status 0 on 200, 1 otherwise.
+    Healthcheck {
+        /// The URL to ask (default: `/healthz` on `[ops] bind`, asked on
+        /// 127.0.0.1 when that binds every address).
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -519,5 +527,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Eval(EvalCommand::Referee { world, json }) => ops::eval_referee(settings, world, json).await,
         Command::Db(command) => ops::db(&settings, command).await,
+        Command::Healthcheck { url } => ops::healthcheck(&settings, url).await,
     }
 }

@@ -39,8 +39,8 @@ pub struct Settings {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct OpsSettings {
-    /// Where `GET /metrics` and `GET /healthz` listen, e.g. `127.0.0.1:9464`
-    /// ("" = not served).
+    /// Where `GET /metrics`, `/livez`, `/healthz` and `/readyz` listen,
+    /// e.g. `127.0.0.1:9464` ("" = not served).
     pub bind: String,
 }
 

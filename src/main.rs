@@ -15,7 +15,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = echoes::cli::Cli::parse();
-    init_logging(cli.verbose, cli.log_format);
+    let serving = matches!(cli.command, echoes::cli::Command::Serve(_));
+    init_logging(cli.verbose, cli.log_format, serving);
     match echoes::cli::run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -31,8 +32,12 @@ fn one_line(e: &anyhow::Error) -> String {
     e.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }
 
-fn init_logging(verbose: u8, format: echoes::cli::LogFormat) {
+/// The filter unless `ECHOES_LOG` sets one: warnings for the terminal's
+/// commands, `info` for the bot (`serve`), whose log is its operator's view
+/// of each turn; `-v` and `-vv` raise either.
+fn init_logging(verbose: u8, format: echoes::cli::LogFormat, serving: bool) {
     let default = match verbose {
+        0 if serving => "echoes=info,warn",
         0 => "warn",
         1 => "echoes=info,warn",
         _ => "echoes=debug,info",

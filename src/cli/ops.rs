@@ -1,4 +1,4 @@
-//! The operator's commands: `serve`, `discord invite`, `db`, `models`,
+//! The operator's commands: `serve`, `discord invite`, `db`, `healthcheck`, `models`,
 //! `memory`, `eval`, `transcript`, `leaderboard` and `sessions`, and what
 //! every command that opens the app shares: choosing the models
 //! (`choose_models`, with its one-line notice) or opening without any
@@ -32,7 +32,7 @@ pub(super) async fn serve(mut settings: Settings, args: ServeArgs) -> anyhow::Re
     // Inputs other processes hand to the sessions this one plays.
     app.engine.poll_handoffs(std::time::Duration::from_millis(500));
     if !app.settings.ops.bind.is_empty() {
-        crate::ops::http::start(&app.settings.ops.bind, app.store.clone()).await?;
+        crate::ops::http::start(&app.settings.ops.bind, crate::ops::http::Probes::of(&app)).await?;
     }
     match slack_tokens {
         Some(tokens) => crate::serve::serve_slack(&app, tokens).await,
@@ -125,6 +125,17 @@ pub(super) async fn db(settings: &Settings, command: DbCommand) -> anyhow::Resul
             println!("{}", crate::ops::db::copy(&from, &to).await?);
         }
     }
+    Ok(())
+}
+
+/// `echoes healthcheck`: `/healthz` of the ops endpoint `[ops] bind` names
+/// (or `url`); one line, and an error (exit status 1) unless it answers 200.
+pub(super) async fn healthcheck(settings: &Settings, url: Option<String>) -> anyhow::Result<()> {
+    let url = match url {
+        Some(url) => url,
+        None => crate::ops::http::local_url(&settings.ops.bind, "/healthz")?,
+    };
+    println!("{}", crate::ops::http::healthcheck(&url).await?);
     Ok(())
 }
 

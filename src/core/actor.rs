@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
 use super::game::table::{Afterwards, EndedWork};
 use super::game::{Deadline, Message, Played, Reply, Table, TurnContext, TurnInput};
@@ -133,6 +134,12 @@ struct SessionState {
     agents_pending: HashSet<String>,
     /// Its lease on the session.
     hold: lease::Hold,
+}
+
+/// The span a turn's logs carry: its session, game and event.
+fn turn_span(state: &SessionState, event: Option<&str>) -> tracing::Span {
+    let event = event.unwrap_or("-");
+    tracing::info_span!("turn", session = %state.id, game = %state.table.kind(), event = %event)
 }
 
 struct Job {
@@ -451,9 +458,15 @@ impl Engine {
         }
     }
 
+    /// Plays a job's turn in its `turn` span.
+    async fn play_job(self: &Arc<Self>, state: &mut SessionState, job: Job, me: &mpsc::WeakSender<Job>) {
+        let span = turn_span(state, job.inbound.event_id.as_deref());
+        self.play_turn(state, job, me).instrument(span).await;
+    }
+
     /// Plays a job's turn and answers it, counting the outcome; a committed
     /// turn then arms the timers and queues the agents' moves.
-    async fn play_job(self: &Arc<Self>, state: &mut SessionState, job: Job, me: &mpsc::WeakSender<Job>) {
+    async fn play_turn(self: &Arc<Self>, state: &mut SessionState, job: Job, me: &mpsc::WeakSender<Job>) {
         let telemetry = super::telemetry::telemetry();
         let started = std::time::Instant::now();
         let result = self.handle(state, job.inbound).await;

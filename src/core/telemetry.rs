@@ -48,6 +48,22 @@ pub struct ErrorLabels {
     pub kind: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct BuildLabels {
+    pub version: &'static str,
+    /// The commit the binary was built from (`build.rs`), or "unknown".
+    pub commit: &'static str,
+}
+
+/// This binary's version and commit, as `echoes_build_info` labels them.
+pub const BUILD: BuildLabels = BuildLabels {
+    version: env!("CARGO_PKG_VERSION"),
+    commit: match option_env!("ECHOES_COMMIT") {
+        Some(commit) => commit,
+        None => "unknown",
+    },
+};
+
 type Timings<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Telemetry {
@@ -103,6 +119,9 @@ impl Telemetry {
         r.register("leases_held", "Session leases this process holds", t.leases.clone());
         r.register("handoffs", "Inputs handed to the process holding their session", t.handoffs.clone());
         r.register("errors", "Errors, by kind", t.errors.clone());
+        let build = Family::<BuildLabels, Gauge>::default();
+        build.get_or_create(&BUILD).set(1);
+        r.register("build_info", "The running build: 1, labelled with its version and commit", build);
         t
     }
 
@@ -167,5 +186,14 @@ mod tests {
             assert!(text.contains(line), "{line} in\n{text}");
         }
         assert!(text.ends_with("# EOF\n"));
+    }
+
+    #[test]
+    fn the_build_is_one_gauge_labelled_with_its_version() {
+        let text = Telemetry::new().encode();
+        let line = text.lines().find(|l| l.starts_with("echoes_build_info{")).unwrap_or_else(|| panic!("{text}"));
+        assert!(line.contains(&format!("version=\"{}\"", env!("CARGO_PKG_VERSION"))), "{line}");
+        assert!(line.contains("commit=\""), "{line}");
+        assert!(line.ends_with(" 1"), "{line}");
     }
 }

@@ -21,10 +21,13 @@
 //!
 //! Buckets are otherwise serenity's: the route and its major parameter
 //! (channel, guild, webhook with its token, interaction), other ids left out.
+//! A bucket keyed by a token lives no longer than the token: one unused for
+//! `TOKEN_LIFETIME` goes at the next sweep (every `SWEEP_EVERY` new
+//! buckets), so a bot's years of interactions do not pile up in memory.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -38,6 +41,11 @@ use super::Endpoint;
 const ATTEMPTS: usize = 20;
 /// Where the relay sends what no proxy takes.
 pub const DISCORD: &str = "https://discord.com";
+/// How long an interaction's token can be used (Discord: 15 minutes); a
+/// token's bucket unused this long is dropped.
+const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// New buckets between two sweeps for expired ones.
+const SWEEP_EVERY: usize = 64;
 
 /// `endpoint` behind a relay that keeps the limits (in front of its proxy,
 /// or of discord.com), and the relay's task; `endpoint` itself when it
@@ -75,7 +83,56 @@ struct Relay {
     client: reqwest::Client,
     /// Held while a global 429's wait runs.
     global: tokio::sync::Mutex<()>,
-    routes: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Ratelimit>>>>,
+    routes: Mutex<Buckets>,
+}
+
+/// Each bucket's limits, by key (`route`), with when it was last used.
+#[derive(Default)]
+struct Buckets {
+    by_key: HashMap<String, Bucket>,
+    /// New buckets since the last sweep.
+    added: usize,
+}
+
+struct Bucket {
+    limit: Arc<tokio::sync::Mutex<Ratelimit>>,
+    used: Instant,
+}
+
+impl Buckets {
+    /// The bucket for `key`, made when missing, marked used at `now`.
+    fn get(&mut self, key: &str, now: Instant) -> Arc<tokio::sync::Mutex<Ratelimit>> {
+        if let Some(bucket) = self.by_key.get_mut(key) {
+            bucket.used = now;
+            return Arc::clone(&bucket.limit);
+        }
+        self.added += 1;
+        if self.added >= SWEEP_EVERY {
+            self.added = 0;
+            self.sweep(now);
+        }
+        let limit: Arc<tokio::sync::Mutex<Ratelimit>> = Arc::default();
+        self.by_key.insert(key.to_string(), Bucket { limit: Arc::clone(&limit), used: now });
+        limit
+    }
+
+    /// Drops the token buckets whose token has expired, unless a call
+    /// still holds one; route buckets stay.
+    fn sweep(&mut self, now: Instant) {
+        self.by_key.retain(|key, bucket| {
+            !per_interaction(key)
+                || Arc::strong_count(&bucket.limit) > 1
+                || now.saturating_duration_since(bucket.used) < TOKEN_LIFETIME
+        });
+    }
+}
+
+/// Whether a bucket's key holds an interaction's (or a webhook's) token:
+/// `/webhooks/{id}/{token}…` or `/interactions/{id}/{token}…`.
+fn per_interaction(key: &str) -> bool {
+    let mut segments = key.trim_start_matches('/').split('/');
+    let (kind, token) = (segments.next(), segments.nth(1));
+    matches!(kind, Some("webhooks" | "interactions")) && token.is_some_and(|t| !t.is_empty())
 }
 
 async fn relay_call(State(relay): State<Arc<Relay>>, req: Request) -> Response {
@@ -136,7 +193,7 @@ impl Relay {
 
     fn bucket(&self, key: &str) -> Arc<tokio::sync::Mutex<Ratelimit>> {
         let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
-        routes.entry(key.to_string()).or_default().clone()
+        routes.get(key, Instant::now())
     }
 }
 

@@ -50,7 +50,8 @@ impl LocalEmbedder {
     }
 
     /// Loads `config.json`, `tokenizer.json` and `model.safetensors` from
-    /// `dir`. Blocking.
+    /// `dir`, each checked against the hash recorded when it was fetched
+    /// (`models::pins`). Blocking.
     pub fn load(dir: &Path) -> Result<Self, EmbedError> {
         let bad = |why: String| {
             EmbedError::Unavailable(format!(
@@ -58,6 +59,9 @@ impl LocalEmbedder {
                 dir.display()
             ))
         };
+        for file in crate::models::EMBEDDER_FILES {
+            crate::models::pins::check_recorded(&dir.join(file)).map_err(|e| bad(e.to_string()))?;
+        }
         let config_text =
             std::fs::read_to_string(dir.join("config.json")).map_err(|e| bad(format!("config.json: {e}")))?;
         let config: Config = serde_json::from_str(&config_text).map_err(|e| bad(format!("config.json: {e}")))?;

@@ -66,6 +66,13 @@ impl LanceKnowledge {
         Ok(LanceKnowledge { table, schema, embedder, embedder_id, cache, syncing, upkeep })
     }
 
+    /// Whether retrieval would answer now: no sync holds the index (the
+    /// one started at start-up embeds every document on a new machine).
+    /// A sync that failed has let go too: play goes on with what is there.
+    pub fn is_synced(&self) -> bool {
+        self.syncing.try_read().is_ok()
+    }
+
     pub async fn row_count(&self) -> Result<usize, KnowledgeError> {
         self.table.count_rows(None).await.map_err(store_err)
     }

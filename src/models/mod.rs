@@ -9,9 +9,12 @@
 //! - `all-MiniLM-L6-v2/`: the sentence embedder (`config.json`,
 //!   `tokenizer.json`, `model.safetensors`).
 //!
-//! Files appear there only complete: downloads go to a `.part` name first.
+//! Files appear there only complete: downloads go to a `.part` name first,
+//! and only once they match their pinned SHA-256 (`pins`). The embedder's
+//! files have their hash recorded beside them (`config.json.sha256`, …).
 
 pub mod fetch;
+pub mod pins;
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +52,12 @@ pub enum ModelError {
         "not enough disk space to store model files in {dir}; free some space or point llm.local.models_dir elsewhere"
     )]
     DiskFull { dir: PathBuf },
+    /// A fetched file is not the one pinned or recorded (`pins`).
+    #[error(
+        "{file} is not the pinned model file: its SHA-256 is {actual}, expected {expected}; it is not used: \
+         run `echoes models fetch` again, and if it still differs, the source has changed the file"
+    )]
+    Checksum { file: String, expected: String, actual: String },
     #[error("{0}")]
     Fetch(String),
 }

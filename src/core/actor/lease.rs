@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use super::{Delivery, Engine, EngineError, Inbound, Job, SessionState, send_job};
 use crate::core::game::{Reply, ReplyKind, TurnInput};
@@ -275,7 +276,8 @@ impl Engine {
                     return;
                 }
             };
-            let delivery = match self.handle(state, inbound).await {
+            let span = super::turn_span(state, Some(item.event_id.as_str()));
+            let delivery = match self.handle(state, inbound).instrument(span).await {
                 Ok(delivery) if delivery.handed_off => return,
                 Ok(delivery) => delivery,
                 Err(e) => {

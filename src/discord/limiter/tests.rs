@@ -20,6 +20,35 @@ fn buckets_are_the_route_and_its_major_parameter_with_a_webhooks_token() {
     assert_eq!(route("/applications/2/commands"), "/applications/{id}/commands");
 }
 
+#[test]
+fn token_buckets_go_once_their_token_has_expired_and_route_buckets_stay() {
+    let start = Instant::now();
+    let mut buckets = Buckets::default();
+    let channel = route("/channels/20/messages");
+    let webhook = route("/webhooks/2");
+    buckets.get(&channel, start);
+    buckets.get(&webhook, start);
+    let held = buckets.get(&route("/webhooks/2/held"), start);
+    let tokens: Vec<String> = (0..300).map(|i| route(&format!("/webhooks/2/tok{i}/messages/@original"))).collect();
+    for key in &tokens {
+        buckets.get(key, start);
+    }
+    assert_eq!(buckets.by_key.len(), 303, "nothing has expired yet");
+    buckets.get(&tokens[0], start + TOKEN_LIFETIME - Duration::from_secs(60));
+
+    let later = start + TOKEN_LIFETIME + Duration::from_secs(1);
+    for i in 0..SWEEP_EVERY {
+        buckets.get(&route(&format!("/interactions/5/new{i}/callback")), later);
+    }
+    let kept = |key: &str| buckets.by_key.contains_key(key);
+    assert!(tokens[1..].iter().all(|key| !kept(key)), "the expired tokens' buckets are gone");
+    assert!(kept(&tokens[0]), "a token used within its lifetime stays");
+    assert!(kept(&channel) && kept(&webhook), "route buckets stay");
+    assert!(kept(&route("/webhooks/2/held")), "a bucket a call holds stays");
+    assert!(buckets.by_key.len() <= 4 + SWEEP_EVERY, "{} buckets", buckets.by_key.len());
+    drop(held);
+}
+
 /// serenity 0.12 keys every interaction's follow-ups by the application
 /// alone: two games' follow-ups share one bucket, which the relay keeps
 /// apart. When this fails, serenity fixed it: the relay's token keying

