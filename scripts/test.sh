@@ -29,5 +29,5 @@ cargo fmt --all -- --check
 # build_echoes (require.sh) is the one build both README commands share.
 build_echoes
 ECHOES__LLM__LOCAL__CHAT_MODEL=small "$CARGO_TARGET_DIR/debug/echoes" models fetch --if-missing
-cargo test --locked
+cargo test --locked --features fakes
 echo "scripts/test.sh: fmt, clippy and tests passed in $(( $(date +%s) - start ))s"

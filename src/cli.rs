@@ -340,6 +340,7 @@ pub enum BenchCommand {
     /// Bot processes on one PostgreSQL database killed with SIGKILL at
     /// random points (`--runs` times): inputs without a turn or with two,
     /// replies never shown or shown twice.
+    #[cfg(feature = "fakes")]
     Crash {
         #[arg(long, default_value_t = 100)]
         runs: usize,
@@ -350,6 +351,7 @@ pub enum BenchCommand {
     /// One process of `bench crash` (started by it): an engine behind a
     /// line protocol on stdin and stdout.
     #[command(hide = true)]
+    #[cfg(feature = "fakes")]
     Worker {
         #[arg(long)]
         database: String,
@@ -387,6 +389,7 @@ pub enum BenchCommand {
         limit: usize,
     },
     /// Discord interaction ack latency and turns/s against the local fake (gateway and Interactions Endpoint).
+    #[cfg(feature = "fakes")]
     Discord {
         /// How interactions reach the bot: `gateway`, `endpoint`, or both.
         #[arg(long, value_parser = ["gateway", "endpoint", "both"], default_value = "both")]
@@ -394,6 +397,7 @@ pub enum BenchCommand {
     },
     /// Slack: Events API ack latency with a 30 s model, Socket Mode turns/s,
     /// against the local fake.
+    #[cfg(feature = "fakes")]
     Slack,
     /// Load time, prompt and generation speed, resident memory, time to a
     /// verdict with and without the prefix cache, and the Judge's

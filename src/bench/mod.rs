@@ -10,6 +10,7 @@
 
 pub mod against;
 pub mod context;
+#[cfg(feature = "fakes")]
 pub mod crash;
 pub mod load;
 pub mod processes;

@@ -21,7 +21,8 @@
 //!   `runtime.rs`: the lower-priority runtime turns run on; `net.rs`:
 //!   TCP_NODELAY for the servers around the bots; `words.rs`: every fixed
 //!   sentence the bots say, once per language, in each platform's markup;
-//!   `quota.rs`: platform rate limits as the local fakes enforce them.
+//!   `quota.rs`: platform rate limits as the local fakes enforce them
+//!   (with the fakes: the `fakes` feature).
 
 pub mod boards;
 pub mod delivery;
@@ -30,6 +31,7 @@ pub mod instant;
 pub mod limits;
 pub mod net;
 pub mod puzzles;
+#[cfg(feature = "fakes")]
 pub mod quota;
 pub mod runtime;
 pub mod tables;

@@ -23,20 +23,24 @@ pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Re
             println!("{}", run(&opts).await?);
             Ok(())
         }
+        #[cfg(feature = "fakes")]
         BenchCommand::Crash { runs, platform } => {
             use crate::bench::crash::{CrashOptions, run};
             println!("{}", run(&CrashOptions { runs, platform, ..CrashOptions::default() }).await?);
             Ok(())
         }
+        #[cfg(feature = "fakes")]
         BenchCommand::Worker { database, owner, lease_ms, platform, platform_url } => {
             crate::bench::crash::worker(&database, &owner, lease_ms, platform, &platform_url).await
         }
         BenchCommand::Context { turns } => crate::bench::context::run(turns).await,
         BenchCommand::Secrecy { models, puzzles, limit } => bench_secrecy(settings, models, puzzles, limit).await,
+        #[cfg(feature = "fakes")]
         BenchCommand::Slack => {
             println!("{}", crate::slack::bench::run(&crate::slack::bench::SlackBenchOptions::default()).await?);
             Ok(())
         }
+        #[cfg(feature = "fakes")]
         BenchCommand::Discord { delivery } => bench_discord(&delivery).await,
         BenchCommand::LocalModel { model, questions, runs, generate, against } => {
             let options = crate::bench::BenchOptions {
@@ -107,6 +111,7 @@ async fn bench_load(sessions: usize, turns: usize, sqlite_only: bool) -> anyhow:
 }
 
 /// `echoes bench discord`: one report per way interactions reach the bot.
+#[cfg(feature = "fakes")]
 async fn bench_discord(delivery: &str) -> anyhow::Result<()> {
     use crate::discord::bench::{Delivery, DiscordBenchOptions, run};
     let ways = match delivery {

@@ -233,5 +233,5 @@ async fn back(response: reqwest::Response) -> anyhow::Result<Response> {
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "fakes"))]
 mod tests;

@@ -26,15 +26,17 @@
 //! - `invite.rs`: the link that adds the bot to a server, with exactly the
 //!   permissions `PERMISSIONS` lists.
 //! - `fake/`: a local fake of Discord's REST API and gateway for tests and
-//!   `bench.rs`.
+//!   `bench.rs` (both only with the `fakes` feature).
 
 pub mod admin;
+#[cfg(feature = "fakes")]
 pub mod bench;
 pub mod config;
 mod content;
 pub mod endpoint;
 mod errors;
 mod events;
+#[cfg(feature = "fakes")]
 pub mod fake;
 pub mod games;
 pub mod invite;

@@ -23,11 +23,13 @@
 //! - `manifest.rs`: the scopes, events and slash commands the Slack app
 //!   needs, which `deploy/slack-manifest.json` asks for.
 //! - `fake/`: a local fake of Slack's Web API and Socket Mode for the tests
-//!   and `bench.rs`.
+//!   and `bench.rs` (both only with the `fakes` feature).
 
 pub mod admin;
+#[cfg(feature = "fakes")]
 pub mod bench;
 pub mod command;
+#[cfg(feature = "fakes")]
 pub mod fake;
 pub mod ingress;
 pub mod manifest;
