@@ -49,6 +49,10 @@ LAYER_NAMES = {
     "output.dense": "ffn_down",
     "output.LayerNorm": "layer_output_norm",
 }
+# Stay f32 in an f16 file: llama.cpp adds the token-type row to f32
+# activations directly, and looks positions up as llama.cpp's own converter
+# leaves them.
+KEEP_F32 = {"token_types.weight", "position_embd.weight"}
 # Parts of a checkpoint a sentence embedder does not use.
 SKIPPED = ("embeddings.position_ids", "pooler.", "cls.")
 
@@ -229,7 +233,7 @@ def add_tensors(writer, config, tensors, outtype):
         if name is None:
             continue
         array = tensors[hf_name]
-        if outtype == "f16" and array.ndim > 1:
+        if outtype == "f16" and array.ndim > 1 and name not in KEEP_F32:
             array = array.astype(np.float16)
         writer.add_tensor(name, np.ascontiguousarray(array))
         written.add(name)
