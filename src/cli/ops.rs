@@ -153,6 +153,7 @@ pub(super) async fn models(settings: &Settings, command: ModelsCommand) -> anyho
             }
             if which != ModelSet::Chat {
                 println!("embedder: {}", fetcher.embedder(if_missing).await?.display());
+                println!("embedder GGUF: {}", fetcher.dir().embedder_gguf_path().display());
             }
         }
     }

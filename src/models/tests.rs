@@ -47,5 +47,33 @@ fn the_embedder_needs_all_its_files_and_the_list_says_so() {
     std::fs::write(models.embedder().join("config.json"), b"{}").unwrap();
     assert!(models.embedder_files().unwrap_err().to_string().contains("tokenizer.json"));
     let listing = models.list().join("\n");
-    assert_eq!(listing.matches("missing").count(), 3, "{listing}");
+    assert_eq!(listing.matches("missing").count(), 4, "{listing}");
+}
+
+#[test]
+fn the_embedder_gguf_is_the_converted_one_unless_a_path_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = ModelDir::new(&settings(dir.path(), "auto"));
+    assert_eq!(models.embedder_gguf_path(), models.embedder().join(EMBEDDER_GGUF));
+    std::fs::create_dir_all(models.embedder()).unwrap();
+    for file in EMBEDDER_SOURCES {
+        std::fs::write(models.embedder().join(file), b"{}").unwrap();
+    }
+    assert!(models.embedder_sources().is_ok());
+    let missing = models.embedder_files().unwrap_err().to_string();
+    assert!(missing.contains(EMBEDDER_GGUF) && missing.contains("echoes models fetch"), "{missing}");
+
+    for file in EMBEDDER_FILES {
+        std::fs::write(models.embedder().join(file), b"{}").unwrap();
+    }
+    assert_eq!(models.embedder_files().unwrap(), models.embedder());
+
+    let own = dir.path().join("mine.gguf");
+    let mine =
+        ModelDir::new(&LocalSettings { embedder_gguf: format!(" {} ", own.display()), ..settings(dir.path(), "auto") });
+    assert_eq!(mine.embedder_gguf_path(), own);
+    assert!(mine.embedder_gguf().is_err());
+    std::fs::write(&own, b"GGUF").unwrap();
+    assert_eq!(mine.embedder_gguf().unwrap(), own);
+    assert_eq!(mine.embedder_files().unwrap(), mine.embedder());
 }

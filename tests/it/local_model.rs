@@ -102,7 +102,7 @@ async fn missing_model_files_that_cannot_be_fetched_are_one_clear_error() {
 
     let list = local(&sandbox, models.path().to_str().unwrap()).args(["models", "list"]).output().await.unwrap();
     let listing = String::from_utf8_lossy(&list.stdout);
-    assert!(list.status.success() && listing.matches("missing").count() == 3, "{listing}");
+    assert!(list.status.success() && listing.matches("missing").count() == 4, "{listing}");
     let path = local(&sandbox, models.path().to_str().unwrap()).args(["models", "path"]).output().await.unwrap();
     assert_eq!(String::from_utf8_lossy(&path.stdout).trim(), models.path().to_str().unwrap());
 }

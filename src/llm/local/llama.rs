@@ -28,12 +28,14 @@ const _: () = assert!(BATCH.is_multiple_of(super::cache::BLOCK));
 /// batch the query came in, so a prompt cut at any point would not give
 /// the logits the whole prompt gives, and the prefix cache would change
 /// replies. Plain attention sums the same way in every batch.
-const FLASH_ATTENTION_OFF: i32 = 0;
+pub(crate) const FLASH_ATTENTION_OFF: i32 = 0;
 /// The one sequence every generation uses.
 const SEQ: i32 = 0;
 
-/// llama.cpp's process-wide initialisation, done once.
-fn backend() -> Result<&'static LlamaBackend, String> {
+/// llama.cpp's process-wide initialisation, done once and shared by every
+/// model in the process (the chat model, the sentence embedder):
+/// `LlamaBackend::init` fails when called twice.
+pub(crate) fn backend() -> Result<&'static LlamaBackend, String> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {

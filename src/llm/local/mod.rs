@@ -5,7 +5,8 @@
 //! - `arch`: the architectures supported (llama, qwen2, qwen3, gemma3).
 //! - `engine`: checking and loading a GGUF file and the blocking
 //!   generation loop.
-//! - `llama`: llama.cpp (the `llama-cpp-2` bindings): tokens in, logits out.
+//! - `llama`: llama.cpp (the `llama-cpp-2` bindings): tokens in, logits out;
+//!   its process-wide backend, which `crate::embed` shares.
 //! - `cpu`: which of ggml's CPU kernels run (built in, or the best module
 //!   for this CPU in the portable build).
 //! - `cache`: the prefix cache, so a turn processes only its new tokens.
@@ -46,6 +47,7 @@ use async_trait::async_trait;
 use tokio::sync::{OnceCell, Semaphore};
 
 pub use engine::{DEFAULT_PREFIX_CACHE_MB, Engine, GenerateError, Generation, ModelInfo, verify_gguf};
+pub(crate) use llama::{FLASH_ATTENTION_OFF, backend};
 
 use super::settings::ResolvedProvider;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError};

