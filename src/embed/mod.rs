@@ -68,7 +68,7 @@ impl LocalEmbedder {
                 dir.display()
             ))
         };
-        for file in crate::models::EMBEDDER_FILES {
+        for file in crate::models::EMBEDDER_SOURCES {
             crate::models::pins::check_recorded(&dir.join(file)).map_err(|e| bad(e.to_string()))?;
         }
         let config_text =

