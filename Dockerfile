@@ -84,6 +84,17 @@ RUN --mount=type=cache,target=/var/cache/echoes-models \
     cp -R /var/cache/echoes-models/all-MiniLM-L6-v2 /opt/models/; \
     ls -l /opt/models
 
+# The knowledge index (LanceDB) of the bundled puzzles and worlds, embedded
+# here once with the embedder built in: a container's first start on a new
+# volume (which takes the image's copy) finds it up to date instead of
+# embedding every document before /readyz says ready. The same config and
+# models as the runtime's, so the documents' hashes match.
+RUN ECHOES__STORAGE__DATABASE=/tmp/knowledge.db \
+    ECHOES__STORAGE__VECTOR_DIR=/opt/lancedb \
+    ECHOES__LLM__LOCAL__MODELS_DIR=/opt/models \
+    /opt/echoes/echoes --config config/example-server.toml knowledge rebuild \
+    && rm -f /tmp/knowledge.db*
+
 FROM ${RUNTIME_BASE}
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # ca-certificates: Discord's and Slack's APIs over TLS. Installed only when
@@ -107,6 +118,7 @@ COPY --from=build /opt/models/ /usr/local/share/echoes/models/
 RUN ln -s /usr/local/lib/echoes/echoes /usr/local/bin/echoes \
     && chown echoes:echoes /usr/local/share/echoes/models \
     && echoes --version
+COPY --from=build --chown=10001:10001 /opt/lancedb/ /var/lib/echoes/lancedb/
 COPY config/example-server.toml /etc/echoes/config.toml
 
 ENV HOME=/var/lib/echoes \

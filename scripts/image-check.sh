@@ -211,7 +211,7 @@ for path in /livez /readyz /metrics; do
         note "/readyz: HTTP $code ($(head -c 300 "$work/body")), reported only (ECHOES_CHECK_READYZ=report)"
       else
         logs
-        die "$path did not answer 200 within $TIMEOUT s (last: HTTP $code: $(head -c 300 "$work/body" 2>/dev/null)); where only the platform connection is missing, ECHOES_CHECK_READYZ=report reports /readyz without requiring it"
+        die "$path did not answer 200 within $TIMEOUT s (last: HTTP $code: $(head -c 300 "$work/body" 2>/dev/null)); /readyz waits for the database, the knowledge index and the model; ECHOES_CHECK_READYZ=report reports it without requiring 200, a longer ECHOES_CHECK_TIMEOUT waits longer"
       fi
       ;;
   esac
@@ -235,11 +235,7 @@ Had Ana and the man met before that day?
 EOF
 note "playing a scripted game in the container"
 game_started="$(now)"
-# Its own LanceDB directory: the serving process syncs the puzzle
-# knowledge into its own at start, and the check should not depend on
-# two processes writing one index at once.
-if ! pm exec -i -e ECHOES__STORAGE__VECTOR_DIR=/var/lib/echoes/lancedb-play "$container" \
-  echoes --config /etc/echoes/config.toml \
+if ! pm exec -i "$container" echoes --config /etc/echoes/config.toml \
   play en-arrivals-sign --name ImageCheck --script /dev/stdin \
   <"$work/game.txt" >"$work/play.out" 2>"$work/play.err"; then
   cat "$work/play.err" "$work/play.out" >&2
