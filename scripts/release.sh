@@ -6,8 +6,10 @@
 # sapphirerapids). At start `echoes` loads the best variant the CPU runs
 # (AMX only where the kernel grants it); `echoes bench local-model` prints
 # the one chosen. Keep the files together: the binary finds the libraries
-# beside itself. PROFILE=dev builds the same layout without release
-# optimisation (quicker, for checks).
+# beside itself. PACKAGE_ONLY=1 with PROFILE=dev packages a portable build
+# already made in the dev profile (for checks: `cargo test --no-run
+# --features portable,fakes --test it` reuses the test build's
+# dependencies, where a `cargo build` would compile many of them again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/require.sh
@@ -17,7 +19,9 @@ profile=${PROFILE:-release}
 dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
 # No CPU-specific flags may reach llama.cpp's build: the variants carry their own.
 unset CMAKE_C_FLAGS CMAKE_CXX_FLAGS
-cargo build --locked --profile "$profile" --features portable --bin echoes
+if [ -z "${PACKAGE_ONLY:-}" ]; then
+  cargo build --locked --profile "$profile" --features portable --bin echoes
+fi
 
 target=${CARGO_TARGET_DIR:-target}
 # The newest llama-cpp-sys-2 build of this profile that made the modules.

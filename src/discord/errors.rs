@@ -7,8 +7,8 @@ use poise::serenity_prelude as serenity;
 
 use super::send::{no_pings, private};
 use super::types::{Data, Error};
-use crate::core::game::error::database_away;
 use super::words::{Word, say};
+use crate::core::game::error::database_away;
 
 pub fn on_error(error: FrameworkError<'_, Data, Error>) -> poise::BoxFuture<'_, ()> {
     Box::pin(handle(error))

@@ -192,7 +192,10 @@ fn pg_bin() -> Option<std::path::PathBuf> {
     debian.sort_by_key(|p| {
         p.parent().and_then(|v| v.file_name()).and_then(|v| v.to_str()).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0)
     });
-    named.into_iter().chain(debian.into_iter().rev()).find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
+    named
+        .into_iter()
+        .chain(debian.into_iter().rev())
+        .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
 }
 
 /// As root, the user the server runs as: `postgres` where it exists, else `nobody`.

@@ -58,9 +58,11 @@ fn registered_cpu() -> Option<llama_cpp_sys_2::ggml_backend_reg_t> {
 /// The features the CPU backend reports with a value of `1` (its compiled
 /// instruction sets), through its `ggml_backend_get_features` entry.
 fn features(reg: llama_cpp_sys_2::ggml_backend_reg_t) -> Vec<String> {
-    type GetFeatures = unsafe extern "C" fn(llama_cpp_sys_2::ggml_backend_reg_t) -> *mut llama_cpp_sys_2::ggml_backend_feature;
+    type GetFeatures =
+        unsafe extern "C" fn(llama_cpp_sys_2::ggml_backend_reg_t) -> *mut llama_cpp_sys_2::ggml_backend_feature;
     // SAFETY: `reg` is a registered backend; the name is NUL-terminated.
-    let entry = unsafe { llama_cpp_sys_2::ggml_backend_reg_get_proc_address(reg, c"ggml_backend_get_features".as_ptr()) };
+    let entry =
+        unsafe { llama_cpp_sys_2::ggml_backend_reg_get_proc_address(reg, c"ggml_backend_get_features".as_ptr()) };
     if entry.is_null() {
         return Vec::new();
     }
@@ -89,8 +91,9 @@ fn features(reg: llama_cpp_sys_2::ggml_backend_reg_t) -> Vec<String> {
 pub fn amx_granted() -> bool {
     const ARCH_REQ_XCOMP_PERM: libc::c_long = 0x1023;
     const XFEATURE_XTILEDATA: libc::c_long = 18;
-    let reported = std::fs::read_to_string("/proc/cpuinfo")
-        .is_ok_and(|info| info.lines().any(|l| l.starts_with("flags") && l.split_whitespace().any(|f| f == "amx_tile")));
+    let reported = std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
+        info.lines().any(|l| l.starts_with("flags") && l.split_whitespace().any(|f| f == "amx_tile"))
+    });
     // SAFETY: arch_prctl with a request and an integer argument; no memory is passed.
     reported && unsafe { libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) } == 0
 }
@@ -135,7 +138,8 @@ mod modules {
     /// Where the modules may be: the named directory, the binary's own, and
     /// the build's output (a development build run from the target folder).
     fn directories() -> Vec<PathBuf> {
-        let mut dirs: Vec<PathBuf> = std::env::var_os("ECHOES_CPU_KERNELS_DIR").map(PathBuf::from).into_iter().collect();
+        let mut dirs: Vec<PathBuf> =
+            std::env::var_os("ECHOES_CPU_KERNELS_DIR").map(PathBuf::from).into_iter().collect();
         if let Some(dir) = std::env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) {
             dirs.push(dir);
         }

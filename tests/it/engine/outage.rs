@@ -27,7 +27,8 @@ async fn a_database_that_goes_away_and_comes_back_loses_and_doubles_nothing() {
     server.stop().unwrap();
     let join = |name: &str, event: &str| Inbound::new(who(name), TurnInput::Join).with_event(event);
     for (handle, event) in [(&on_a, "j2"), (&on_b, "j3")] {
-        let refused = handle.send(join("carol", event)).await.expect_err("nothing is played while the database is away");
+        let refused =
+            handle.send(join("carol", event)).await.expect_err("nothing is played while the database is away");
         assert!(refused.is_unavailable(), "{refused}");
         assert!(database_away(&refused), "the front ends' check sees it: {refused}");
     }
