@@ -7,10 +7,11 @@
 //! (`libggml-cpu-<variant>.so`) shipped next to the binary; at start the
 //! process asks each module how well it fits this CPU (its
 //! `ggml_backend_score`, 0 when the CPU lacks an instruction it uses) and
-//! loads the best one. The AMX variant is offered only where the kernel
-//! grants this process AMX's tile state (`arch_prctl`), decided here at run
-//! time: a CPU that reports AMX under a hypervisor that does not enable it
-//! would otherwise die on the first tile instruction.
+//! loads the best one. AMX is decided here at run time, not by a build
+//! flag: the AMX variant is offered only when a deployment asks for it
+//! (`ECHOES_AMX=1`) and the kernel grants this process AMX's tile state
+//! (`arch_prctl`), since a CPU may report AMX under a hypervisor where its
+//! tile instructions still fault.
 //!
 //! `ECHOES_CPU_KERNELS=<variant>` (e.g. `haswell`) loads that variant and
 //! no other; `ECHOES_CPU_KERNELS_DIR` names the directory to look in first.
@@ -103,6 +104,18 @@ pub fn amx_granted() -> bool {
     false
 }
 
+/// Whether the AMX variant may be chosen: asked for (`ECHOES_AMX=1`, or
+/// the variant named by `ECHOES_CPU_KERNELS`) and granted. Not by default:
+/// on a Xeon VM whose CPU reports AMX and whose kernel grants the tile
+/// state, ggml's AMX kernels still died on their first `tileloadd`
+/// (SIGILL), so the best AVX-512 variant serves unless a deployment says
+/// its CPU runs AMX.
+#[cfg_attr(not(feature = "portable"), allow(dead_code))]
+fn amx_wanted(forced: Option<&str>) -> bool {
+    let asked = forced.is_some_and(needs_amx) || std::env::var("ECHOES_AMX").is_ok_and(|v| v == "1");
+    asked && amx_granted()
+}
+
 /// A module's file name → its variant (`libggml-cpu-haswell.so` → `haswell`).
 #[cfg_attr(not(feature = "portable"), allow(dead_code))]
 fn variant_of(file_name: &str) -> Option<&str> {
@@ -170,7 +183,7 @@ mod modules {
 
     pub(super) fn load_best() -> Result<String, String> {
         let forced = std::env::var("ECHOES_CPU_KERNELS").ok().filter(|v| !v.is_empty());
-        let amx = super::amx_granted();
+        let amx = super::amx_wanted(forced.as_deref());
         let dirs = directories();
         for dir in &dirs {
             let Ok(entries) = std::fs::read_dir(dir) else { continue };
