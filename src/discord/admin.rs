@@ -13,28 +13,16 @@ use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
 use crate::core::vocab::Language;
 
+use super::answer::{is_moderator, is_thread, refuse, send_text};
 use super::games::{player_of, scope_of, thread_key};
 use super::render::neutralise;
-use super::soup::{LanguageChoice, puzzle_choices, refuse, send_text, unknown};
+use super::soup::{LanguageChoice, puzzle_choices, unknown};
 use super::turns::{Origin, Turn};
 use super::types::{Context, Error};
 use super::words::{Word, say};
 
 /// Largest puzzle file accepted, in bytes.
 const MAX_PUZZLE_BYTES: u32 = 64 * 1024;
-
-/// Moderators: Manage Threads (or Administrator), or the configured role.
-pub async fn is_moderator(ctx: Context<'_>) -> Result<bool, Error> {
-    let poise::Context::Application(actx) = ctx else { return Ok(false) };
-    let (Some(member), Some(guild)) = (actx.interaction.member.as_deref(), ctx.guild_id()) else { return Ok(false) };
-    let perms = member.permissions.unwrap_or(serenity::Permissions::empty());
-    if perms.contains(serenity::Permissions::MANAGE_THREADS) || perms.contains(serenity::Permissions::ADMINISTRATOR) {
-        return Ok(true);
-    }
-    let config = ctx.data().guilds.guild_config(&scope_of(guild)).await?;
-    let role = config.mod_role.and_then(|r| r.parse::<u64>().ok());
-    Ok(role.is_some_and(|role| member.roles.iter().any(|r| r.get() == role)))
-}
 
 /// Turtle Soup moderation.
 #[poise::command(
@@ -303,13 +291,9 @@ pub async fn puzzle_next(
 fn game_channel(ctx: Context<'_>) -> serenity::ChannelId {
     let here = ctx.channel_id();
     match ctx {
-        poise::Context::Application(a) => a
-            .interaction
-            .channel
-            .as_ref()
-            .filter(|c| super::soup::is_thread(c.kind))
-            .and_then(|c| c.parent_id)
-            .unwrap_or(here),
+        poise::Context::Application(a) => {
+            a.interaction.channel.as_ref().filter(|c| is_thread(c.kind)).and_then(|c| c.parent_id).unwrap_or(here)
+        }
         poise::Context::Prefix(_) => here,
     }
 }

@@ -14,10 +14,10 @@ use crate::bot::words::Markup;
 use crate::core::catalogue::Verb;
 use crate::core::vocab::Language;
 
+use super::answer::{group_of, is_moderator, refuse};
 use super::games::{player_of, scope_of};
 use super::render::neutralise;
 use super::send::private;
-use super::table_commands::{group_of, refuse};
 use super::types::{Context, Data, Error};
 use super::words::Word;
 
@@ -92,7 +92,7 @@ async fn allowed(ctx: Context<'_>) -> Result<Option<ContentVerb>, Error> {
         refuse(ctx, lang, Word::NoTableHere { group: &group }).await?;
         return Ok(None);
     };
-    if !super::admin::is_moderator(ctx).await? {
+    if !is_moderator(ctx).await? {
         refuse(ctx, lang, Word::NotModerator).await?;
         return Ok(None);
     }

@@ -11,9 +11,7 @@
 //! the request is answered 202 Accepted once the command has run (or after
 //! `ANSWER_WITHIN`, inside Discord's 3 seconds).
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -25,9 +23,8 @@ use ed25519_dalek::{Signature, VerifyingKey};
 use hyper_util::server::conn::auto;
 use poise::serenity_prelude as serenity;
 use serenity::Framework as _;
-use tokio::sync::oneshot;
 
-use super::types::{Data, Error};
+use super::types::{Data, Error, Framework, Inbox};
 
 /// The request headers Discord signs with.
 pub const SIGNATURE_HEADER: &str = "x-signature-ed25519";
@@ -41,63 +38,6 @@ const ANSWER_WITHIN: Duration = Duration::from_millis(2_500);
 const MAX_STREAMS: u32 = 4_096;
 /// How far a request's signed timestamp may be from the bot's clock.
 pub const MAX_AGE_SECS: u64 = 300;
-
-type Framework = poise::Framework<Data, Error>;
-/// Requests waiting for their interaction's first response (JSON).
-type Waiting = HashMap<serenity::InteractionId, oneshot::Sender<Vec<u8>>>;
-
-/// What the endpoint shares with the bot: the requests waiting for their
-/// first response, and (once connected) the framework and a context to
-/// dispatch with.
-#[derive(Default)]
-pub struct Inbox {
-    waiting: Mutex<Waiting>,
-    framework: OnceLock<Arc<Framework>>,
-    context: OnceLock<serenity::Context>,
-}
-
-impl Inbox {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
-        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Notes a request waiting for `id`'s first response; `None` when one
-    /// already is (Discord sent the interaction twice).
-    fn open(&self, id: serenity::InteractionId) -> Option<oneshot::Receiver<Vec<u8>>> {
-        match self.lock().entry(id) {
-            Entry::Occupied(_) => None,
-            Entry::Vacant(slot) => {
-                let (tx, rx) = oneshot::channel();
-                slot.insert(tx);
-                Some(rx)
-            }
-        }
-    }
-
-    fn close(&self, id: serenity::InteractionId) {
-        self.lock().remove(&id);
-    }
-
-    /// Answers `id`'s waiting request with `response`; false when none is
-    /// waiting (the interaction came over the gateway, or its request was
-    /// answered 202 already), so the caller responds through the API.
-    pub fn answer(&self, id: serenity::InteractionId, response: &serenity::CreateInteractionResponse) -> bool {
-        let Some(waiting) = self.lock().remove(&id) else { return false };
-        match serde_json::to_vec(response) {
-            Ok(body) => waiting.send(body).is_ok(),
-            Err(e) => {
-                tracing::error!(error = %e, "an interaction response could not be serialised");
-                false
-            }
-        }
-    }
-
-    /// The context interactions are dispatched with: the first shard's,
-    /// kept when it connects.
-    pub fn connected(&self, ctx: &serenity::Context) {
-        let _ = self.context.set(ctx.clone());
-    }
-}
 
 impl Data {
     /// Sends an interaction's first response: as the HTTP response when

@@ -29,6 +29,7 @@
 //!   `bench.rs` (both only with the `fakes` feature).
 
 pub mod admin;
+mod answer;
 #[cfg(feature = "fakes")]
 pub mod bench;
 pub mod config;

@@ -3,7 +3,6 @@
 //! otherwise defers at once (Discord's 3-second limit) and plays the turn.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
@@ -16,9 +15,10 @@ use crate::core::soup::pipeline::{Reply, ReplyKind, TurnInput};
 use crate::core::soup::puzzle::{Difficulty, Puzzle};
 use crate::core::vocab::Language;
 
+use super::answer::{first_response, is_thread, refuse};
 use super::games::{player_of, scope_of};
 use super::render::{neutralise, safe_name};
-use super::send::{followups, intro_buttons, private};
+use super::send::{intro_buttons, private};
 use super::turns::{Origin, Turn};
 use super::types::{Context, Data, Error};
 use super::words::{Word, say};
@@ -147,10 +147,6 @@ fn where_invoked(ctx: Context<'_>) -> (bool, serenity::ChannelId) {
     }
 }
 
-pub fn is_thread(kind: serenity::ChannelType) -> bool {
-    matches!(kind, serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread)
-}
-
 async fn open_thread(
     http: &serenity::Http,
     channel: serenity::ChannelId,
@@ -248,19 +244,6 @@ async fn defer(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Sends `response` as the interaction's first response (nothing when it
 /// has one already); prefix commands just defer.
-async fn first_response(ctx: Context<'_>, response: serenity::CreateInteractionResponse) -> Result<(), Error> {
-    let poise::Context::Application(app) = ctx else {
-        return Ok(ctx.defer().await?);
-    };
-    if app.has_sent_initial_response.load(Ordering::SeqCst) {
-        return Ok(());
-    }
-    let (id, token) = (app.interaction.id, &app.interaction.token);
-    ctx.data().first_response(&ctx.serenity_context().http, id, token, response).await?;
-    app.has_sent_initial_response.store(true, Ordering::SeqCst);
-    Ok(())
-}
-
 /// A turn through a slash command in a game thread.
 async fn turn_command(ctx: Context<'_>, input: TurnInput, limited: bool) -> Result<(), Error> {
     let data = ctx.data();
@@ -449,39 +432,6 @@ pub fn help_text(data: &Data, lang: Language) -> String {
         text.push_str(&format!("\n\n**{}**\n{}", say(lang, &Word::OtherGames), games.join("\n")));
     }
     text
-}
-
-/// Sends fixed text as colour-coded embeds (or a file when long).
-pub async fn send_text(
-    ctx: Context<'_>,
-    kind: ReplyKind,
-    text: String,
-    lang: Language,
-    private: bool,
-) -> Result<(), Error> {
-    let reply = Reply { kind, text, verdict: None };
-    for piece in followups(&reply, lang, ctx.data().settings.max_reply_messages) {
-        ctx.send(piece.ephemeral(private)).await?;
-    }
-    Ok(())
-}
-
-/// Refuses privately, in the server's language.
-pub async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
-    refuse_text(ctx, &say(lang, &word)).await
-}
-
-async fn refuse_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
-    let first = match ctx {
-        poise::Context::Application(app) => !app.has_sent_initial_response.load(Ordering::SeqCst),
-        poise::Context::Prefix(_) => false,
-    };
-    if first {
-        let message = private(text).to_slash_initial_response(serenity::CreateInteractionResponseMessage::new());
-        return first_response(ctx, serenity::CreateInteractionResponse::Message(message)).await;
-    }
-    ctx.send(private(text)).await?;
-    Ok(())
 }
 
 /// Autocomplete: puzzles a new game here may use.

@@ -11,8 +11,8 @@ use serenity::{CommandOptionType, CreateCommandOption, ResolvedOption, ResolvedV
 
 use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed, ReadError, Verb, VerbOption};
 use crate::core::game::TurnInput;
-use crate::core::vocab::Language;
 
+use super::answer::{group_of, is_moderator, refuse};
 use super::games::{player_of, scope_of, thread_key};
 use super::render::neutralise;
 use super::send::{no_pings, private};
@@ -251,15 +251,6 @@ async fn stats(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// The game group a command was invoked under (`/undercover join` → `undercover`).
-pub(super) fn group_of(ctx: Context<'_>) -> Option<String> {
-    ctx.parent_commands().first().map(|c| c.name.to_string())
-}
-
-pub(super) async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
-    ctx.send(private(&say(lang, &word))).await?;
-    Ok(())
-}
-
 /// One command turn in a table's thread; a `secret` move is acknowledged
 /// privately.
 pub(super) async fn table_turn(ctx: Context<'_>, input: TurnInput, secret: bool) -> Result<(), Error> {
@@ -284,7 +275,7 @@ pub(super) async fn table_turn(ctx: Context<'_>, input: TurnInput, secret: bool)
     } else {
         ctx.defer().await?;
     }
-    let moderator = super::admin::is_moderator(ctx).await?;
+    let moderator = is_moderator(ctx).await?;
     let mut inbound = Inbound::new(player.clone(), input).with_event(super::types::event_id(ctx));
     inbound.moderator = moderator;
     let token = app.interaction.token.clone();

@@ -390,7 +390,7 @@ pub struct DiscordCourier {
     bot: std::sync::Weak<crate::bot::Bot>,
     settings: Arc<super::DiscordSettings>,
     limiter: Arc<crate::bot::limits::RateLimiter>,
-    inbox: Arc<super::endpoint::Inbox>,
+    inbox: Arc<super::types::Inbox>,
     http: Arc<serenity::Http>,
 }
 

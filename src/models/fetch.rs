@@ -305,7 +305,7 @@ async fn checked(choice: ChatChoice) -> Result<ChatChoice, ModelError> {
         return Err(ModelError::Missing { what: "the local chat model".to_owned(), path: choice.path });
     }
     let path = choice.path.clone();
-    let verdict = tokio::task::spawn_blocking(move || crate::llm::local::verify_gguf(&path))
+    let verdict = tokio::task::spawn_blocking(move || super::gguf::verify_gguf(&path))
         .await
         .map_err(|e| ModelError::Fetch(format!("checking the model failed: {e}")))?;
     match verdict {

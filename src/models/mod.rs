@@ -19,11 +19,13 @@
 //! them (`config.json.sha256`, …).
 
 pub mod fetch;
+pub mod gguf;
 pub mod pins;
+pub mod settings;
 
 use std::path::{Path, PathBuf};
 
-use crate::llm::settings::LocalSettings;
+pub use settings::{DEFAULT_PREFIX_CACHE_MB, LocalSettings};
 
 /// A model that ships inside a Python package on the package index.
 #[derive(Debug, Clone, Copy)]
@@ -227,8 +229,8 @@ impl ModelDir {
 pub mod testing {
     use std::path::PathBuf;
 
+    use super::LocalSettings;
     use super::ModelDir;
-    use crate::llm::settings::LocalSettings;
 
     pub fn model_dir() -> ModelDir {
         let configured = std::env::var("ECHOES__LLM__LOCAL__MODELS_DIR").unwrap_or_default();

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 // target's own schema lists; every value is a bound parameter.
 use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
-use super::open::Backend;
+use super::database::Backend;
 use super::sql::{SqlStore, db};
 use crate::core::store::StoreError;
 

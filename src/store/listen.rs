@@ -12,7 +12,7 @@ use std::time::Duration;
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
-use super::sql::db;
+use super::errors::db;
 use crate::core::store::StoreError;
 
 /// The channel hand-overs are announced on.

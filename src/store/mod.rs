@@ -7,6 +7,8 @@
 //! PostgreSQL databases for tests and benchmarks.
 
 mod copy;
+mod database;
+mod errors;
 mod guild;
 mod listen;
 mod open;
@@ -14,5 +16,6 @@ pub mod scratch;
 mod sql;
 
 pub use copy::{CopyReport, copy_database, count_rows};
-pub use open::{Backend, Database, migrator};
+pub use database::{Backend, Database};
+pub use open::migrator;
 pub use sql::SqlStore;

@@ -3,15 +3,16 @@
 //! same files in `migrations/`; PostgreSQL takes its own copy of a file
 //! only where the SQL must differ (`migrations/postgres/`, same version).
 
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::Path;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
 use sqlx::{ConnectOptions, Executor};
 
-use super::sql::{SqlStore, db};
+use super::database::{Backend, Database};
+use super::errors::db;
+use super::sql::SqlStore;
 use crate::core::store::StoreError;
 
 static MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
@@ -21,76 +22,6 @@ static POSTGRES_OVERRIDES: Migrator = sqlx::migrate!("./migrations/postgres");
 const SQLITE_READERS: u32 = 4;
 /// Connections to PostgreSQL, per process.
 const POSTGRES_CONNECTIONS: u32 = 16;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Sqlite,
-    Postgres,
-}
-
-/// The database a setting names: a SQLite file (a path, or `sqlite:PATH`)
-/// or a PostgreSQL server (`postgres://…`).
-#[derive(Clone, PartialEq, Eq)]
-pub enum Database {
-    Sqlite(PathBuf),
-    Postgres(String),
-}
-
-impl Database {
-    pub fn parse(text: &str) -> Database {
-        let text = text.trim();
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-            return Database::Postgres(text.to_string());
-        }
-        let path = text.strip_prefix("sqlite://").or_else(|| text.strip_prefix("sqlite:")).unwrap_or(text);
-        Database::Sqlite(PathBuf::from(path))
-    }
-
-    pub fn backend(&self) -> Backend {
-        match self {
-            Database::Sqlite(_) => Backend::Sqlite,
-            Database::Postgres(_) => Backend::Postgres,
-        }
-    }
-}
-
-impl FromStr for Database {
-    type Err = std::convert::Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(Database::parse(text))
-    }
-}
-
-/// For logs and errors: a PostgreSQL URL without its password.
-impl std::fmt::Display for Database {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Database::Sqlite(path) => write!(f, "{}", path.display()),
-            Database::Postgres(url) => write!(f, "{}", without_password(url)),
-        }
-    }
-}
-
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
-fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    match authority.rsplit_once('@') {
-        Some((credentials, host)) if credentials.contains(':') => {
-            let user = credentials.split(':').next().unwrap_or_default();
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
-        _ => url.to_string(),
-    }
-}
-
-impl std::fmt::Debug for Database {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Database({self})")
-    }
-}
 
 impl SqlStore {
     /// Opens the database a setting names and brings its schema up to date.

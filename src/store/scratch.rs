@@ -8,7 +8,7 @@
 use sqlx::postgres::PgConnection;
 use sqlx::{AssertSqlSafe, Connection};
 
-use super::open::Database;
+use super::database::Database;
 use crate::core::store::StoreError;
 
 pub const SERVER_VAR: &str = "ECHOES_TEST_POSTGRES";

@@ -11,7 +11,8 @@ use sqlx::AnyPool;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::open::Backend;
+use super::database::Backend;
+pub(super) use super::errors::db;
 use crate::core::game::record::{Intent, Verdict};
 use crate::core::game::{Audience, Reply, ReplyKind, Snapshot};
 use crate::core::prompts::PublicTurn;
@@ -153,29 +154,6 @@ impl SqlStore {
 
 pub(super) fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
-}
-
-pub(super) fn db(e: impl std::fmt::Display + 'static) -> StoreError {
-    let away = (&e as &dyn std::any::Any).downcast_ref::<sqlx::Error>().is_some_and(is_unavailable);
-    if away { StoreError::Unavailable(e.to_string()) } else { StoreError::Database(e.to_string()) }
-}
-
-/// Whether `e` says the database is away (not answering, restarting,
-/// refusing connections, a connection cut) rather than that it refused
-/// this statement: the caller's input may simply be sent again later.
-pub(super) fn is_unavailable(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
-        | sqlx::Error::Protocol(_)
-        | sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::WorkerCrashed => true,
-        // SQLSTATE class 08 (connection exception) and 57P (operator
-        // intervention: the server shutting down or starting up).
-        sqlx::Error::Database(d) => d.code().is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
-        _ => false,
-    }
 }
 
 /// A `custom_puzzles` row (columns scope, id, source, enabled).

@@ -7,27 +7,25 @@
 //! on tokio's blocking pool. Errors are plain strings for the caller to
 //! wrap: loading errors say what is wrong with the file, never panic.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use candle_core::quantized::gguf_file::{Content, Value};
-use llama_cpp_2::context::session::SeqState;
-
 use super::arch::{self, MAX_CONTEXT};
-use super::cache::{self, PrefixCache, Start};
+use super::cache::PrefixCache;
 use super::llama::Llama;
+pub use super::run::GenerateError;
+use super::run::{Lm, Model, Run};
 use super::sampler::Sampler;
 use super::structured::{self, Shape};
 use super::template::ChatTemplate;
 use super::tokenizer::ChatTokenizer;
 use crate::core::llm::ChatRequest;
+pub use crate::models::gguf::verify_gguf;
+use crate::models::gguf::{self, meta_string};
 
-/// The prefix cache's budget when none is configured (`[llm.local]
-/// prefix_cache_mb`).
-pub const DEFAULT_PREFIX_CACHE_MB: u64 = 256;
+pub use crate::models::DEFAULT_PREFIX_CACHE_MB;
 
 /// What a loaded model is, for notices and benchmarks.
 #[derive(Debug, Clone)]
@@ -54,12 +52,6 @@ pub struct Engine {
     pub info: ModelInfo,
 }
 
-/// llama.cpp's context and the prefix cache that says what it holds.
-struct Model {
-    llama: Llama,
-    cache: PrefixCache<SeqState>,
-}
-
 /// One finished generation, with its timings.
 #[derive(Debug, Clone, Default)]
 pub struct Generation {
@@ -70,19 +62,6 @@ pub struct Generation {
     pub completion_tokens: usize,
     pub prompt_time: Duration,
     pub generation_time: Duration,
-}
-
-/// Why a generation stopped early.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GenerateError {
-    /// The deadline passed or the caller went away.
-    Cancelled,
-    /// The prompt does not fit the context window.
-    TooLong {
-        prompt: usize,
-        context: usize,
-    },
-    Failed(String),
 }
 
 impl Engine {
@@ -96,10 +75,7 @@ impl Engine {
     /// prompt is processed whole).
     pub fn load_with(path: &Path, cache_bytes: u64) -> Result<Self, String> {
         let started = Instant::now();
-        let mut file = File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
-        let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-        let content = Content::read(&mut file).map_err(|e| format!("it is not a valid GGUF file ({e})"))?;
-        check_complete(&content, file_bytes)?;
+        let (content, file_bytes) = gguf::read_complete(path)?;
         let arch = meta_string(&content, "general.architecture").unwrap_or_default();
         if !arch::SUPPORTED.contains(&arch.as_str()) {
             return Err(format!(
@@ -232,176 +208,4 @@ impl Engine {
     pub fn render(&self, request: &ChatRequest) -> String {
         self.template.render(&request.messages)
     }
-}
-
-impl Model {
-    /// Makes the context hold the longest prefix of `prompt` it can
-    /// (from the live state or a saved one) and returns its length.
-    fn start(&mut self, prompt: &[u32]) -> usize {
-        match self.cache.plan(prompt) {
-            Start::Live(keep) => {
-                if self.cache.worth_saving(keep) {
-                    self.stash();
-                }
-                self.cut(keep)
-            }
-            Start::Restore { index, keep } => {
-                if self.cache.worth_saving(cache::common(self.cache.live(), prompt)) {
-                    self.stash();
-                }
-                let restored = match self.cache.take(index) {
-                    Some(state) => self.llama.restore(state),
-                    None => false,
-                };
-                if restored { self.cut(keep) } else { self.cut(0) }
-            }
-        }
-    }
-
-    /// Saves the live state in the cache (a failure only loses the saving).
-    fn stash(&mut self) {
-        if let Ok(state) = self.llama.save() {
-            let bytes = state.byte_len();
-            self.cache.save(state, bytes);
-        }
-    }
-
-    /// Keeps the live state's first `keep` tokens (all of them are dropped
-    /// when the model cannot drop part); returns how many were kept.
-    fn cut(&mut self, keep: usize) -> usize {
-        if keep > 0 && (keep >= self.cache.live().len() || self.llama.truncate(keep)) {
-            self.cache.truncate(keep);
-            return self.cache.live().len();
-        }
-        self.llama.clear();
-        self.cache.truncate(0);
-        0
-    }
-}
-
-/// A decoding state: the model with what its context holds.
-pub struct Lm<'a> {
-    model: MutexGuard<'a, Model>,
-}
-
-impl Lm<'_> {
-    /// Feeds tokens after those already seen; returns the logits that follow.
-    pub fn feed(&mut self, ids: &[u32]) -> Result<Vec<f32>, String> {
-        let model = &mut *self.model;
-        match model.llama.decode(ids, model.cache.live().len()) {
-            Ok(logits) => {
-                model.cache.fed(ids);
-                Ok(logits)
-            }
-            Err(why) => {
-                // What the context holds is unknown now: start afresh next time.
-                model.cut(0);
-                Err(why)
-            }
-        }
-    }
-}
-
-/// One generation in progress: the state, the next logits and the budget.
-pub struct Run<'a> {
-    pub lm: Lm<'a>,
-    pub logits: Vec<f32>,
-    pub sampler: &'a mut Sampler,
-    cancel: &'a AtomicBool,
-    /// Tokens produced so far (forced ones included).
-    pub produced: usize,
-    budget: usize,
-}
-
-impl Run<'_> {
-    pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-
-    /// Tokens left in the reply budget.
-    pub fn left(&self) -> usize {
-        self.budget.saturating_sub(self.produced)
-    }
-
-    /// Feeds tokens chosen by the caller (forced text or a sampled token).
-    pub fn push(&mut self, ids: &[u32]) -> Result<(), GenerateError> {
-        if self.cancelled() {
-            return Err(GenerateError::Cancelled);
-        }
-        self.logits = self.lm.feed(ids).map_err(GenerateError::Failed)?;
-        self.produced += ids.len();
-        Ok(())
-    }
-
-    /// Samples freely until a stop token, the budget, `cap` tokens, or
-    /// `done(text so far)`. Returns the decoded text without the stop token.
-    pub fn free(
-        &mut self,
-        tokenizer: &ChatTokenizer,
-        stops: &[u32],
-        cap: usize,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<String, GenerateError> {
-        let mut out: Vec<u32> = Vec::new();
-        let mut text = String::new();
-        while self.left() > 0 && out.len() < cap {
-            let next = self.sampler.sample(&self.logits);
-            if stops.contains(&next) {
-                break;
-            }
-            out.push(next);
-            text = tokenizer.decode(&out).map_err(GenerateError::Failed)?;
-            if done(&text) {
-                // Structured output forces more text after this: the state
-                // must have seen the token.
-                self.push(&[next])?;
-                break;
-            }
-            if self.left() <= 1 {
-                self.produced += 1;
-                break;
-            }
-            self.push(&[next])?;
-        }
-        Ok(text)
-    }
-}
-
-/// A truncated download keeps a valid header: check every tensor's bytes
-/// are really in the file before trusting it.
-fn check_complete(content: &Content, file_bytes: u64) -> Result<(), String> {
-    let mut needed = content.tensor_data_offset;
-    for (name, info) in &content.tensor_infos {
-        let elems = info.shape.elem_count();
-        let block = info.ggml_dtype.block_size();
-        if block == 0 || elems % block != 0 {
-            return Err(format!("tensor `{name}` has an invalid shape"));
-        }
-        let bytes = (elems / block * info.ggml_dtype.type_size()) as u64;
-        needed = needed.max(content.tensor_data_offset.saturating_add(info.offset).saturating_add(bytes));
-    }
-    if content.tensor_infos.is_empty() {
-        return Err("it holds no tensors".to_owned());
-    }
-    if needed > file_bytes {
-        return Err(format!("it is truncated ({file_bytes} of {needed} bytes)"));
-    }
-    Ok(())
-}
-
-fn meta_string(content: &Content, key: &str) -> Option<String> {
-    match content.metadata.get(key) {
-        Some(Value::String(s)) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// Reads only the header of a GGUF file and checks it is complete: what
-/// `echoes models fetch` verifies without loading the weights.
-pub fn verify_gguf(path: &Path) -> Result<String, String> {
-    let mut file = File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
-    let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let content = Content::read(&mut file).map_err(|e| format!("it is not a valid GGUF file ({e})"))?;
-    check_complete(&content, file_bytes)?;
-    Ok(meta_string(&content, "general.name").unwrap_or_else(|| "unnamed".to_owned()))
 }

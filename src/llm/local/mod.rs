@@ -31,6 +31,7 @@ mod cache;
 pub mod cpu;
 mod engine;
 mod llama;
+mod run;
 mod sampler;
 mod structured;
 mod template;

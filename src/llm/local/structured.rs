@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::engine::{GenerateError, Run};
+use super::run::{GenerateError, Run};
 use super::sampler::log_prob;
 use super::tokenizer::ChatTokenizer;
 

@@ -110,7 +110,7 @@ impl Fetcher {
 /// so the next fetch converts again.
 async fn check_gguf(path: &Path) -> Result<(), ModelError> {
     let file = path.to_owned();
-    let verdict = tokio::task::spawn_blocking(move || crate::llm::local::verify_gguf(&file))
+    let verdict = tokio::task::spawn_blocking(move || crate::models::gguf::verify_gguf(&file))
         .await
         .map_err(|e| ModelError::Fetch(format!("checking the embedder's GGUF failed: {e}")))?;
     if let Err(why) = verdict {
