@@ -224,6 +224,53 @@ mod tests {
         }
     }
 
+    /// Names said once: every game's own verbs in its closed enum
+    /// (`game_verbs!`) are the verbs its declaration lists without a
+    /// `move`, each read by its declared name, with only declared aliases
+    /// and with its arguments named as the declared options, in order; a
+    /// hosted game's group is its declaration's.
+    #[test]
+    fn every_games_enum_names_what_its_declaration_declares() {
+        use crate::core::catalogue::Catalogue;
+        use crate::core::game::input::VerbNames;
+        let soup: (&str, &str, &[VerbNames]) =
+            ("soup", crate::core::soup::verbs::DECLARATION, crate::core::soup::verbs::SoupVerb::NAMES);
+        let hosted: Vec<(&str, &str, &[VerbNames])> =
+            super::hosted_games().iter().map(|g| (g.group(), g.verbs(), g.about().names)).collect();
+        assert!(hosted.len() >= 5, "every registered game");
+        for (group, declaration, names) in std::iter::once(soup).chain(hosted) {
+            let declared = Catalogue::parse(declaration).unwrap_or_else(|e| panic!("{group}: {e}")).verbs;
+            assert!(declared.iter().any(|v| v.group == group), "{group}: its declaration has no {group} group");
+            let own: Vec<_> = declared.iter().filter(|v| v.action.is_none()).collect();
+            for verb in &own {
+                let spelt = names.iter().find(|n| n.name == verb.name);
+                let spelt =
+                    spelt.unwrap_or_else(|| panic!("{group} {}: declared, but its enum reads no such verb", verb.name));
+                let options: Vec<&str> = verb.options.iter().map(|o| o.name.as_str()).collect();
+                assert_eq!(
+                    spelt.args,
+                    options.as_slice(),
+                    "{group} {}: the enum's arguments and the options",
+                    verb.name
+                );
+                for alias in spelt.aliases {
+                    assert!(
+                        verb.aliases.iter().any(|a| a == alias),
+                        "{group} {}: {alias:?} is not a declared alias",
+                        verb.name
+                    );
+                }
+            }
+            for spelt in names {
+                assert!(
+                    own.iter().any(|v| v.name == spelt.name),
+                    "{group} {}: its enum reads a verb the declaration does not list as the game's own",
+                    spelt.name
+                );
+            }
+        }
+    }
+
     #[test]
     fn embedded_catalogue_parses() {
         let c = super::catalogue();

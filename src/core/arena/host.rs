@@ -138,7 +138,7 @@ pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
 
 impl HostedGame for ArenaHost {
     fn about(&self) -> About {
-        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION }
+        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION, names: super::verbs::ArenaVerb::NAMES }
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -93,6 +93,9 @@ pub struct About {
     pub group: &'static str,
     /// Its verb declaration (`verbs.toml`).
     pub verbs: &'static str,
+    /// Its own verbs as its closed enum spells them (`game_verbs!`'s
+    /// `NAMES`; empty for a game with none), held against `verbs`.
+    pub names: &'static [super::input::VerbNames],
 }
 
 /// A moderator's text read as content for a game, ready to store.

@@ -61,6 +61,17 @@ impl Verb {
     }
 }
 
+/// One verb of a game's closed enum as the enum spells it: its name, the
+/// other names it reads it by, its arguments' names in order. One test
+/// holds every game's against its declaration (`verbs.toml`: the same
+/// verbs, aliases and option names), so a misspelt name fails the suite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerbNames {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub args: &'static [&'static str],
+}
+
 /// A game's own verbs as a closed enum, read from the engine's `Verb`
 /// and turned back into a `TurnInput`: each variant names its verb (and
 /// older names it still reads) and its arguments in declaration order.
@@ -88,6 +99,15 @@ macro_rules! game_verbs {
         }
 
         impl $name {
+            /// Every verb it reads, as spelt here (`VerbNames`).
+            pub const NAMES: &'static [$crate::core::game::input::VerbNames] = &[
+                $( $crate::core::game::input::VerbNames {
+                    name: $verb,
+                    aliases: &[$($alias),*],
+                    args: &[$($(stringify!($arg)),+)?],
+                } ),+
+            ];
+
             /// The verb as this game reads it; `None`: not one of its verbs.
             pub fn read(verb: &$crate::core::game::input::Verb) -> Option<$name> {
                 #[allow(unused_mut, unused_variables)]

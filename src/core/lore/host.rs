@@ -58,7 +58,7 @@ pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
 
 impl HostedGame for LoreHost {
     fn about(&self) -> About {
-        About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION }
+        About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION, names: super::verbs::LoreVerb::NAMES }
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -122,7 +122,7 @@ pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
 
 impl HostedGame for UndercoverHost {
     fn about(&self) -> About {
-        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION }
+        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION, names: super::verbs::UndercoverVerb::NAMES }
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -10,8 +10,8 @@ crate::game_verbs! {
         /// The blank seat's last guess at the civilians' word, or the
         /// seats a player thinks are AI ("guess the AI").
         Guess(word) = "guess",
-        /// An AI seat's vote with its reasons (never declared, so no front
-        /// end offers it): `vote`, the option, and its reasons as JSON,
+        /// An AI seat's vote with its reasons (declared for no front end, so
+        /// none offers it): `vote`, the option, and its reasons as JSON,
         /// which only its own prompts read back before the end.
         AgentVote(kind, option, reasons) = "agent-vote",
     }

@@ -17,7 +17,7 @@ crate::game_verbs! {
         Shoot(seat) = "shoot",
         Pack(text) = "pack",
         Guess(seats) = "guess",
-        /// An AI seat's move (never declared, so no front end offers it):
+        /// An AI seat's move (declared for no front end, so none offers it):
         /// the verb it makes, its argument, a line to the pack (werewolves)
         /// and its private notes, which only its own prompts read back.
         Agent(verb, arg, note, memo) = "agent",
