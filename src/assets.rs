@@ -57,33 +57,43 @@ fn template_name(path: &Path) -> Option<String> {
 /// Undercover's word files as (path under the word directory, text):
 /// from `dir` (files `en/*.toml`, `zh/*.toml`) or the embedded set.
 pub fn word_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    language_files(folder("undercover"), dir)
+    dir.map_or_else(|| Ok(bundled_files("undercover")), content_files)
 }
 
 /// The Arena's personas, narrators and topics, the same way.
 pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    language_files(folder("arena"), dir)
+    dir.map_or_else(|| Ok(bundled_files("arena")), content_files)
 }
 
 /// The Lore RPG's worlds as (`<id>/<file>.toml`, text): every world
 /// directory under `dir`, or the embedded set.
 pub fn world_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    dir.map_or_else(|| Ok(bundled_files("worlds")), content_files)
+}
+
+/// A game's bundled folder (`data/<folder>`) as its `hosted` and its
+/// content check read it: every `*.toml` one folder down or deeper, as
+/// (path below the folder, text).
+pub fn bundled_files(folder: &str) -> Vec<(String, String)> {
+    embedded_files(self::folder(folder))
+}
+
+/// A folder on disk laid out as a game's data folder: every `*.toml` file
+/// in each of its folders, as (`<folder>/<file>.toml`, text), sorted.
+pub fn content_files(dir: &Path) -> anyhow::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
-    let Some(dir) = dir else {
-        return Ok(embedded_files(folder("worlds")));
-    };
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let sub = entry?.path();
         if !sub.is_dir() {
             continue;
         }
-        let id = sub.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = sub.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         for file in std::fs::read_dir(&sub).with_context(|| format!("reading {}", sub.display()))? {
             let path = file?.path();
             if path.extension().is_some_and(|e| e == "toml") {
                 let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-                let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                out.push((format!("{id}/{name}"), text));
+                let file = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                out.push((format!("{name}/{file}"), text));
             }
         }
     }
@@ -103,29 +113,6 @@ pub fn worlds() -> std::sync::Arc<Worlds> {
             std::sync::Arc::new(worlds)
         })
         .clone()
-}
-
-/// `en/*.toml` and `zh/*.toml` as (`en/name.toml`, text), from `dir` or
-/// the embedded copy.
-fn language_files(embedded: &Dir<'static>, dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    let Some(dir) = dir else { return Ok(embedded_files(embedded)) };
-    let mut out = Vec::new();
-    for lang in ["en", "zh"] {
-        let sub = dir.join(lang);
-        if !sub.is_dir() {
-            continue;
-        }
-        for entry in std::fs::read_dir(&sub).with_context(|| format!("reading {}", sub.display()))? {
-            let path = entry?.path();
-            if path.extension().is_some_and(|e| e == "toml") {
-                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-                let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                out.push((format!("{lang}/{name}"), text));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// The bundled word pairs (checked by a unit test, so none is skipped).

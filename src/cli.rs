@@ -52,7 +52,8 @@ pub enum LogFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Play Turtle Soup in the terminal.
+    /// Play a game in the terminal: `echoes play <game>` (`echoes games`
+    /// lists them), or Turtle Soup with a puzzle id or a random puzzle.
     Play(PlayArgs),
     /// List, show or check puzzles.
     #[command(subcommand)]
@@ -64,7 +65,7 @@ pub enum Command {
     },
     /// Show the top scores.
     Leaderboard,
-    /// Write a finished Turtle Soup game as a Markdown file.
+    /// Write a finished game, of any game, as a Markdown file.
     Transcript {
         /// The session (default: the last terminal game that ended); `echoes sessions` lists them.
         session: Option<String>,
@@ -89,15 +90,25 @@ pub enum Command {
     /// Measure performance figures.
     #[command(subcommand)]
     Bench(BenchCommand),
-    /// Who is the Undercover: check word-pair files.
-    #[command(subcommand)]
-    Undercover(UndercoverCommand),
-    /// The Arena: check the cast files, or print a game from the record.
-    #[command(subcommand)]
-    Arena(ArenaCommand),
-    /// The Lore RPG: check world directories.
-    #[command(subcommand)]
-    Rpg(RpgCommand),
+    /// The games this build hosts, a line each, and what each offers
+    /// (`play`, `check`, `selfplay`, `transcript`, `replay` take the name).
+    Games,
+    /// Check a game's content files (default: the bundled ones): every
+    /// problem, then what they hold. `echoes check undercover my-pairs/`.
+    Check {
+        /// The game (`echoes games` lists them).
+        game: String,
+        /// Folders laid out as the game's data folder: `en/*.toml` and
+        /// `zh/*.toml` (Undercover's pairs, the Arena's cast), one folder
+        /// a world (the Lore RPG).
+        paths: Vec<PathBuf>,
+    },
+    /// Print a game from the record with what it holds beyond its
+    /// messages (the Arena: every contribution's scores, each round's table).
+    Replay {
+        /// The session (`echoes sessions` lists them).
+        session: String,
+    },
     /// AI-only games of any game that offers them, to judge a model or a
     /// prompt: a row per game, then win rates, length, parse and fallback
     /// rates and the game's own figures.
@@ -167,30 +178,6 @@ pub enum EvalCommand {
         #[arg(long)]
         json: bool,
     },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum UndercoverCommand {
-    /// Validate word-pair directories (holding en/ and zh/; default: the bundled pairs).
-    Check { paths: Vec<PathBuf> },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ArenaCommand {
-    /// Validate Arena directories (en/ and zh/, each with personas.toml,
-    /// narrator.toml and topics.toml; default: the bundled cast).
-    Check { paths: Vec<PathBuf> },
-    /// Print a whole Arena game from the record: every contribution with
-    /// its scores, each round's table, eliminations, the narrator.
-    Replay { session: String },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum RpgCommand {
-    /// Validate world directories (each holds one folder per world with
-    /// world.toml, passages.toml, npcs.toml and probes.toml; default: the
-    /// bundled worlds).
-    Check { paths: Vec<PathBuf> },
 }
 
 /// `echoes selfplay <game> [--games N] [--seed S] [--language L] [game options…]`.
@@ -424,8 +411,8 @@ pub enum BenchCommand {
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// A puzzle id (see `echoes puzzles list`), random if omitted; or
-    /// `undercover` to play Who is the Undercover with AI seats.
+    /// The game (`echoes games` lists them), or a Turtle Soup puzzle id
+    /// (`echoes puzzles list`); Turtle Soup with a random puzzle if omitted.
     pub puzzle: Option<String>,
     /// Seated games: seats at the table, you included (3–12).
     #[arg(long)]
@@ -522,9 +509,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Discord(DiscordCommand::Invite { application_id }) => ops::discord_invite(&settings, application_id),
         Command::Models(command) => ops::models(&settings, command).await,
         Command::Bench(command) => bench::run(settings, command).await,
-        Command::Undercover(UndercoverCommand::Check { paths }) => games::check_words(paths),
-        Command::Arena(command) => games::arena(settings, command).await,
-        Command::Rpg(RpgCommand::Check { paths }) => games::check_worlds(paths),
+        Command::Games => games::list(&settings),
+        Command::Check { game, paths } => games::check(&game, paths),
+        Command::Replay { session } => games::replay(settings, &session).await,
         Command::Selfplay(args) => games::selfplay(settings, args).await,
         Command::Eval(EvalCommand::Judge { file, parallel, json, scores }) => {
             ops::eval_judge(settings, &file, parallel, json, scores).await

@@ -1,15 +1,16 @@
-//! The games' commands: `play` in the terminal, `puzzles list|show|check`,
-//! the per-game file checks (`undercover check`, `arena check`, `rpg check`),
-//! `arena replay` and the AI-only `selfplay` games. Each opens the app it
-//! needs through `super::ops` and prints; none parses arguments.
+//! The games' commands: `play` in the terminal, `games`, `puzzles
+//! list|show|check`, every game's content check (`check <game>`), `replay`
+//! and the AI-only `selfplay` games, each reaching a game through the
+//! registry by its name. Each opens the app it needs through `super::ops`
+//! and prints; none parses arguments.
 
 use std::path::PathBuf;
 
-use super::{ArenaCommand, PlayArgs, PuzzlesCommand, SelfplayArgs};
+use super::{PlayArgs, PuzzlesCommand, SelfplayArgs};
 use crate::app::App;
 use crate::config::Settings;
 use crate::console::{self, PlayOptions};
-use crate::core::catalogue::Frontend;
+use crate::core::catalogue::{Frontend, Move};
 use crate::core::game::{GameRow, SelfplayRun};
 use crate::core::vocab::Language;
 
@@ -124,109 +125,78 @@ async fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// `echoes arena check|replay`.
-pub(super) async fn arena(settings: Settings, command: ArenaCommand) -> anyhow::Result<()> {
-    match command {
-        ArenaCommand::Check { paths } => check_arena(paths),
-        ArenaCommand::Replay { session } => arena_replay(settings, &session).await,
-    }
-}
-
-/// `echoes undercover check`: every problem in the word files, and the
-/// counts per language, theme and difficulty; an error when any is bad.
-pub(super) fn check_words(paths: Vec<PathBuf>) -> anyhow::Result<()> {
-    let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
-    let mut bad = 0;
-    for dir in dirs {
-        let sources = crate::assets::word_sources(dir.as_deref())?;
-        let where_ = dir.as_ref().map_or("the bundled pairs".to_string(), |d| d.display().to_string());
-        if sources.is_empty() {
-            anyhow::bail!("{where_}: no word files (expected en/*.toml and zh/*.toml)");
+/// `echoes games`: a line for each game the catalogue declares a `start`
+/// for in the terminal (its group and its `start` help), and what else it
+/// offers: self-play, a content check.
+pub(super) fn list(settings: &Settings) -> anyhow::Result<()> {
+    let catalogue = crate::assets::catalogue();
+    let hosted = crate::assets::hosted_games();
+    let lang = settings.language();
+    let starts = catalogue.for_frontend(Frontend::Terminal).filter(|v| v.action == Some(Move::Start));
+    for start in starts {
+        let group = start.group.as_str();
+        let mut offers = Vec::new();
+        if catalogue.selfplay_verb(group).is_some() {
+            offers.push("selfplay".to_string());
         }
-        let (library, problems) = crate::core::undercover::WordLibrary::from_sources(&sources);
-        for p in &problems {
-            println!("{where_}: {p}");
+        if let Some(data) = hosted.iter().find(|g| g.group() == group).and_then(|g| g.about().data) {
+            offers.push(format!("check (data/{data})"));
         }
-        bad += problems.len();
-        println!("{where_}: {} files, {} valid pairs\n{}", sources.len(), library.len(), library.summary());
-    }
-    if bad > 0 {
-        anyhow::bail!("{bad} problems in the word files");
+        let offers = if offers.is_empty() { String::new() } else { format!("  [{}]", offers.join(", ")) };
+        println!("{group:<12} {}{offers}", start.help(lang));
     }
     Ok(())
 }
 
-/// `echoes arena check`: every problem in the cast files and the counts
-/// per language; an error when any is bad.
-fn check_arena(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+/// `echoes check <game> [DIR…]`: the game's own check (`HostedGame::check`)
+/// over each folder, or over its bundled content; an error when any file
+/// has a problem.
+pub(super) fn check(game: &str, paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    let hosted = crate::assets::hosted_games();
+    let Some(found) = hosted.iter().find(|g| g.group() == game) else {
+        let names: Vec<&str> = hosted.iter().filter(|g| g.about().data.is_some()).map(|g| g.group()).collect();
+        anyhow::bail!("no game {game:?} checks content files; these do: {}", names.join(", "));
+    };
     let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
     let mut bad = 0;
     for dir in dirs {
-        let sources = crate::assets::arena_sources(dir.as_deref())?;
-        let where_ = dir.as_ref().map_or("the bundled cast".to_string(), |d| d.display().to_string());
-        let (roster, problems) = crate::core::arena::Roster::from_sources(&sources);
-        for p in &problems {
-            println!("{where_}: {p}");
+        let (sources, place) = match &dir {
+            Some(dir) => (crate::assets::content_files(dir)?, dir.display().to_string()),
+            None => {
+                let bundled = found.about().data.map(crate::assets::bundled_files).unwrap_or_default();
+                (bundled, format!("the bundled {game} content"))
+            }
+        };
+        let Some(report) = found.check(&sources) else { anyhow::bail!("{game} takes no content files") };
+        for problem in &report.problems {
+            println!("{place}: {problem}");
         }
-        bad += problems.len();
-        println!("{where_}: {} files\n{}", sources.len(), roster.summary());
+        bad += report.problems.len();
+        for line in report.summary.lines() {
+            println!("{place}: {line}");
+        }
     }
-    if bad > 0 {
-        anyhow::bail!("{bad} problems in the Arena files");
-    }
+    anyhow::ensure!(bad == 0, "{bad} problems in the {game} files");
     Ok(())
 }
 
-/// `echoes rpg check`: every problem in the world files and the counts
-/// per world; an error when any is bad.
-pub(super) fn check_worlds(paths: Vec<PathBuf>) -> anyhow::Result<()> {
-    let dirs: Vec<Option<PathBuf>> = if paths.is_empty() { vec![None] } else { paths.into_iter().map(Some).collect() };
-    let mut bad = 0;
-    for dir in dirs {
-        let sources = crate::assets::world_sources(dir.as_deref())?;
-        let where_ = dir.as_ref().map_or("the bundled worlds".to_string(), |d| d.display().to_string());
-        if sources.is_empty() {
-            anyhow::bail!("{where_}: no world files (expected <id>/world.toml, passages.toml, npcs.toml)");
-        }
-        let (worlds, problems) = crate::core::lore::Worlds::from_sources(&sources);
-        for p in &problems {
-            println!("{where_}: {p}");
-        }
-        bad += problems.len();
-        for w in &worlds.worlds {
-            println!(
-                "{where_}: {} ({}, {}): {} passages ({} GM-only), {} NPCs, {} probes",
-                w.id,
-                w.title,
-                w.language.code(),
-                w.passages.len(),
-                w.secrets().count(),
-                w.npcs.len(),
-                w.probes.len()
-            );
-        }
-    }
-    if bad > 0 {
-        anyhow::bail!("{bad} problems in the world files");
-    }
-    Ok(())
-}
-
-/// `echoes arena replay <session>`: the game as the record holds it.
-async fn arena_replay(settings: Settings, session: &str) -> anyhow::Result<()> {
-    use crate::core::game::Game as _;
+/// `echoes replay <session>`: the game's replay from the record
+/// (`HostedGame::replay`), for a game that offers one.
+pub(super) async fn replay(settings: Settings, session: &str) -> anyhow::Result<()> {
     let app = super::ops::open_offline(settings).await?;
-    let loaded =
-        app.engine.store.load_session(session).await?.ok_or_else(|| anyhow::anyhow!("no session {session}"))?;
-    if loaded.snapshot.kind != crate::core::arena::ArenaGame::KIND {
-        anyhow::bail!("session {session} is a {} game, not an Arena", loaded.snapshot.kind);
-    }
-    let game: crate::core::arena::ArenaGame = loaded.game()?;
-    let roster = crate::assets::roster();
-    let cast =
-        roster.cast(game.language).ok_or_else(|| anyhow::anyhow!("no Arena cast in {}", game.language.code()))?;
-    let table = crate::core::arena::ArenaTable::new(game, std::sync::Arc::new(cast.clone()), &loaded.canary);
-    println!("{}", table.replay());
+    let loaded = app
+        .engine
+        .store
+        .load_session(session)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("There is no session {session:?}."))?;
+    let kind = loaded.snapshot.kind.as_str();
+    let hosted = crate::assets::hosted_games();
+    let replayed = hosted.iter().find(|g| g.kind() == kind).and_then(|g| g.replay(&loaded));
+    let text = replayed.ok_or_else(|| {
+        anyhow::anyhow!("Session {session} is a game of {kind}, which offers no replay; `echoes transcript {session}` writes it out.")
+    })??;
+    println!("{text}");
     Ok(())
 }
 

@@ -213,7 +213,7 @@ pub(super) async fn eval_referee(mut settings: Settings, world: Option<String>, 
                 .iter()
                 .find(|w| w.id.eq_ignore_ascii_case(name) || w.title.eq_ignore_ascii_case(name))
                 .cloned()
-                .ok_or_else(|| anyhow::anyhow!("no world {name:?}; `echoes rpg check` lists them"))?,
+                .ok_or_else(|| anyhow::anyhow!("no world {name:?}; `echoes check rpg` lists them"))?,
         ],
         None => worlds.worlds.clone(),
     };

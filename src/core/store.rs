@@ -206,6 +206,8 @@ pub struct Committed {
 pub struct OutboxItem {
     pub id: i64,
     pub session_id: String,
+    /// The turn that sent it.
+    pub seq: i64,
     pub kind: ReplyKind,
     pub body: String,
     /// Who may read it: a front end never posts a `Seat` row in public.
@@ -340,6 +342,9 @@ pub trait SessionRecord: Send + Sync {
 
     /// Committed replies not yet marked sent, oldest first.
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
+    /// Every outbox row of a session, sent or not, in order: a finished
+    /// game's transcript.
+    async fn outbox(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError>;
 
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError>;
 
@@ -355,8 +360,8 @@ pub trait SessionRecord: Send + Sync {
     /// The game a session plays (`soup`, ...); `Ok(None)` when there is no such session.
     async fn session_kind(&self, id: &str) -> Result<Option<String>, StoreError>;
 
-    /// The newest session of game `kind` that is over (solved, given up,
-    /// revealed or expired) and was played in `place`: a channel key, or
+    /// The newest session of game `kind` that is over (Soup: solved, given up,
+    /// revealed or expired; a seated game: over) and was played in `place`: a channel key, or
     /// any key under it (`slack:C1` holds `slack:C1:<thread ts>`).
     async fn last_finished(&self, place: &str, kind: &str) -> Result<Option<String>, StoreError>;
 

@@ -315,6 +315,25 @@ fn turn_from_row(row: &AnyRow) -> Result<StoredTurn, StoreError> {
     })
 }
 
+impl SqlStore {
+    /// The outbox rows `sql` selects for one session (its one parameter).
+    async fn outbox_rows(&self, sql: &'static str, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        let rows = sqlx::query(sql).bind(session_id).fetch_all(&self.writer).await.map_err(db)?;
+        rows.iter()
+            .map(|row| {
+                Ok(OutboxItem {
+                    id: row.try_get("id").map_err(db)?,
+                    session_id: row.try_get("session_id").map_err(db)?,
+                    seq: row.try_get("seq").map_err(db)?,
+                    kind: enum_from::<ReplyKind>(&row.try_get::<String, _>("kind").map_err(db)?, "outbox kind")?,
+                    body: row.try_get("body").map_err(db)?,
+                    audience: audience_from_row(row)?,
+                })
+            })
+            .collect()
+    }
+}
+
 #[async_trait]
 impl SessionRecord for SqlStore {
     async fn create_session(&self, s: &NewSession) -> Result<(), StoreError> {
@@ -472,25 +491,21 @@ impl SessionRecord for SqlStore {
     }
 
     async fn unsent(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, session_id, kind, body, audience, recipient FROM outbox
+        self.outbox_rows(
+            "SELECT id, session_id, seq, kind, body, audience, recipient FROM outbox
              WHERE session_id = $1 AND sent_ms IS NULL ORDER BY id",
+            session_id,
         )
-        .bind(session_id)
-        .fetch_all(&self.writer)
         .await
-        .map_err(db)?;
-        rows.iter()
-            .map(|row| {
-                Ok(OutboxItem {
-                    id: row.try_get("id").map_err(db)?,
-                    session_id: row.try_get("session_id").map_err(db)?,
-                    kind: enum_from::<ReplyKind>(&row.try_get::<String, _>("kind").map_err(db)?, "outbox kind")?,
-                    body: row.try_get("body").map_err(db)?,
-                    audience: audience_from_row(row)?,
-                })
-            })
-            .collect()
+    }
+
+    async fn outbox(&self, session_id: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        self.outbox_rows(
+            "SELECT id, session_id, seq, kind, body, audience, recipient FROM outbox
+             WHERE session_id = $1 ORDER BY id",
+            session_id,
+        )
+        .await
     }
 
     async fn recent_sessions(&self, limit: u32) -> Result<Vec<SessionSummary>, StoreError> {
@@ -563,7 +578,7 @@ impl SessionRecord for SqlStore {
         let row = sqlx::query(
             "SELECT id FROM sessions
              WHERE (channel = $1 OR substr(channel, 1, CAST($2 AS INTEGER)) = $3) AND game_kind = $4
-               AND phase IN ('solved', 'gave_up', 'revealed', 'expired')
+               AND phase IN ('solved', 'gave_up', 'revealed', 'expired', 'over')
              ORDER BY last_activity_ms DESC, created_ms DESC LIMIT 1",
         )
         .bind(place)

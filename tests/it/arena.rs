@@ -152,11 +152,21 @@ async fn the_arena_plays_in_the_terminal_across_a_restart_and_replays_from_the_r
     assert!(both.contains("The Arena closes") && both.contains("Final standings:"), "{both}");
     assert!(both.contains("out in round 2") && both.contains("The hidden strategies:"), "{both}");
 
-    let replay = sandbox.run(Some(&ollama.server.uri()), &["arena", "replay", &session]).await;
+    let replay = sandbox.run(Some(&ollama.server.uri()), &["replay", &session]).await;
     assert!(replay.ok, "{}\n{}", replay.stdout, replay.stderr);
     let text = &replay.stdout;
     assert!(text.contains("turn 1 · #1 Ana: Put the reading room on stilts."), "{text}");
     assert!(text.contains("turn 6 · #1 Ana (skipped)") && text.contains("📊 Round 2"), "{text}");
+
+    // Any game's transcript, through its host: every turn and what it sent.
+    let file = sandbox.path().join("arena.md");
+    let args = ["transcript", session.as_str(), "--out", file.to_str().unwrap()];
+    let written = sandbox.run(Some(&ollama.server.uri()), &args).await;
+    assert!(written.ok, "{}\n{}", written.stdout, written.stderr);
+    let markdown = std::fs::read_to_string(&file).unwrap();
+    assert!(markdown.starts_with("# arena · transcript"), "{markdown}");
+    assert!(markdown.contains("**Ana**: Put the reading room on stilts."), "{markdown}");
+    assert!(markdown.contains("   > ") && markdown.contains("Final standings:"), "{markdown}");
 }
 
 #[tokio::test]

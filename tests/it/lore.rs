@@ -238,17 +238,39 @@ async fn a_session_plays_in_the_terminal_across_a_restart_through_every_branch()
 #[tokio::test]
 async fn the_world_check_reads_the_bundled_worlds_and_names_a_broken_one() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(None, &["rpg", "check"]).await;
+    let run = sandbox.run(None, &["check", "rpg"]).await;
     assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("hollowtide (Hollowtide, en)") && run.stdout.contains("zhidu"), "{}", run.stdout);
     sandbox.write("worlds/broken/world.toml", "id = \"broken\"\nlanguage = \"fr\"\n");
-    let bad = sandbox.run(None, &["rpg", "check", sandbox.path().join("worlds").to_str().unwrap()]).await;
+    let bad = sandbox.run(None, &["check", "rpg", sandbox.path().join("worlds").to_str().unwrap()]).await;
     assert!(!bad.ok);
     assert!(
         bad.stdout.contains("broken/world.toml") && bad.stdout.contains("broken/passages.toml: missing"),
         "{}",
         bad.stdout
     );
+}
+
+/// The command line reaches every game through the registry: `echoes
+/// games` lists them with what they offer, and `check` takes any game
+/// with content files by name.
+#[tokio::test]
+async fn every_game_is_listed_and_checked_by_its_name() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(None, &["games"]).await;
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    for group in ["soup", "undercover", "arena", "rpg", "werewolf"] {
+        assert!(run.stdout.lines().any(|l| l.starts_with(group)), "{group} in {}", run.stdout);
+    }
+    assert!(run.stdout.contains("check (data/undercover)") && run.stdout.contains("selfplay"), "{}", run.stdout);
+    let words = sandbox.run(None, &["check", "undercover"]).await;
+    assert!(words.ok && words.stdout.contains("valid pairs"), "{}\n{}", words.stdout, words.stderr);
+    let cast = sandbox.run(None, &["check", "arena"]).await;
+    assert!(cast.ok && cast.stdout.contains("files"), "{}\n{}", cast.stdout, cast.stderr);
+    let none = sandbox.run(None, &["check", "werewolf"]).await;
+    assert!(!none.ok && none.stderr.contains("takes no content files"), "{}\n{}", none.stdout, none.stderr);
+    let unknown = sandbox.run(None, &["check", "chess"]).await;
+    assert!(!unknown.ok && unknown.stderr.contains("undercover"), "{}\n{}", unknown.stdout, unknown.stderr);
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@ use super::*;
 use crate::core::game::ReplyKind;
 
 fn row(id: i64, audience: Audience) -> OutboxItem {
-    OutboxItem { id, session_id: "s".into(), kind: ReplyKind::Notice, body: format!("row {id}"), audience }
+    OutboxItem { id, session_id: "s".into(), seq: id, kind: ReplyKind::Notice, body: format!("row {id}"), audience }
 }
 
 #[test]

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{About, Bundled, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled};
+use crate::core::game::{
+    About, Bundled, ContentCheck, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled,
+};
 use crate::core::store::{LoadedSession, NewSession};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
@@ -133,12 +135,28 @@ impl ArenaHost {
 
 /// The Arena, over its bundled cast and topics (`data/arena`). The game's registration (`core::games!`).
 pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
-    Arc::new(ArenaHost::new(bundled::load(data, "arena", "a bundled Arena file", super::Roster::from_sources)))
+    Arc::new(ArenaHost::new(bundled::load(data, DATA, "a bundled Arena file", super::Roster::from_sources)))
 }
 
 impl HostedGame for ArenaHost {
     fn about(&self) -> About {
-        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION, names: super::verbs::ArenaVerb::NAMES }
+        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION, names: super::verbs::ArenaVerb::NAMES,
+            data: Some(DATA),
+        }
+    }
+
+    fn check(&self, sources: &[(String, String)]) -> Option<ContentCheck> {
+        let (roster, problems) = Roster::from_sources(sources);
+        Some(ContentCheck { problems, summary: format!("{} files\n{}", sources.len(), roster.summary()) })
+    }
+
+    fn replay(&self, loaded: &LoadedSession) -> Option<Result<String, EngineError>> {
+        let replay = || -> Result<String, EngineError> {
+            let (game, _): (ArenaGame, _) = loaded.restore()?;
+            let cast = self.cast(game.language).map_err(EngineError::Resume)?;
+            Ok(ArenaTable::new(game, cast, &loaded.canary).replay())
+        };
+        Some(replay())
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -3,7 +3,7 @@
 //! goals, and private strategy notes only that contestant's prompt holds),
 //! `narrator.toml` and `topics.toml`. Parsing and validation are pure
 //! (from file texts); the binary embeds the bundled files and
-//! `echoes arena check` reads a directory.
+//! `echoes check arena` reads a directory.
 
 use std::collections::BTreeSet;
 
@@ -121,7 +121,7 @@ impl Roster {
         self.casts.iter().find(|(l, _)| *l == lang).map(|(_, c)| c)
     }
 
-    /// `en: 18 personas, 36 topics` per language, for `arena check`.
+    /// `en: 18 personas, 36 topics` per language, for `echoes check arena`.
     pub fn summary(&self) -> String {
         self.casts
             .iter()

@@ -731,7 +731,7 @@ impl ArenaTable {
         }
     }
 
-    /// The whole game as the record holds it (`echoes arena replay`):
+    /// The whole game as the record holds it (`echoes replay`):
     /// every contribution with its scores, each round's table and the
     /// narrator, then the end.
     pub fn replay(&self) -> String {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::EngineError;
 use crate::core::guild::CustomContent;
-use crate::core::store::{LoadedSession, NewSession};
+use crate::core::store::{LoadedSession, NewSession, OutboxItem};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
@@ -96,6 +96,18 @@ pub struct About {
     /// Its own verbs as its closed enum spells them (`game_verbs!`'s
     /// `NAMES`; empty for a game with none), held against `verbs`.
     pub names: &'static [super::input::VerbNames],
+    /// Its folder under `data/` (`undercover`), where its bundled content
+    /// is; `None`: it has none.
+    pub data: Option<&'static str>,
+}
+
+/// What a content check found in files laid out as a game's data folder.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContentCheck {
+    /// Each problem, one line that names its file.
+    pub problems: Vec<String>,
+    /// What the files hold: counts per language, theme, world, … .
+    pub summary: String,
 }
 
 /// A moderator's text read as content for a game, ready to store.
@@ -153,6 +165,24 @@ pub trait HostedGame: Send + Sync {
     /// How the moderators' list shows one stored item.
     fn custom_shown(&self, item: &CustomContent) -> String {
         item.id.clone()
+    }
+    /// Checks content files laid out as its data folder (`(path below the
+    /// folder, text)`, as `Bundled::sources` gives them): `echoes check
+    /// <group>`. `None`: the game takes no content files.
+    fn check(&self, _sources: &[(String, String)]) -> Option<ContentCheck> {
+        None
+    }
+    /// A finished game of this kind as Markdown (`echoes transcript`): by
+    /// default every turn and the messages it sent, each with its
+    /// audience, as the record holds them (`transcript::markdown`).
+    fn transcript(&self, loaded: &LoadedSession, outbox: &[OutboxItem]) -> String {
+        super::transcript::markdown(self.group(), loaded, outbox)
+    }
+    /// The game with what its record holds beyond its messages (the
+    /// Arena: every contribution's scores), for `echoes replay`; `None`
+    /// when it offers nothing beyond its transcript.
+    fn replay(&self, _loaded: &LoadedSession) -> Option<Result<String, EngineError>> {
+        None
     }
     /// Its self-play (`echoes selfplay <group>`), when it offers one: a
     /// host that implements `SelfPlay` returns `Some(self)`.

@@ -34,6 +34,7 @@ pub mod secrets;
 pub mod selfplay;
 pub mod table;
 pub mod timer;
+pub mod transcript;
 pub mod view;
 
 use serde::{Serialize, de::DeserializeOwned};
@@ -41,7 +42,7 @@ use serde::{Serialize, de::DeserializeOwned};
 pub use ballot::{Ballot, BallotError, Tally};
 pub use bundled::Bundled;
 pub use error::EngineError;
-pub use host::{About, CustomItem, HostedGame, Opened, StartDefaults, TableOptions};
+pub use host::{About, ContentCheck, CustomItem, HostedGame, Opened, StartDefaults, TableOptions};
 pub use inbound::{Inbound, engine_player};
 pub use input::TurnInput;
 pub use message::{Audience, Message, Reply, ReplyKind};

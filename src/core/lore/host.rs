@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use crate::core::actor::EngineError;
-use crate::core::game::{About, Bundled, CustomItem, Game, HostedGame, Opened, Table, TableOptions, bundled};
+use crate::core::game::{
+    About, Bundled, ContentCheck, CustomItem, Game, HostedGame, Opened, Table, TableOptions, bundled,
+};
 use crate::core::guild::CustomContent;
 use crate::core::store::{LoadedSession, NewSession};
 use crate::core::vocab::Language;
@@ -51,14 +53,45 @@ fn shown(w: &World) -> String {
     format!("{} ({}) · {} passages, {} NPCs", w.title, w.language.code(), w.passages.len(), w.npcs.len())
 }
 
+/// The game's folder under `data/`: one folder a world (`<id>/world.toml`,
+/// `passages.toml`, `npcs.toml`, `probes.toml`).
+const DATA: &str = "worlds";
+
 /// The Lore RPG, over its bundled worlds (`data/worlds`). The game's registration (`core::games!`).
 pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
-    Arc::new(LoreHost::new(bundled::load(data, "worlds", "a bundled world", super::Worlds::from_sources)))
+    Arc::new(LoreHost::new(bundled::load(data, DATA, "a bundled world", super::Worlds::from_sources)))
 }
 
 impl HostedGame for LoreHost {
     fn about(&self) -> About {
-        About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION, names: super::verbs::LoreVerb::NAMES }
+        About { kind: LoreGame::KIND, group: "rpg", verbs: super::verbs::DECLARATION, names: super::verbs::LoreVerb::NAMES,
+            data: Some(DATA),
+        }
+    }
+
+    fn check(&self, sources: &[(String, String)]) -> Option<ContentCheck> {
+        if sources.is_empty() {
+            let problems = vec!["no world files (expected <id>/world.toml, passages.toml, npcs.toml)".to_string()];
+            return Some(ContentCheck { problems, summary: String::new() });
+        }
+        let (worlds, problems) = Worlds::from_sources(sources);
+        let lines: Vec<String> = worlds
+            .worlds
+            .iter()
+            .map(|w| {
+                format!(
+                    "{} ({}, {}): {} passages ({} GM-only), {} NPCs, {} probes",
+                    w.id,
+                    w.title,
+                    w.language.code(),
+                    w.passages.len(),
+                    w.secrets().count(),
+                    w.npcs.len(),
+                    w.probes.len()
+                )
+            })
+            .collect();
+        Some(ContentCheck { problems, summary: lines.join("\n") })
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -19,7 +19,7 @@ pub struct BallotHost;
 
 impl HostedGame for BallotHost {
     fn about(&self) -> About {
-        About { kind: BallotGame::KIND, group: "ballot", verbs: super::DECLARATION, names: &[] }
+        About { kind: BallotGame::KIND, group: "ballot", verbs: super::DECLARATION, names: &[], data: None }
     }
 
     fn open(

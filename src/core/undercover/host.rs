@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::core::actor::EngineError;
 use crate::core::game::{
-    About, Bundled, CustomItem, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled,
+    About, Bundled, ContentCheck, CustomItem, Game, HostedGame, Opened, Selfplayer, Table, TableOptions, bundled,
 };
 use crate::core::guild::CustomContent;
 use crate::core::store::{LoadedSession, NewSession};
@@ -114,15 +114,30 @@ pub fn parse_difficulty(typed: &str) -> Option<Difficulty> {
     }
 }
 
+/// The game's folder under `data/`: its word pairs, `en/*.toml` and `zh/*.toml`.
+const DATA: &str = "undercover";
+
 /// Who is the Undercover, over its bundled word pairs (`data/undercover`). The game's registration (`core::games!`).
 pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
-    let words = bundled::load(data, "undercover", "a bundled word pair", WordLibrary::from_sources);
+    let words = bundled::load(data, DATA, "a bundled word pair", WordLibrary::from_sources);
     Arc::new(UndercoverHost::new(words))
 }
 
 impl HostedGame for UndercoverHost {
     fn about(&self) -> About {
-        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION, names: super::verbs::UndercoverVerb::NAMES }
+        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION, names: super::verbs::UndercoverVerb::NAMES,
+            data: Some(DATA),
+        }
+    }
+
+    fn check(&self, sources: &[(String, String)]) -> Option<ContentCheck> {
+        if sources.is_empty() {
+            let problems = vec!["no word files (expected en/*.toml and zh/*.toml)".to_string()];
+            return Some(ContentCheck { problems, summary: String::new() });
+        }
+        let (library, problems) = WordLibrary::from_sources(sources);
+        let summary = format!("{} files, {} valid pairs\n{}", sources.len(), library.len(), library.summary());
+        Some(ContentCheck { problems: problems.iter().map(ToString::to_string).collect(), summary })
     }
 
     fn open(&self, host: &Player, language: Language, options: &TableOptions, new: NewSession) -> Opened {

@@ -2,7 +2,7 @@
 //! different, grouped by theme and difficulty in
 //! `data/undercover/<lang>/<theme>.toml`. Parsing and validation are pure
 //! (from file texts); the binary embeds the bundled files and
-//! `echoes undercover check` reads a directory.
+//! `echoes check undercover` reads a directory.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -133,7 +133,7 @@ impl WordLibrary {
         self
     }
 
-    /// Counts per language, theme and difficulty, for `undercover check`.
+    /// Counts per language, theme and difficulty, for `echoes check undercover`.
     pub fn summary(&self) -> String {
         let mut by: BTreeMap<(String, String), [usize; 3]> = BTreeMap::new();
         for p in &self.pairs {

@@ -58,6 +58,7 @@ on_both_backends!(
     a_turn_round_trips_with_its_snapshot,
     a_repeated_event_id_writes_nothing,
     outbox_rows_are_unsent_until_marked,
+    the_whole_outbox_stays_readable_after_it_is_sent,
     points_reach_the_leaderboard,
     a_corrupt_snapshot_is_an_error_not_a_panic,
     messages_keep_their_audience_and_deadlines_are_listed,
@@ -156,6 +157,21 @@ async fn outbox_rows_are_unsent_until_marked(backend: Backend) {
     assert_eq!(store.unsent("s1").await.unwrap()[0].id, c.outbox_id);
     store.mark_sent(c.outbox_id).await.unwrap();
     assert!(store.unsent("s1").await.unwrap().is_empty());
+}
+
+async fn the_whole_outbox_stays_readable_after_it_is_sent(backend: Backend) {
+    let (store, _) = with_session(backend).await;
+    let record = question(Usage::default());
+    let player = alice();
+    let first = Reply { kind: ReplyKind::Hint, text: "hint".into(), verdict: None };
+    let second = Reply { kind: ReplyKind::Notice, text: "later".into(), verdict: None };
+    let a = store.commit_turn(&commit(&first, Some("e1"), None, &record, &player)).await.unwrap();
+    let b = store.commit_turn(&commit(&second, Some("e2"), None, &record, &player)).await.unwrap();
+    store.mark_sent(a.outbox_id).await.unwrap();
+    let all = store.outbox("s1").await.unwrap();
+    let rows: Vec<(i64, i64, &str)> = all.iter().map(|o| (o.id, o.seq, o.body.as_str())).collect();
+    assert_eq!(rows, [(a.outbox_id, a.seq, "hint"), (b.outbox_id, b.seq, "later")]);
+    assert_eq!(store.unsent("s1").await.unwrap().len(), 1, "only the unsent one is left to show");
 }
 
 async fn points_reach_the_leaderboard(backend: Backend) {
