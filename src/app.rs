@@ -13,7 +13,7 @@ use crate::core::embed::{Embedder, VectorCache};
 use crate::core::game::Selfplayer;
 use crate::core::knowledge::{Doc, Knowledge, SyncReport};
 use crate::core::llm::RoleModels;
-use crate::core::soup::pipeline::Pipeline;
+use crate::core::services::Pipeline;
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::selfplay::SoupSelfplay;
 use crate::core::store::{Store, SystemClock};

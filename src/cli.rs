@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::Settings;
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 
 #[derive(Debug, Parser)]
@@ -482,12 +482,7 @@ fn parse_language(s: &str) -> Result<Language, String> {
 }
 
 fn parse_difficulty(s: &str) -> Result<Difficulty, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "easy" => Ok(Difficulty::Easy),
-        "medium" => Ok(Difficulty::Medium),
-        "hard" => Ok(Difficulty::Hard),
-        _ => Err(format!("unknown difficulty {s:?}; use easy, medium or hard")),
-    }
+    Difficulty::parse(s).ok_or_else(|| format!("unknown difficulty {s:?}; use easy, medium or hard"))
 }
 
 /// Runs a parsed command line: each command's work is in the submodule

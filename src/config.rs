@@ -11,7 +11,7 @@ use figment::providers::{Env, Format, Toml};
 use serde::Deserialize;
 
 use crate::assets::DEFAULT_CONFIG;
-use crate::core::soup::pipeline::PipelineSettings;
+use crate::core::services::PipelineSettings;
 use crate::core::vocab::Language;
 use crate::llm::LlmSettings;
 

@@ -23,11 +23,13 @@ use serde_json::json;
 
 use crate::core::game::TurnInput;
 use crate::core::prompts::PublicTurn;
-use crate::core::soup::pipeline::{GameGate, Pipeline, Progress, SessionView};
-use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::services::{Pipeline, Progress};
+use crate::core::soup::pipeline::{GameGate, SessionView};
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::verdict::Verdict;
 use crate::core::soup::{SoupEvent, SoupGame};
 use crate::core::text::is_cjk;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;

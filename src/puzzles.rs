@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use rand::seq::IndexedRandom;
 
-use crate::core::soup::puzzle::{Difficulty, Problem, Puzzle};
+use crate::core::soup::puzzle::{Problem, Puzzle};
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 
 /// A problem in one puzzle file.

@@ -31,7 +31,7 @@ use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::knowledge::Knowledge;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
 use crate::core::lore::{LoreGame, LoreTable, World};
-use crate::core::soup::pipeline::{Pipeline, PipelineSettings, Progress};
+use crate::core::services::{Pipeline, PipelineSettings, Progress};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 use crate::knowledge::{HashingEmbedder, LanceKnowledge, LanceMemory, open_db};

@@ -26,7 +26,7 @@ use crate::bot::instant::InstantModel;
 use crate::core::actor::{Courier, Delivery, Engine, Inbound, SessionHandle};
 use crate::core::game::TurnInput;
 use crate::core::llm::RoleModels;
-use crate::core::soup::pipeline::{Pipeline, PipelineSettings};
+use crate::core::services::{Pipeline, PipelineSettings};
 use crate::core::store::{Store, SystemClock};
 use crate::core::vocab::Player;
 use crate::puzzles::PuzzleLibrary;

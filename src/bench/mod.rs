@@ -27,8 +27,10 @@ use anyhow::Context;
 use async_trait::async_trait;
 
 use crate::config::Settings;
+use crate::core::game::TurnInput;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::soup::pipeline::{GameGate, Pipeline, PipelineSettings, SessionView, TurnInput};
+use crate::core::services::{Pipeline, PipelineSettings};
+use crate::core::soup::pipeline::{GameGate, SessionView};
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::verdict::Verdict;
 use crate::core::soup::{SoupEvent, SoupGame};

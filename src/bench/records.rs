@@ -28,7 +28,7 @@ use crate::core::arena::{ArenaHost, ArenaTable};
 use crate::core::context::estimate_tokens;
 use crate::core::game::{Played, TableOptions};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::soup::pipeline::{Pipeline, PipelineSettings};
+use crate::core::services::{Pipeline, PipelineSettings};
 use crate::core::undercover::{Role, UndercoverGame, UndercoverHost};
 use crate::core::vocab::{Language, Player};
 

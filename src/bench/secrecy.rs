@@ -18,9 +18,10 @@ use async_trait::async_trait;
 use serde::Deserialize;
 
 use crate::core::actor::{Engine, Inbound};
+use crate::core::game::{ReplyKind, TurnInput};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
 use crate::core::secrecy::{Canary, Gate, is_meta_question};
-use crate::core::soup::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
+use crate::core::services::{Pipeline, PipelineSettings};
 use crate::core::soup::puzzle::{Lore, Puzzle};
 use crate::core::store::SystemClock;
 use crate::core::text::distinct_runs;

@@ -10,8 +10,9 @@ use rand::seq::IndexedRandom;
 use crate::core::game::record::{Intent, Verdict};
 use crate::core::guild::CustomContent;
 use crate::core::soup::corrections::{self, Correction, Refused};
-use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
+use crate::core::vocab::Difficulty;
 
 use crate::core::vocab::Language;
 

@@ -28,9 +28,11 @@ use crate::bot::boards;
 use crate::bot::delivery::{QueueCourier, host_reads, left_unsent, shown};
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
 use crate::core::catalogue::Frontend;
-use crate::core::soup::pipeline::{Progress, TurnInput};
-use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::game::TurnInput;
+use crate::core::services::Progress;
+use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::LoadedSession;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 

@@ -18,7 +18,7 @@ use crate::bot::delivery::{host_reads, left_unsent, shown};
 use crate::core::actor::{Delivery, Inbound, SessionHandle};
 use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed, ReadError};
 use crate::core::game::{HostedGame, TableOptions, TurnInput};
-use crate::core::soup::pipeline::Progress;
+use crate::core::services::Progress;
 use crate::core::store::NewSession;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;

@@ -44,3 +44,36 @@ pub struct Player {
     pub id: String,
     pub name: String,
 }
+
+/// How hard a game's content is (a puzzle, a word pair): shared by every
+/// game that grades its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl std::fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        })
+    }
+}
+
+impl Difficulty {
+    /// A difficulty as a player or host types it (`hard`, `困难`); `None`:
+    /// not one.
+    pub fn parse(typed: &str) -> Option<Difficulty> {
+        match typed.trim().to_lowercase().as_str() {
+            "easy" | "简单" | "容易" => Some(Difficulty::Easy),
+            "medium" | "normal" | "中等" | "普通" => Some(Difficulty::Medium),
+            "hard" | "困难" | "难" => Some(Difficulty::Hard),
+            _ => None,
+        }
+    }
+}

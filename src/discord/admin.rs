@@ -7,8 +7,8 @@ use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 
 use crate::bot::words::Markup;
+use crate::core::game::{ReplyKind, TurnInput};
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
-use crate::core::soup::pipeline::{ReplyKind, TurnInput};
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
 use crate::core::vocab::Language;
@@ -334,7 +334,7 @@ async fn moderator_turn(ctx: Context<'_>, reveal: bool) -> Result<(), Error> {
         };
         let delivery = handle.send(inbound).await?;
         // The story stays hidden: the thread hears only that the game ended.
-        let notice = crate::core::soup::pipeline::Reply {
+        let notice = crate::core::game::Reply {
             kind: ReplyKind::Ended,
             text: say(game.puzzle.language, &Word::EndedByModerator),
             verdict: None,

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use poise::serenity_prelude as serenity;
 
-use crate::core::soup::pipeline::{Reply, ReplyKind};
+use crate::core::game::{Reply, ReplyKind};
 use crate::core::vocab::Language;
 
 use super::games::scope_of;

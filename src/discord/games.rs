@@ -43,7 +43,7 @@ impl Data {
         let Some(found) = self.bot.find_game(&thread_key(thread)).await? else { return Ok(None) };
         // Replies committed before a restart but never shown go out now.
         for item in found.unsent {
-            let reply = crate::core::soup::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
+            let reply = crate::core::game::Reply { kind: item.kind, text: item.body, verdict: None };
             let lang = found.game.puzzle.language;
             super::send::post(http, thread, &reply, lang, self.settings.max_reply_messages, None, Some(item.id))
                 .await?;

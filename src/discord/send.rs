@@ -7,7 +7,7 @@ use serenity::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
 };
 
-use crate::core::soup::pipeline::Reply;
+use crate::core::game::Reply;
 use crate::core::vocab::Language;
 
 use super::render::{Outgoing, plan};

@@ -10,9 +10,10 @@ use poise::serenity_prelude as serenity;
 use crate::bot::words::Markup;
 use crate::bot::{NoPuzzle, Wanted};
 use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed};
+use crate::core::game::{Reply, ReplyKind, TurnInput};
 use crate::core::guild::GuildConfig;
-use crate::core::soup::pipeline::{Reply, ReplyKind, TurnInput};
-use crate::core::soup::puzzle::{Difficulty, Puzzle};
+use crate::core::soup::puzzle::Puzzle;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 
 use super::answer::{first_response, is_thread, refuse};

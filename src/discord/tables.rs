@@ -94,10 +94,10 @@ impl ProgressPost {
         ProgressPost { tx, task }
     }
 
-    fn callback(&self) -> Arc<dyn Fn(crate::core::soup::pipeline::Progress) + Send + Sync> {
+    fn callback(&self) -> Arc<dyn Fn(crate::core::services::Progress) + Send + Sync> {
         let tx = self.tx.clone();
-        Arc::new(move |p: crate::core::soup::pipeline::Progress| {
-            if let crate::core::soup::pipeline::Progress::Step(step) = p {
+        Arc::new(move |p: crate::core::services::Progress| {
+            if let crate::core::services::Progress::Step(step) = p {
                 let _ = tx.send(Some(step));
             }
         })

@@ -8,8 +8,8 @@ use poise::serenity_prelude as serenity;
 use serenity::{Builder as _, CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
 
 use crate::core::actor::{Delivery, Inbound, SessionHandle, is_final};
+use crate::core::game::TurnInput;
 use crate::core::soup::SoupGame;
-use crate::core::soup::pipeline::TurnInput;
 use crate::core::vocab::Player;
 
 use super::games::LiveGame;

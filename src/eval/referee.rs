@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::core::game::TurnContext;
 use crate::core::lore::agents::Plan;
 use crate::core::lore::{LoreGame, LoreTable, World};
-use crate::core::soup::pipeline::{Pipeline, Progress};
+use crate::core::services::{Pipeline, Progress};
 use crate::core::vocab::Player;
 
 /// The columns of the confusion table.

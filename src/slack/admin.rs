@@ -6,8 +6,8 @@
 
 use crate::bot::words::Markup;
 use crate::core::actor::Inbound;
+use crate::core::game::TurnInput;
 use crate::core::guild::{GuildConfig, NewCustomPuzzle};
-use crate::core::soup::pipeline::TurnInput;
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::store::StoreError;
 

@@ -9,7 +9,7 @@ use crate::bot::Wanted;
 use crate::core::catalogue::{Catalogue, Frontend, Parsed};
 use crate::core::game::TurnInput;
 use crate::core::soup::corrections::verdict_of;
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 
 /// A player verb.

@@ -12,9 +12,9 @@ use crate::bot::words::Markup;
 use crate::bot::{Found, LiveGame, NoPuzzle};
 use crate::core::actor::{Inbound, is_final};
 use crate::core::catalogue::{Frontend, Parsed};
+use crate::core::game::TurnInput;
 use crate::core::game::error::database_away;
 use crate::core::soup::SoupGame;
-use crate::core::soup::pipeline::TurnInput;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
@@ -232,7 +232,7 @@ impl SlackBot {
             _ => outbox::Shown::default(),
         };
         for item in unsent {
-            let reply = crate::core::soup::pipeline::Reply { kind: item.kind, text: item.body, verdict: None };
+            let reply = crate::core::game::Reply { kind: item.kind, text: item.body, verdict: None };
             for (i, piece) in plan(&reply, lang, self.settings.max_reply_messages).iter().enumerate() {
                 if !shown.has(item.id, i) {
                     self.post_content(channel, thread_ts_of(key), outbox_text(piece, Some((item.id, i)))).await?;

@@ -127,8 +127,8 @@ impl SlackBot {
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
         let done = tx.clone();
-        inbound.progress = Some(Arc::new(move |p: crate::core::soup::pipeline::Progress| {
-            if let crate::core::soup::pipeline::Progress::Step(step) = p {
+        inbound.progress = Some(Arc::new(move |p: crate::core::services::Progress| {
+            if let crate::core::services::Progress::Step(step) = p {
                 let _ = tx.send(Some(step));
             }
         }));

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use echoes::core::knowledge::{Knowledge, Role};
 use echoes::core::llm::RoleModels;
-use echoes::core::soup::pipeline::{Pipeline, PipelineSettings};
+use echoes::core::services::{Pipeline, PipelineSettings};
 use echoes::core::soup::puzzle::Puzzle;
 use echoes::knowledge::{HashingEmbedder, LanceKnowledge, open_db};
 use echoes::llm::{ParrotLlm, ScriptedLlm};

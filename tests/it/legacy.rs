@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use echoes::core::actor::{Engine, Inbound};
 use echoes::core::game::ReplyKind;
+use echoes::core::game::TurnInput;
 use echoes::core::llm::RoleModels;
-use echoes::core::soup::pipeline::{Pipeline, PipelineSettings, TurnInput};
+use echoes::core::services::{Pipeline, PipelineSettings};
 use echoes::core::soup::verdict::Verdict;
 use echoes::core::soup::{Phase, SoupGame};
 use echoes::core::store::{SessionRecord, Stats, SystemClock};

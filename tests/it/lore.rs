@@ -12,7 +12,7 @@ use std::sync::Arc;
 use echoes::core::actor::Inbound;
 use echoes::core::game::{Table, TurnContext, TurnInput};
 use echoes::core::lore::{LoreGame, LoreTable, World};
-use echoes::core::soup::pipeline::Progress;
+use echoes::core::services::Progress;
 use echoes::core::vocab::Language;
 use echoes::core::vocab::Player;
 

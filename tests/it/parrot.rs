@@ -6,8 +6,9 @@ use echoes::core::soup::verbs::SoupVerb;
 use std::sync::Arc;
 
 use echoes::core::actor::{Engine, Inbound};
+use echoes::core::game::{ReplyKind, TurnInput};
 use echoes::core::llm::{LlmClient, RoleModels};
-use echoes::core::soup::pipeline::{Pipeline, PipelineSettings, ReplyKind, TurnInput};
+use echoes::core::services::{Pipeline, PipelineSettings};
 use echoes::core::store::SystemClock;
 use echoes::core::vocab::Player;
 use echoes::llm::{ParrotLlm, ScriptedLlm};

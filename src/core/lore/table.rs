@@ -37,7 +37,7 @@ use crate::core::llm::{ChatMessage, DEFAULT_WINDOW, LlmClient};
 use crate::core::memory::{MemoryItem, MemoryKind};
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, Canary, Check};
-use crate::core::soup::pipeline::Progress;
+use crate::core::services::Progress;
 use crate::core::vocab::Language;
 
 use super::agents::{self, Mode, Plan, Ruling};

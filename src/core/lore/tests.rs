@@ -11,7 +11,7 @@ use super::*;
 use crate::core::actor::Inbound;
 use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::soup::pipeline::{Pipeline, PipelineSettings, Progress};
+use crate::core::services::{Pipeline, PipelineSettings, Progress};
 
 const WORLD: &str = r#"
 id = "gullrock"

@@ -12,23 +12,7 @@ use crate::core::knowledge::{Doc, DocKind, Visibility};
 use crate::core::text::{distinct_runs, shares_run};
 use crate::core::vocab::Language;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Difficulty {
-    Easy,
-    Medium,
-    Hard,
-}
-
-impl fmt::Display for Difficulty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Difficulty::Easy => "easy",
-            Difficulty::Medium => "medium",
-            Difficulty::Hard => "hard",
-        })
-    }
-}
+pub use crate::core::vocab::Difficulty;
 
 /// A key fact of the bottom. Guesses are graded by which facts they state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,7 +18,7 @@ use super::{
     Dealt, MAX_SEATS, MIN_SEATS, Role, Rules, ThemedPair, UndercoverGame, UndercoverTable, WordLibrary,
     most_undercovers, say, seats_for_undercovers, splitmix,
 };
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 
 /// Mixed into the seed to choose between a server's pairs and the bundled ones.
 const SERVER_MIX: u64 = 0x5e7e_c0de;
@@ -81,7 +81,7 @@ impl UndercoverHost {
     fn rules_for(&self, language: Language, options: &TableOptions, seats: usize) -> Result<Rules, String> {
         let blank = options.flag("blank").unwrap_or(self.rules.blank);
         let difficulty = match options.get("difficulty") {
-            Some(typed) => Some(parse_difficulty(typed).ok_or_else(|| say::unknown_difficulty(language, typed))?),
+            Some(typed) => Some(Difficulty::parse(typed).ok_or_else(|| say::unknown_difficulty(language, typed))?),
             None => self.rules.difficulty,
         };
         let undercovers = match options.get("undercovers") {
@@ -101,16 +101,6 @@ impl UndercoverHost {
             undercovers,
             ..self.rules.clone()
         })
-    }
-}
-
-/// A difficulty as a host types it (`hard`, `困难`); `None`: not one.
-pub fn parse_difficulty(typed: &str) -> Option<Difficulty> {
-    match typed.trim().to_lowercase().as_str() {
-        "easy" | "简单" | "容易" => Some(Difficulty::Easy),
-        "medium" | "normal" | "中等" | "普通" => Some(Difficulty::Medium),
-        "hard" | "困难" | "难" => Some(Difficulty::Hard),
-        _ => None,
     }
 }
 

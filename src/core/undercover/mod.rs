@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::core::game::{Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats};
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 

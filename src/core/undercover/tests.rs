@@ -2,7 +2,7 @@
 //! guess, leaving, and the win check; word files; the AI seats' parsers.
 
 use super::*;
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 use crate::core::undercover::words::{Aliases, WordLibrary};
 
 fn player(n: usize) -> Player {

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::soup::puzzle::Difficulty;
+use crate::core::vocab::Difficulty;
 
 use crate::core::text::{is_cjk, words};
 use crate::core::vocab::Language;

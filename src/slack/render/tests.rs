@@ -13,8 +13,7 @@ fn special_tokens_and_mentions_become_plain_text() {
 
 #[test]
 fn long_replies_are_split_and_cut() {
-    let reply =
-        Reply { kind: crate::core::soup::pipeline::ReplyKind::History, text: "line\n".repeat(5_000), verdict: None };
+    let reply = Reply { kind: crate::core::game::ReplyKind::History, text: "line\n".repeat(5_000), verdict: None };
     let pieces = plan(&reply, Language::En, 2);
     assert_eq!(pieces.len(), 2);
     assert!(pieces.iter().all(|p| p.chars().count() <= MAX_MESSAGE_CHARS + 80));
@@ -25,7 +24,7 @@ fn long_replies_are_split_and_cut() {
 fn the_intro_has_three_buttons() {
     let (library, _) = crate::puzzles::PuzzleLibrary::load(None);
     let puzzle = library.get("en-noon-gun").unwrap();
-    let intro = Reply { kind: crate::core::soup::pipeline::ReplyKind::Intro, text: "A surface".into(), verdict: None };
+    let intro = Reply { kind: crate::core::game::ReplyKind::Intro, text: "A surface".into(), verdict: None };
     let blocks = serde_json::to_value(intro_blocks(&puzzle, &intro)).unwrap();
     let text = blocks.to_string();
     assert_eq!(blocks.as_array().unwrap().len(), 3, "{text}");

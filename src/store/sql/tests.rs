@@ -1,7 +1,7 @@
 use super::*;
 use crate::core::fixtures::puzzle;
 use crate::core::game::{Game, Points, TurnRecord};
-use crate::core::soup::pipeline::Usage;
+use crate::core::services::Usage;
 use crate::core::soup::{Phase, SoupEvent, SoupGame};
 use crate::core::store::{Leases, PlayerStats, SoupStats, Stats};
 use crate::core::vocab::Language;

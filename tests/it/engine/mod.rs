@@ -16,7 +16,7 @@ use std::time::Duration;
 use echoes::core::actor::{Courier, Delivery, Engine, Inbound, SessionHandle};
 use echoes::core::game::{Audience, Game, ReplyKind, TurnInput};
 use echoes::core::llm::RoleModels;
-use echoes::core::soup::pipeline::{Pipeline, PipelineSettings};
+use echoes::core::services::{Pipeline, PipelineSettings};
 use echoes::core::store::Clock;
 use echoes::core::vocab::Player;
 use echoes::llm::ScriptedLlm;
