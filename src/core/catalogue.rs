@@ -1,6 +1,6 @@
 //! The command catalogue: every verb of every game, its options, help
 //! text in each language and who may use it. Each game declares its own
-//! group in its folder (`verbs.toml` beside its code); the catalogue
+//! group in its folder (`commands/<game>.toml`); the catalogue
 //! collects them and is **the** parser: a typed line (Slack, the
 //! terminal) or a platform's named options (Discord) become a
 //! `TurnInput`, a verb the bot answers itself, or a usage error, the same

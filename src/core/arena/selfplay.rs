@@ -3,7 +3,7 @@
 //! without a store or timers. The report (one engine `SelfplayReport`) is
 //! what a user judges a model or a rubric by: the spread of scores per
 //! dimension, game length and how often the scorer's answer could be read.
-//! Its options are the `selfplay` verb's in `verbs.toml`.
+//! Its options are the `selfplay` verb's in `commands/<game>.toml`.
 
 use async_trait::async_trait;
 

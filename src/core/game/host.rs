@@ -16,7 +16,7 @@ use super::selfplay::Selfplayer;
 
 /// What `start` was given: what every game has (seats, AI seats, the
 /// language, the seed, the server's own content) and the game's own
-/// options by name, as its declaration (`verbs.toml`) lists them; the
+/// options by name, as its declaration (`commands/<game>.toml`) lists them; the
 /// catalogue fills it from a typed line or a platform's options, and the
 /// game reads its own with `get`, `flag` and `number`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub struct About {
     pub kind: &'static str,
     /// Its command group (`undercover`).
     pub group: &'static str,
-    /// Its verb declaration (`verbs.toml`).
+    /// Its verb declaration (`commands/<game>.toml`).
     pub verbs: &'static str,
     /// Its own verbs as its closed enum spells them (`game_verbs!`'s
     /// `NAMES`; empty for a game with none), held against `verbs`.
@@ -137,7 +137,7 @@ pub trait HostedGame: Send + Sync {
         self.about().group
     }
     /// Its verbs and start options, as the catalogue reads them (the
-    /// game's `verbs.toml`).
+    /// game's `commands/<game>.toml`).
     fn verbs(&self) -> &'static str {
         self.about().verbs
     }

@@ -63,7 +63,7 @@ impl Verb {
 
 /// One verb of a game's closed enum as the enum spells it: its name, the
 /// other names it reads it by, its arguments' names in order. One test
-/// holds every game's against its declaration (`verbs.toml`: the same
+/// holds every game's against its declaration (`commands/<game>.toml`: the same
 /// verbs, aliases and option names), so a misspelt name fails the suite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VerbNames {

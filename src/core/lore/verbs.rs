@@ -1,8 +1,8 @@
 //! The Lore RPG's own verbs: the declaration the catalogue reads
-//! (`verbs.toml`) and the closed enum the table plays.
+//! (`commands/<game>.toml`) and the closed enum the table plays.
 
 /// The `rpg` group, as the catalogue reads it.
-pub const DECLARATION: &str = include_str!("verbs.toml");
+pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/lore.toml"));
 
 crate::game_verbs! {
     /// A Lore RPG verb beside the engine's moves (`act` is free text).

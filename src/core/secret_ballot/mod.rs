@@ -20,7 +20,7 @@ pub use host::{BallotHost, hosted};
 pub use table::BallotTable;
 
 /// The `ballot` group, as the catalogue reads it.
-pub const DECLARATION: &str = include_str!("verbs.toml");
+pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/secret_ballot.toml"));
 
 pub const RULES: SeatRules = SeatRules { min: 3, max: 4, max_ai: 2 };
 pub const VOTE_SECONDS: u32 = 45;

@@ -1,8 +1,8 @@
 //! Turtle Soup's own verbs: the declaration the catalogue reads
-//! (`verbs.toml`) and the closed enum the pipeline plays.
+//! (`commands/<game>.toml`) and the closed enum the pipeline plays.
 
 /// The `soup` and `soup-admin` groups, as the catalogue reads them.
-pub const DECLARATION: &str = include_str!("verbs.toml");
+pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/soup.toml"));
 
 crate::game_verbs! {
     /// A Turtle Soup verb (the engine's moves, `status` and `end`, are

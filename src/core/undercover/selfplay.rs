@@ -4,7 +4,7 @@
 //! deadline is played as if it had passed. Its report (one engine
 //! `SelfplayReport`) gives win rates by role, game length and how often an
 //! AI seat's move fell back to a safe move; its options are the
-//! `selfplay` verb's in `verbs.toml`.
+//! `selfplay` verb's in `commands/<game>.toml`.
 
 use async_trait::async_trait;
 

@@ -1,8 +1,8 @@
 //! Who is the Undercover's own verbs: the declaration the catalogue reads
-//! (`verbs.toml`) and the closed enum the table plays.
+//! (`commands/<game>.toml`) and the closed enum the table plays.
 
 /// The `undercover` group, as the catalogue reads it.
-pub const DECLARATION: &str = include_str!("verbs.toml");
+pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/undercover.toml"));
 
 crate::game_verbs! {
     /// An Undercover verb beside the engine's moves.
