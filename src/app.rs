@@ -142,8 +142,8 @@ async fn choose_embedder(settings: &Settings) -> (Arc<dyn Embedder>, bool) {
     if settings.knowledge.embedder == "hashing" {
         return (Arc::new(HashingEmbedder::new(384)), false);
     }
-    match crate::embed::LocalEmbedder::from_settings(&settings.llm.local).await {
-        Ok(embedder) => (Arc::new(embedder), true),
+    match crate::embed::sentence_model(&settings.knowledge.embedder, &settings.llm.local).await {
+        Ok(embedder) => (embedder, true),
         Err(e) => {
             tracing::info!(error = %e, "no sentence embedder; knowledge uses hashing and the ledger exact matching");
             (Arc::new(HashingEmbedder::new(384)), false)

@@ -47,7 +47,7 @@ pub struct OpsSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnowledgeSettings {
-    /// "auto" or "hashing".
+    /// "auto", "llama", "candle" or "hashing".
     pub embedder: String,
 }
 
@@ -212,8 +212,8 @@ impl Settings {
         );
         anyhow::ensure!((20..=4000).contains(&self.game.max_input_chars), "game.max_input_chars must be 20..=4000");
         anyhow::ensure!(
-            matches!(self.knowledge.embedder.as_str(), "auto" | "hashing"),
-            "knowledge.embedder must be \"auto\" or \"hashing\", not {:?}",
+            matches!(self.knowledge.embedder.as_str(), "auto" | "llama" | "candle" | "hashing"),
+            "knowledge.embedder must be \"auto\", \"llama\", \"candle\" or \"hashing\", not {:?}",
             self.knowledge.embedder
         );
         anyhow::ensure!(self.game.hint_limit <= 20, "game.hint_limit must be at most 20");

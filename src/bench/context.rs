@@ -399,9 +399,9 @@ async fn bench_pipeline(
     model: Arc<BenchModel>,
 ) -> anyhow::Result<(Pipeline, String)> {
     let db = open_db(dir).await?;
-    let local = crate::embed::LocalEmbedder::from_settings(&crate::llm::settings::LocalSettings::default()).await;
+    let local = crate::embed::sentence_model("auto", &crate::llm::settings::LocalSettings::default()).await;
     let (embedder, label, semantic): (Arc<dyn Embedder>, String, bool) = match local {
-        Ok(e) => (Arc::new(e), "all-MiniLM-L6-v2 (in process)".into(), true),
+        Ok(e) => (e, "all-MiniLM-L6-v2 (in process)".into(), true),
         Err(_) => (Arc::new(HashingEmbedder::new(384)), "hashing (no sentence embedder fetched)".into(), false),
     };
     let knowledge = LanceKnowledge::open(&db, embedder.clone()).await?;

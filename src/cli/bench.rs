@@ -84,10 +84,10 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
 /// `echoes bench ledger`: the threshold sweep, then the near-misses the
 /// configured threshold would wrongly merge.
 async fn bench_ledger(settings: &Settings) -> anyhow::Result<()> {
-    let embedder = crate::embed::LocalEmbedder::from_settings(&settings.llm.local)
+    let embedder = crate::embed::sentence_model(&settings.knowledge.embedder, &settings.llm.local)
         .await
         .map_err(|e| anyhow::anyhow!("{e} (run `echoes models fetch embedder`)"))?;
-    let scored = crate::knowledge::ledger_bench::scored_pairs(&embedder).await?;
+    let scored = crate::knowledge::ledger_bench::scored_pairs(embedder.as_ref()).await?;
     let rows = crate::knowledge::ledger_bench::sweep(&scored);
     let threshold = settings.game.ledger_threshold;
     println!("{}", crate::knowledge::ledger_bench::render(&rows, threshold));

@@ -1,6 +1,8 @@
 //! The `local` sentence embedder behind `core::embed::Embedder`:
-//! all-MiniLM-L6-v2 run in process with candle's BERT, mean-pooled over
-//! real tokens and L2-normalised (what sentence-transformers does).
+//! all-MiniLM-L6-v2 run in process, mean-pooled over real tokens and
+//! L2-normalised (what sentence-transformers does): on llama.cpp from its
+//! GGUF by default, on candle from its safetensors where asked or where
+//! the GGUF is missing (`sentence_model`).
 //!
 //! Loads once; `embed` runs on tokio's blocking pool so it never stalls
 //! other tasks. Missing or broken files are `EmbedError::Unavailable` with
@@ -27,6 +29,27 @@ use crate::llm::settings::LocalSettings;
 use crate::models::ModelDir;
 
 pub use llama::LlamaEmbedder;
+
+/// The sentence model `[knowledge] embedder` names, loaded: `llama` its
+/// GGUF on llama.cpp; `candle` its safetensors on candle; `auto` the GGUF,
+/// or the safetensors where the GGUF is not usable (no converter ran). The
+/// `hashing` embedder is the caller's fallback, not a model.
+pub async fn sentence_model(choice: &str, settings: &LocalSettings) -> Result<Arc<dyn Embedder>, EmbedError> {
+    if choice == "candle" {
+        return Ok(Arc::new(LocalEmbedder::from_settings(settings).await?));
+    }
+    match LlamaEmbedder::from_settings(settings).await {
+        Ok(embedder) => Ok(Arc::new(embedder)),
+        Err(gguf) if choice == "auto" => match LocalEmbedder::from_settings(settings).await {
+            Ok(embedder) => {
+                tracing::info!(error = %gguf, "the embedder's GGUF is not usable; its safetensors run on candle");
+                Ok(Arc::new(embedder))
+            }
+            Err(_) => Err(gguf),
+        },
+        Err(e) => Err(e),
+    }
+}
 
 /// Texts per forward pass: bounds memory on long inputs.
 const BATCH: usize = 32;
