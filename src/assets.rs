@@ -21,37 +21,70 @@ static DATA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data");
 static EMPTY: Dir<'static> = Dir::new("", &[]);
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
-/// Loads prompt templates: every `*.j2` file, named by its stem
-/// (`judge.system.j2` → `judge.system`), from `dir` or the embedded set.
+/// Loads the prompt templates (`prompt_sources`).
 pub fn load_prompts(dir: Option<&Path>) -> anyhow::Result<Prompts> {
-    let sources: Vec<(String, String)> = match dir {
-        Some(dir) => read_templates(dir)?,
-        None => PROMPTS
-            .files()
-            .filter_map(|f| {
-                let name = template_name(f.path())?;
-                Some((name, f.contents_utf8()?.to_string()))
-            })
-            .collect(),
-    };
+    let sources = prompt_sources(dir)?.into_iter().map(|t| (t.name, t.source));
     Prompts::from_sources(sources).context("loading prompt templates")
 }
 
-fn read_templates(dir: &Path) -> anyhow::Result<Vec<(String, String)>> {
+/// One prompt template: its name, its text and where it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptSource {
+    /// Its path below the prompts folder without `.j2` (`judge.system`).
+    pub name: String,
+    pub source: String,
+    /// `built in`, or the file it was read from.
+    pub origin: String,
+}
+
+/// Every prompt template, by name: the built-in set (`prompts/`), with a
+/// template of the same name from `dir` (a server owner's, `[prompts] dir`,
+/// laid out like `prompts/`) in its place and any others added.
+pub fn prompt_sources(dir: Option<&Path>) -> anyhow::Result<Vec<PromptSource>> {
+    let mut by_name = std::collections::BTreeMap::new();
+    let mut embedded = Vec::new();
+    embedded_templates(&PROMPTS, &mut embedded);
+    for (name, source) in embedded {
+        by_name.insert(name.clone(), PromptSource { name, source, origin: "built in".to_string() });
+    }
+    if let Some(dir) = dir {
+        for found in read_templates(dir, dir)? {
+            by_name.insert(found.name.clone(), found);
+        }
+    }
+    Ok(by_name.into_values().collect())
+}
+
+fn embedded_templates(dir: &Dir<'static>, out: &mut Vec<(String, String)>) {
+    for file in dir.files() {
+        if let (Some(name), Some(text)) = (template_name(file.path()), file.contents_utf8()) {
+            out.push((name, text.to_string()));
+        }
+    }
+    for sub in dir.dirs() {
+        embedded_templates(sub, out);
+    }
+}
+
+fn read_templates(root: &Path, dir: &Path) -> anyhow::Result<Vec<PromptSource>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading prompt directory {}", dir.display()))? {
         let path = entry?.path();
-        if let Some(name) = template_name(&path) {
-            let source = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-            out.push((name, source));
+        if path.is_dir() {
+            out.extend(read_templates(root, &path)?);
+            continue;
         }
+        let Some(name) = path.strip_prefix(root).ok().and_then(template_name) else { continue };
+        let source = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        out.push(PromptSource { name, source, origin: path.display().to_string() });
     }
     Ok(out)
 }
 
+/// `soup/judge.system.j2` → `soup/judge.system`; `None` for other files.
 fn template_name(path: &Path) -> Option<String> {
-    let file = path.file_name()?.to_str()?;
-    file.strip_suffix(".j2").map(str::to_string)
+    let text = path.to_str()?.replace('\\', "/");
+    text.strip_suffix(".j2").map(str::to_string)
 }
 
 /// Undercover's word files as (path under the word directory, text):
@@ -267,5 +300,25 @@ mod tests {
     #[test]
     fn embedded_prompts_compile() {
         super::load_prompts(None).expect("embedded prompts");
+    }
+
+    /// A server owner's directory replaces a template by name and adds
+    /// new ones; the rest stay built in.
+    #[test]
+    fn a_prompt_directory_overrides_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("judge.system.j2"), "Judge {{ nothing }}").unwrap();
+        std::fs::create_dir_all(dir.path().join("extra")).unwrap();
+        std::fs::write(dir.path().join("extra/hello.j2"), "hi").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a template").unwrap();
+        let all = super::prompt_sources(Some(dir.path())).unwrap();
+        let judge = all.iter().find(|t| t.name == "judge.system").unwrap();
+        assert_eq!(judge.source, "Judge {{ nothing }}");
+        assert!(judge.origin.ends_with("judge.system.j2"), "{}", judge.origin);
+        assert!(all.iter().any(|t| t.name == "extra/hello" && t.source == "hi"));
+        let narrator = all.iter().find(|t| t.name == "narrator.system").unwrap();
+        assert_eq!(narrator.origin, "built in");
+        assert!(!all.iter().any(|t| t.name.contains("notes")));
+        super::load_prompts(Some(dir.path())).expect("the rest are built in");
     }
 }

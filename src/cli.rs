@@ -113,6 +113,10 @@ pub enum Command {
     /// prompt: a row per game, then win rates, length, parse and fallback
     /// rates and the game's own figures.
     Selfplay(SelfplayArgs),
+    /// The prompt templates: each one's name and where it is read from
+    /// (`[prompts] dir` replaces any by name), or one's text.
+    #[command(subcommand)]
+    Prompts(PromptsCommand),
     /// Measure a role against labelled data.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -127,6 +131,14 @@ pub enum Command {
         #[arg(long, value_name = "URL")]
         url: Option<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PromptsCommand {
+    /// Every template: its name and where it is read from.
+    List,
+    /// One template's text, as the models get it before its values are filled in.
+    Show { name: String },
 }
 
 #[derive(Debug, Subcommand)]
@@ -518,6 +530,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Referee { world, json }) => ops::eval_referee(settings, world, json).await,
         Command::Eval(EvalCommand::Embedder) => ops::eval_embedder(&settings).await,
         Command::Db(command) => ops::db(&settings, command).await,
+        Command::Prompts(command) => ops::prompts(&settings, command),
         Command::Healthcheck { url } => ops::healthcheck(&settings, url).await,
     }
 }

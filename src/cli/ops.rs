@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use super::{DbCommand, MemoryCommand, ModelSet, ModelsCommand, ServeArgs};
+use super::{DbCommand, MemoryCommand, ModelSet, ModelsCommand, PromptsCommand, ServeArgs};
 use crate::app::App;
 use crate::config::Settings;
 use crate::console;
@@ -258,6 +258,26 @@ pub(super) async fn eval_embedder(settings: &Settings) -> anyhow::Result<()> {
     eprintln!("embedding {} texts from {} puzzles with each engine…", texts.len(), puzzles.len());
     let found = crate::eval::embedder::compare(&texts, candle.as_ref(), llama.as_ref()).await?;
     print!("{}", crate::eval::embedder::render("candle", "llama.cpp", &found));
+    Ok(())
+}
+
+/// `echoes prompts list|show`: the templates as this configuration reads
+/// them (built in, or from `[prompts] dir`).
+pub(super) fn prompts(settings: &Settings, command: PromptsCommand) -> anyhow::Result<()> {
+    let all = crate::assets::prompt_sources(settings.prompt_dir())?;
+    match command {
+        PromptsCommand::List => {
+            for template in &all {
+                println!("{:<28} {}", template.name, template.origin);
+            }
+        }
+        PromptsCommand::Show { name } => {
+            let found = all.iter().find(|t| t.name == name);
+            let found = found
+                .ok_or_else(|| anyhow::anyhow!("There is no template {name:?}; `echoes prompts list` names them."))?;
+            print!("{}", found.source);
+        }
+    }
     Ok(())
 }
 
