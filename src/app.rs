@@ -118,7 +118,8 @@ impl App {
         drop(vectors.knowledge.clone().sync_in_background(docs).await);
     }
 
-    /// Every puzzle's documents and every world's lore.
+    /// Every puzzle's documents and every hosted game's (the Lore RPG's
+    /// worlds).
     async fn knowledge_docs(&self) -> Vec<Doc> {
         let puzzles = match self.all_puzzles().await {
             Ok(p) => p,
@@ -129,8 +130,8 @@ impl App {
         };
         let refs: Vec<&Puzzle> = puzzles.iter().map(|p| p.as_ref()).collect();
         let mut docs = crate::core::soup::puzzle::all_puzzle_docs(&refs);
-        for world in &crate::assets::worlds().worlds {
-            docs.extend(world.docs());
+        for game in crate::assets::hosted_games() {
+            docs.extend(game.knowledge());
         }
         docs
     }

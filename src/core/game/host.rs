@@ -166,6 +166,11 @@ pub trait HostedGame: Send + Sync {
     fn custom_shown(&self, item: &CustomContent) -> String {
         item.id.clone()
     }
+    /// Its documents for the knowledge index (the Lore RPG's passages,
+    /// each with its visibility), synced at start with every puzzle's.
+    fn knowledge(&self) -> Vec<crate::core::knowledge::Doc> {
+        Vec::new()
+    }
     /// Checks content files laid out as its data folder (`(path below the
     /// folder, text)`, as `Bundled::sources` gives them): `echoes check
     /// <group>`. `None`: the game takes no content files.

@@ -69,6 +69,10 @@ impl HostedGame for LoreHost {
         }
     }
 
+    fn knowledge(&self) -> Vec<crate::core::knowledge::Doc> {
+        self.worlds.worlds.iter().flat_map(|w| w.docs()).collect()
+    }
+
     fn check(&self, sources: &[(String, String)]) -> Option<ContentCheck> {
         if sources.is_empty() {
             let problems = vec!["no world files (expected <id>/world.toml, passages.toml, npcs.toml)".to_string()];
