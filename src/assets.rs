@@ -101,7 +101,7 @@ pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>
 /// The Lore RPG's worlds as (`<id>/<file>.toml`, text): every world
 /// directory under `dir`, or the embedded set.
 pub fn world_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    dir.map_or_else(|| Ok(bundled_files("worlds")), content_files)
+    dir.map_or_else(|| Ok(bundled_files("lore")), content_files)
 }
 
 /// A game's bundled folder (`data/<folder>`) as its `hosted` and its

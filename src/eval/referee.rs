@@ -1,5 +1,5 @@
 //! `echoes eval referee [WORLD]`: the Lore RPG's referee measured on the
-//! worlds' own probes (`data/worlds/<id>/probes.toml`: an action and the
+//! worlds' own probes (`data/lore/<id>/probes.toml`: an action and the
 //! verdict a correct referee reaches). Each probe is ruled on a fresh
 //! session through the real steps of a turn (retrieval, recall, the
 //! referee's prompt, its parser and fallback, the planner's route); prints
