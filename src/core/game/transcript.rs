@@ -91,7 +91,7 @@ mod tests {
             channel: "console".into(),
             canary: String::new(),
             snapshot: Snapshot {
-                kind: "ballot".into(),
+                kind: "party".into(),
                 version: 1,
                 phase: "over".into(),
                 progress: 0,
@@ -106,7 +106,7 @@ mod tests {
             row(2, 1, Audience::Seat("console:kim".into()), "Your word is pear."),
             row(3, 2, Audience::Moderators, "Ana spoke at length."),
         ];
-        let text = markdown("ballot", &loaded, &outbox);
+        let text = markdown("party", &loaded, &outbox);
         let kim = text.find("1. **kim**: /join").expect("the first turn");
         let public = text.find("   > Kim sits down.").expect("its public message");
         let private = text.find("   > (to kim) Your word is pear.").expect("its private one, named");
@@ -114,6 +114,6 @@ mod tests {
         assert!(kim < public && public < private && private < ana, "{text}");
         assert!(text.contains("   > (moderators) Ana spoke at length."), "{text}");
         assert!(text.contains("…"), "a long input is cut: {text}");
-        assert_eq!(file_name("ballot", "ab-cd/ef0123456"), "transcript-ballot-abcdef01.md");
+        assert_eq!(file_name("party", "ab-cd/ef0123456"), "transcript-party-abcdef01.md");
     }
 }
