@@ -167,6 +167,7 @@ pub(super) fn engine(store: SqlStore, owner: Option<&str>, models: RoleModels) -
 }
 
 /// A process of `bench crash`: the instant model, leases of `lease_ms`.
+#[cfg(feature = "fakes")]
 pub(super) fn engine_with_lease(store: SqlStore, owner: &str, lease_ms: i64) -> anyhow::Result<Arc<Engine>> {
     Ok(Arc::new(bare_engine(store, instant())?.owned_by(owner).with_lease_ms(lease_ms)))
 }

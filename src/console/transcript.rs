@@ -66,8 +66,8 @@ fn soup_file(app: &App, id: &str, kind: &str, loaded: &LoadedSession) -> anyhow:
 
 /// The newest finished terminal game, of any game this build plays.
 async fn last_ended(app: &App) -> anyhow::Result<Option<String>> {
-    let kinds = std::iter::once(SoupGame::KIND.to_string())
-        .chain(crate::assets::hosted_games().iter().map(|g| g.kind().to_string()));
+    let hosted = crate::assets::hosted_games();
+    let kinds = std::iter::once(SoupGame::KIND.to_string()).chain(hosted.iter().map(|g| g.kind().to_string()));
     let mut newest: Option<(i64, String)> = None;
     for kind in kinds {
         let Some(id) = boards::last_finished(app.store.as_ref(), "console", &kind).await? else { continue };

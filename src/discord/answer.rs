@@ -17,11 +17,11 @@ use super::types::{Context, Error};
 use super::words::{Word, say};
 
 /// Refuses privately, in the server's language.
-pub async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
+pub(super) async fn refuse(ctx: Context<'_>, lang: Language, word: Word<'_>) -> Result<(), Error> {
     refuse_text(ctx, &say(lang, &word)).await
 }
 
-async fn refuse_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
+pub(super) async fn refuse_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
     let first = match ctx {
         poise::Context::Application(app) => !app.has_sent_initial_response.load(Ordering::SeqCst),
         poise::Context::Prefix(_) => false,
@@ -51,7 +51,7 @@ pub(super) async fn first_response(
 }
 
 /// Sends fixed text as colour-coded embeds (or a file when long).
-pub async fn send_text(
+pub(super) async fn send_text(
     ctx: Context<'_>,
     kind: ReplyKind,
     text: String,

@@ -16,7 +16,7 @@ use crate::core::soup::puzzle::Puzzle;
 use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 
-use super::answer::{first_response, is_thread, refuse};
+use super::answer::{first_response, is_thread, refuse, refuse_text, send_text};
 use super::games::{player_of, scope_of};
 use super::render::{neutralise, safe_name};
 use super::send::{intro_buttons, private};

@@ -4,6 +4,7 @@
 //! only where the SQL must differ (`migrations/postgres/`, same version).
 
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};

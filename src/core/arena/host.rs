@@ -133,6 +133,10 @@ impl ArenaHost {
     }
 }
 
+/// The game's folder under `data/`: its cast, `en/*.toml` and `zh/*.toml`
+/// (personas, narrators, topics).
+const DATA: &str = "arena";
+
 /// The Arena, over its bundled cast and topics (`data/arena`). The game's registration (`core::games!`).
 pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
     Arc::new(ArenaHost::new(bundled::load(data, DATA, "a bundled Arena file", super::Roster::from_sources)))
