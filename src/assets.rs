@@ -10,8 +10,8 @@ use include_dir::{Dir, include_dir};
 use crate::core::arena::Roster;
 use crate::core::catalogue::Catalogue;
 use crate::core::game::{Bundled, HostedGame};
-use crate::core::lore::Worlds;
 use crate::core::prompts::Prompts;
+use crate::core::rpg::Worlds;
 use crate::core::undercover::WordLibrary;
 
 static PROMPTS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/prompts");
@@ -101,7 +101,7 @@ pub fn arena_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>
 /// The Lore RPG's worlds as (`<id>/<file>.toml`, text): every world
 /// directory under `dir`, or the embedded set.
 pub fn world_sources(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    dir.map_or_else(|| Ok(bundled_files("lore")), content_files)
+    dir.map_or_else(|| Ok(bundled_files("rpg")), content_files)
 }
 
 /// A game's bundled folder (`data/<folder>`) as its `hosted` and its
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_bundled_worlds_are_valid() {
-        let (worlds, problems) = crate::core::lore::Worlds::from_sources(&super::world_sources(None).unwrap());
+        let (worlds, problems) = crate::core::rpg::Worlds::from_sources(&super::world_sources(None).unwrap());
         assert!(problems.is_empty(), "{problems:#?}");
         assert_eq!(worlds.worlds.len(), 2);
         for lang in [crate::core::vocab::Language::En, crate::core::vocab::Language::Zh] {

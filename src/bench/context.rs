@@ -18,7 +18,7 @@
 //!
 //! Then the same figures for the short games (`records.rs`).
 
-use crate::core::lore::verbs::LoreVerb;
+use crate::core::rpg::verbs::LoreVerb;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -30,7 +30,7 @@ use crate::core::embed::Embedder;
 use crate::core::game::{Table, TurnContext, TurnInput};
 use crate::core::knowledge::Knowledge;
 use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::lore::{LoreGame, LoreTable, World};
+use crate::core::rpg::{LoreGame, LoreTable, World};
 use crate::core::services::{Pipeline, PipelineSettings, Progress};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;

@@ -206,7 +206,7 @@ pub(super) async fn eval_judge(
 /// `echoes eval referee`: the Lore RPG's referee on the worlds' probes.
 pub(super) async fn eval_referee(mut settings: Settings, world: Option<String>, json: bool) -> anyhow::Result<()> {
     let worlds = crate::assets::worlds();
-    let chosen: Vec<std::sync::Arc<crate::core::lore::World>> = match &world {
+    let chosen: Vec<std::sync::Arc<crate::core::rpg::World>> = match &world {
         Some(name) => vec![
             worlds
                 .worlds

@@ -47,7 +47,7 @@ macro_rules! games {
 games! {
     undercover,
     arena,
-    lore,
+    rpg,
     secret_ballot,
     werewolf,
 }

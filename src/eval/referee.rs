@@ -1,5 +1,5 @@
 //! `echoes eval referee [WORLD]`: the Lore RPG's referee measured on the
-//! worlds' own probes (`data/lore/<id>/probes.toml`: an action and the
+//! worlds' own probes (`data/rpg/<id>/probes.toml`: an action and the
 //! verdict a correct referee reaches). Each probe is ruled on a fresh
 //! session through the real steps of a turn (retrieval, recall, the
 //! referee's prompt, its parser and fallback, the planner's route); prints
@@ -16,8 +16,8 @@ use std::sync::Arc;
 use serde_json::json;
 
 use crate::core::game::TurnContext;
-use crate::core::lore::agents::Plan;
-use crate::core::lore::{LoreGame, LoreTable, World};
+use crate::core::rpg::agents::Plan;
+use crate::core::rpg::{LoreGame, LoreTable, World};
 use crate::core::services::{Pipeline, Progress};
 use crate::core::vocab::Player;
 

@@ -98,7 +98,7 @@ fn the_engine_names_no_game() {
         rust_files(&root.join(dir), &mut files);
     }
     let soups_seat = [root.join("bot/games.rs"), root.join("bot/puzzles.rs")];
-    let games = ["soup::", "undercover::", "arena::", "lore::", "secret_ballot::", "werewolf::", "SoupGame", "i18n::"];
+    let games = ["soup::", "undercover::", "arena::", "rpg::", "secret_ballot::", "werewolf::", "SoupGame", "i18n::"];
     for file in files.iter().filter(|f| !f.ends_with("tests.rs") && !soups_seat.contains(f)) {
         let code = code_of(file);
         for game in games {

@@ -6,12 +6,12 @@
 //! after the restart, a disqualified action, a corrected reply); the world
 //! check and the context benchmark through the real binary.
 
-use echoes::core::lore::verbs::LoreVerb;
+use echoes::core::rpg::verbs::LoreVerb;
 use std::sync::Arc;
 
 use echoes::core::actor::Inbound;
 use echoes::core::game::{Table, TurnContext, TurnInput};
-use echoes::core::lore::{LoreGame, LoreTable, World};
+use echoes::core::rpg::{LoreGame, LoreTable, World};
 use echoes::core::services::Progress;
 use echoes::core::vocab::Language;
 use echoes::core::vocab::Player;

@@ -7,7 +7,7 @@ use crate::phrase;
 
 use super::Tally;
 
-crate::phrasebook!(BOOK, "core/lore");
+crate::phrasebook!(BOOK, "core/rpg");
 
 pub fn title(lang: Language) -> &'static str {
     BOOK.fixed(lang, "title")

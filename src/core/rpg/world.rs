@@ -1,4 +1,4 @@
-//! Worlds for the Lore RPG: a lorebook (`data/lore/<id>/`: `world.toml`
+//! Worlds for the Lore RPG: a lorebook (`data/rpg/<id>/`: `world.toml`
 //! with the premise, the opening scene and the hard rules; `passages.toml`,
 //! public lore and GM-only secrets; `npcs.toml`, who players can address;
 //! `probes.toml`, referee test cases), loaded and checked. A problem in a

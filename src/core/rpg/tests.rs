@@ -2,7 +2,7 @@
 //! answers by role (the prompts' LORE-… markers): every branch of seed
 //! 001, the persona cache, the gate, a model that fails or babbles.
 
-use crate::core::lore::verbs::LoreVerb;
+use crate::core::rpg::verbs::LoreVerb;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;

@@ -2,7 +2,7 @@
 //! (`commands/<game>.toml`) and the closed enum the table plays.
 
 /// The `rpg` group, as the catalogue reads it.
-pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/lore.toml"));
+pub const DECLARATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/rpg.toml"));
 
 crate::game_verbs! {
     /// A Lore RPG verb beside the engine's moves (`act` is free text).

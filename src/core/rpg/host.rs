@@ -55,9 +55,9 @@ fn shown(w: &World) -> String {
 
 /// The game's folder under `data/`: one folder a world (`<id>/world.toml`,
 /// `passages.toml`, `npcs.toml`, `probes.toml`).
-const DATA: &str = "lore";
+const DATA: &str = "rpg";
 
-/// The Lore RPG, over its bundled worlds (`data/lore`). The game's registration (`core::games!`).
+/// The Lore RPG, over its bundled worlds (`data/rpg`). The game's registration (`core::games!`).
 pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
     Arc::new(LoreHost::new(bundled::load(data, DATA, "a bundled world", super::Worlds::from_sources)))
 }
