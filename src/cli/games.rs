@@ -126,13 +126,13 @@ async fn show_puzzle(app: &App, id: &str, spoilers: bool) -> anyhow::Result<()> 
 }
 
 /// `echoes games`: a line for each game the catalogue declares a `start`
-/// for in the terminal (its group and its `start` help), and what else it
-/// offers: self-play, a content check.
+/// for (its group and its `start` help), and what else it offers:
+/// self-play, a content check.
 pub(super) fn list(settings: &Settings) -> anyhow::Result<()> {
     let catalogue = crate::assets::catalogue();
     let hosted = crate::assets::hosted_games();
     let lang = settings.language();
-    let starts = catalogue.for_frontend(Frontend::Terminal).filter(|v| v.action == Some(Move::Start));
+    let starts = catalogue.verbs.iter().filter(|v| v.action == Some(Move::Start));
     for start in starts {
         let group = start.group.as_str();
         let mut offers = Vec::new();
