@@ -180,10 +180,6 @@ pub enum EvalCommand {
         #[arg(long)]
         scores: bool,
     },
-    /// The sentence embedder on llama.cpp against the same model on
-    /// candle, over every bundled puzzle's known questions and key facts:
-    /// the cosine of each text's two vectors and each engine's time.
-    Embedder,
     /// The Lore RPG's referee on every probe of a world's probes.toml
     /// (both bundled worlds when none is named): accuracy, a confusion
     /// table and the parse rate.
@@ -528,7 +524,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             ops::eval_judge(settings, &file, parallel, json, scores).await
         }
         Command::Eval(EvalCommand::Referee { world, json }) => ops::eval_referee(settings, world, json).await,
-        Command::Eval(EvalCommand::Embedder) => ops::eval_embedder(&settings).await,
         Command::Db(command) => ops::db(&settings, command).await,
         Command::Prompts(command) => ops::prompts(&settings, command),
         Command::Healthcheck { url } => ops::healthcheck(&settings, url).await,

@@ -47,7 +47,8 @@ pub struct OpsSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KnowledgeSettings {
-    /// "auto", "llama", "candle" or "hashing".
+    /// "auto" (the default) or "llama": the sentence model on llama.cpp;
+    /// "hashing": no model (word hashing, for tests and tiny machines).
     pub embedder: String,
 }
 
@@ -212,8 +213,8 @@ impl Settings {
         );
         anyhow::ensure!((20..=4000).contains(&self.game.max_input_chars), "game.max_input_chars must be 20..=4000");
         anyhow::ensure!(
-            matches!(self.knowledge.embedder.as_str(), "auto" | "llama" | "candle" | "hashing"),
-            "knowledge.embedder must be \"auto\", \"llama\", \"candle\" or \"hashing\", not {:?}",
+            matches!(self.knowledge.embedder.as_str(), "auto" | "llama" | "hashing"),
+            "knowledge.embedder must be \"auto\", \"llama\" or \"hashing\", not {:?}",
             self.knowledge.embedder
         );
         anyhow::ensure!(self.game.hint_limit <= 20, "game.hint_limit must be at most 20");

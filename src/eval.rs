@@ -7,7 +7,6 @@
 //! in file order. Prints accuracy, a confusion matrix, the parse rate and
 //! seconds per judgement, as a table and as JSON.
 
-pub mod embedder;
 pub mod referee;
 
 use crate::core::soup::verbs::SoupVerb;

@@ -244,23 +244,6 @@ pub(super) async fn write_transcript(
     Ok(())
 }
 
-/// `echoes eval embedder`: the embedder's two engines over every text the
-/// Judge's memory embeds (the bundled puzzles, and those in the configured
-/// puzzle directory).
-pub(super) async fn eval_embedder(settings: &Settings) -> anyhow::Result<()> {
-    let local = &settings.llm.local;
-    let hint = |e: crate::core::embed::EmbedError| anyhow::anyhow!("{e} (run `echoes models fetch embedder`)");
-    let candle = crate::embed::sentence_model("candle", local).await.map_err(hint)?;
-    let llama = crate::embed::sentence_model("llama", local).await.map_err(hint)?;
-    let (library, _) = crate::puzzles::PuzzleLibrary::load(Some(&settings.puzzle_dir()));
-    let puzzles: Vec<&crate::core::soup::puzzle::Puzzle> = library.all().iter().map(|p| p.as_ref()).collect();
-    let texts = crate::eval::embedder::texts(&puzzles);
-    eprintln!("embedding {} texts from {} puzzles with each engine…", texts.len(), puzzles.len());
-    let found = crate::eval::embedder::compare(&texts, candle.as_ref(), llama.as_ref()).await?;
-    print!("{}", crate::eval::embedder::render("candle", "llama.cpp", &found));
-    Ok(())
-}
-
 /// `echoes prompts list|show`: the templates as this configuration reads
 /// them (built in, or from `[prompts] dir`).
 pub(super) fn prompts(settings: &Settings, command: PromptsCommand) -> anyhow::Result<()> {

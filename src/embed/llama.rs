@@ -3,7 +3,8 @@
 //! runs) in llama.cpp's embedding mode. The model's own WordPiece
 //! vocabulary tokenizes ([CLS] text [SEP]), llama.cpp pools (mean, or the
 //! [CLS] token when the file says so) and the vectors are L2-normalised
-//! here: what `LocalEmbedder` gives on candle, to within float rounding.
+//! here: sentence-transformers' vectors to within float rounding (the
+//! tests hold them against `scripts/embed-reference.py`'s).
 //!
 //! Loads once; `embed` runs on tokio's blocking pool, several texts per
 //! llama.cpp call (one sequence each), one call at a time. A text longer
@@ -111,7 +112,7 @@ impl LlamaEmbedder {
 }
 
 /// The file's `general.name` (the converter writes the model's directory
-/// name: `all-MiniLM-L6-v2`, as `LocalEmbedder` says), else its stem.
+/// name: `all-MiniLM-L6-v2`), else its stem.
 fn label(model: &LlamaModel, path: &Path) -> String {
     match model.meta_val_str("general.name") {
         Ok(name) if !name.trim().is_empty() => name,

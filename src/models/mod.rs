@@ -190,7 +190,7 @@ impl ModelDir {
     }
 
     /// The embedder's directory, which must hold its sources (what the
-    /// candle embedder and the converter read).
+    /// converter reads to make its GGUF).
     pub fn embedder_sources(&self) -> Result<PathBuf, ModelError> {
         let dir = self.embedder();
         match EMBEDDER_SOURCES.iter().map(|f| dir.join(f)).find(|p| !p.is_file()) {

@@ -1,14 +1,14 @@
 //! The model architectures the local provider runs, as GGUF files name
 //! them (`general.architecture`), and the context each is given. llama.cpp
-//! runs many more; these four are the ones whose chat templates and
-//! tokenizers the engine knows (`super::template`, `super::tokenizer`).
+//! runs many more; these four are the ones whose chat templates the
+//! engine knows (`super::template`).
 //!
 //! - `llama`: SmolLM2 (the packaged small model) and other llama-shaped files.
 //! - `qwen2`: Qwen2.5 instruct (the default large model: multilingual).
 //! - `qwen3`: Qwen3 (its "thinking" is switched off by the chat template).
 //! - `gemma3`: Gemma 3.
 
-use candle_core::quantized::gguf_file::Content;
+use crate::models::gguf::Header;
 
 /// Positions any model here is given at most, prompt and reply together:
 /// the KV cache is allocated for all of them, and on a few cores a longer
@@ -19,6 +19,6 @@ pub const MAX_CONTEXT: usize = 4096;
 pub const SUPPORTED: [&str; 4] = ["llama", "qwen2", "qwen3", "gemma3"];
 
 /// The context length the file was trained with, under its architecture's key.
-pub fn trained_context(content: &Content, arch: &str) -> Option<usize> {
-    content.metadata.get(&format!("{arch}.context_length")).and_then(|v| v.to_u32().ok()).map(|n| n as usize)
+pub fn trained_context(header: &Header, arch: &str) -> Option<usize> {
+    header.unsigned(&format!("{arch}.context_length")).and_then(|n| usize::try_from(n).ok())
 }

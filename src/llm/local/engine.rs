@@ -1,7 +1,7 @@
 //! The in-process model: a GGUF file checked and described from its
-//! metadata, run by llama.cpp (`super::llama`), with its tokenizer and chat
-//! template, the prefix cache (`super::cache`) and the blocking generation
-//! loop.
+//! metadata, run by llama.cpp (`super::llama`) with its own tokenizer, the
+//! chat template, the prefix cache (`super::cache`) and the blocking
+//! generation loop.
 //!
 //! Everything here blocks the calling thread; `super::LocalClient` runs it
 //! on tokio's blocking pool. Errors are plain strings for the caller to
@@ -75,26 +75,26 @@ impl Engine {
     /// prompt is processed whole).
     pub fn load_with(path: &Path, cache_bytes: u64) -> Result<Self, String> {
         let started = Instant::now();
-        let (content, file_bytes) = gguf::read_complete(path)?;
-        let arch = meta_string(&content, "general.architecture").unwrap_or_default();
+        let (header, file_bytes) = gguf::read_complete(path)?;
+        let arch = meta_string(&header, "general.architecture").unwrap_or_default();
         if !arch::SUPPORTED.contains(&arch.as_str()) {
             return Err(format!(
                 "its architecture is `{arch}`; supported are {}",
                 arch::SUPPORTED.map(|a| format!("`{a}`")).join(", ")
             ));
         }
-        let tokenizer = ChatTokenizer::from_gguf(&content)?;
-        let template = match meta_string(&content, "tokenizer.chat_template") {
+        let template = match meta_string(&header, "tokenizer.chat_template") {
             // A Gemma file without a template (a base model) still knows Gemma's turns.
             None if arch == "gemma3" => ChatTemplate::Gemma,
             template => ChatTemplate::from_gguf(template.as_deref())?,
         };
-        let stops = template.stop_ids(&tokenizer);
-        let name = meta_string(&content, "general.name")
+        let name = meta_string(&header, "general.name")
             .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
-        let context_tokens = arch::trained_context(&content, &arch).map_or(MAX_CONTEXT, |n| n.min(MAX_CONTEXT));
-        drop(content);
+        let context_tokens = arch::trained_context(&header, &arch).map_or(MAX_CONTEXT, |n| n.min(MAX_CONTEXT));
+        drop(header);
         let llama = Llama::load(path, context_tokens)?;
+        let tokenizer = ChatTokenizer::of(llama.model());
+        let stops = template.stop_ids(&tokenizer);
         let cache = PrefixCache::new(usize::try_from(cache_bytes).unwrap_or(usize::MAX));
         let info = ModelInfo {
             name,

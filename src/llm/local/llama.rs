@@ -1,14 +1,15 @@
 //! llama.cpp through the `llama-cpp-2` bindings: one loaded model with one
 //! context (its KV cache), fed token ids and giving back logits. This is
-//! the number crunching only; tokenizing, templates, sampling and the
-//! prefix cache stay in Rust (`super::tokenizer`, `super::cache`).
+//! the number crunching; the model's vocabulary tokenizes
+//! (`super::tokenizer`), and templates, sampling and the prefix cache are
+//! in Rust (`super::template`, `super::sampler`, `super::cache`).
 //!
 //! Everything here blocks. One sequence (id 0) holds the tokens fed so
 //! far, at positions `0..len`; its state can be saved and restored whole.
 
 use std::num::NonZeroU32;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
@@ -54,7 +55,7 @@ pub(crate) fn backend() -> Result<&'static LlamaBackend, String> {
 pub struct Llama {
     // Field order matters: the context is dropped before the model it uses.
     ctx: LlamaContext<'static>,
-    _model: Box<LlamaModel>,
+    model: Arc<LlamaModel>,
     vocab: usize,
 }
 
@@ -68,7 +69,7 @@ impl Llama {
         let backend = backend()?;
         let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
             .map_err(|e| format!("llama.cpp could not load it ({e})"))?;
-        let model = Box::new(model);
+        let model = Arc::new(model);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as i32;
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(context as u32))
@@ -80,14 +81,20 @@ impl Llama {
             // cached prefix can be cut back anywhere (`truncate`).
             .with_swa_full(true)
             .with_flash_attention_policy(FLASH_ATTENTION_OFF);
-        // SAFETY: the context borrows the model, which is boxed (its address
-        // never changes), owned by the same struct and dropped after it.
-        let model_ref: &'static LlamaModel = unsafe { &*(model.as_ref() as *const LlamaModel) };
+        // SAFETY: the context borrows the model, which is shared (its address
+        // never changes) and held by the same struct, which drops the
+        // context first: the model outlives it.
+        let model_ref: &'static LlamaModel = unsafe { &*Arc::as_ptr(&model) };
         let ctx = model_ref
             .new_context(backend, params)
             .map_err(|e| format!("llama.cpp could not make a context for it ({e})"))?;
         let vocab = usize::try_from(model.n_vocab()).unwrap_or(0);
-        Ok(Self { ctx, _model: model, vocab })
+        Ok(Self { ctx, model, vocab })
+    }
+
+    /// The loaded model (its vocabulary tokenizes).
+    pub fn model(&self) -> Arc<LlamaModel> {
+        Arc::clone(&self.model)
     }
 
     /// Feeds `ids` at positions `from..`, returns the logits after the last.

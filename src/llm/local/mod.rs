@@ -10,8 +10,8 @@
 //! - `cpu`: which of ggml's CPU kernels run (built in, or the best module
 //!   for this CPU in the portable build).
 //! - `cache`: the prefix cache, so a turn processes only its new tokens.
-//! - `tokenizer`, `template`: the tokenizer rebuilt from GGUF metadata and
-//!   the prompt formats (ChatML, Qwen3's, Gemma's).
+//! - `tokenizer`: llama.cpp's own tokenizer for the loaded model.
+//! - `template`: the prompt formats (ChatML, Qwen3's, Gemma's).
 //! - `sampler`: greedy or seeded top-k/top-p sampling.
 //! - `structured`: schema-guided replies (the local `format`).
 //!

@@ -261,25 +261,9 @@ fn each_architecture_loads_and_generates_from_a_tiny_file() {
 
 #[test]
 fn an_unsupported_architecture_is_named() {
-    use candle_core::quantized::QTensor;
-    use candle_core::quantized::gguf_file::{self, Content, Value};
-
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tiny.gguf");
-    tiny::write("qwen2", &path);
-    let mut file = std::fs::File::open(&path).unwrap();
-    let content = Content::read(&mut file).unwrap();
-    let mut metadata = content.metadata.clone();
-    metadata.insert("general.architecture".into(), Value::String("mamba".into()));
-    let tensors: Vec<(String, QTensor)> = content
-        .tensor_infos
-        .keys()
-        .map(|name| (name.clone(), content.tensor(&mut file, name, &candle_core::Device::Cpu).unwrap()))
-        .collect();
-    let metadata: Vec<(&str, &Value)> = metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let tensors: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let other = dir.path().join("mamba.gguf");
-    gguf_file::write(&mut std::fs::File::create(&other).unwrap(), &metadata, &tensors).unwrap();
+    tiny::write_labelled("qwen2", "mamba", &other);
     let why = Engine::load(&other).err().expect("refused");
     assert!(why.contains("`mamba`") && why.contains("`qwen2`"), "{why}");
 }

@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
-use candle_core::quantized::gguf_file::{self, Value};
-use candle_core::quantized::{GgmlDType, QTensor};
-use candle_core::{Device, Tensor};
+use llama_cpp_sys_2::{GGML_TYPE_F32, GGML_TYPE_Q4_K, GGML_TYPE_Q6_K, GGML_TYPE_Q8_0};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+use crate::models::gguf::Value;
+use crate::models::gguf::write::{self, Tensor};
 
 /// Hidden width: a multiple of 256, as the k-quants' blocks need.
 const HIDDEN: usize = 256;
@@ -35,37 +36,43 @@ pub fn specials(arch: &str) -> &'static [&'static str] {
 
 /// Writes a tiny `arch` model (`llama`, `qwen2`, `qwen3` or `gemma3`) to `path`.
 pub fn write(arch: &str, path: &Path) {
+    write_labelled(arch, arch, path);
+}
+
+/// A tiny `arch` model whose `general.architecture` says `label`: a file
+/// of an architecture the engine does not run.
+pub fn write_labelled(arch: &str, label: &str, path: &Path) {
     let tokens = if arch == "gemma3" { pieces() } else { vocabulary(specials(arch)) };
     let vocab = tokens.len();
     // Seeded: the same weights every run, so a test that compares two
     // paths through the model (with and without the prefix cache) meets
     // the same near-ties every time, not a new draw of them.
     let mut rng = StdRng::seed_from_u64(SEED);
-    let mut tensors: Vec<(String, QTensor)> = vec![
-        ("token_embd.weight".into(), random(&mut rng, &[vocab, HIDDEN], GgmlDType::Q8_0)),
+    let mut tensors: Vec<(String, Tensor)> = vec![
+        ("token_embd.weight".into(), random(&mut rng, &[vocab, HIDDEN], GGML_TYPE_Q8_0)),
         ("output_norm.weight".into(), ones(HIDDEN)),
     ];
     // Gemma ties its output to the embeddings; the others have their own.
     if arch != "gemma3" {
-        tensors.push(("output.weight".into(), random(&mut rng, &[vocab, HIDDEN], GgmlDType::Q6K)));
+        tensors.push(("output.weight".into(), random(&mut rng, &[vocab, HIDDEN], GGML_TYPE_Q6_K)));
     }
     for block in 0..BLOCKS {
         let name = |t: &str| format!("blk.{block}.{t}");
-        let mut add = |t: &str, tensor: QTensor| tensors.push((name(t), tensor));
+        let mut add = |t: &str, tensor: Tensor| tensors.push((name(t), tensor));
         add("attn_norm.weight", ones(HIDDEN));
         add("ffn_norm.weight", ones(HIDDEN));
-        add("attn_q.weight", random(&mut rng, &[HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
-        add("attn_k.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q4K));
-        add("attn_v.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GgmlDType::Q6K));
-        add("attn_output.weight", random(&mut rng, &[HIDDEN, HEADS * HEAD_DIM], GgmlDType::Q4K));
-        add("ffn_gate.weight", random(&mut rng, &[FFN, HIDDEN], GgmlDType::Q4K));
-        add("ffn_up.weight", random(&mut rng, &[FFN, HIDDEN], GgmlDType::Q4K));
-        add("ffn_down.weight", random(&mut rng, &[HIDDEN, FFN], GgmlDType::Q6K));
+        add("attn_q.weight", random(&mut rng, &[HEADS * HEAD_DIM, HIDDEN], GGML_TYPE_Q4_K));
+        add("attn_k.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GGML_TYPE_Q4_K));
+        add("attn_v.weight", random(&mut rng, &[KV_HEADS * HEAD_DIM, HIDDEN], GGML_TYPE_Q6_K));
+        add("attn_output.weight", random(&mut rng, &[HIDDEN, HEADS * HEAD_DIM], GGML_TYPE_Q4_K));
+        add("ffn_gate.weight", random(&mut rng, &[FFN, HIDDEN], GGML_TYPE_Q4_K));
+        add("ffn_up.weight", random(&mut rng, &[FFN, HIDDEN], GGML_TYPE_Q4_K));
+        add("ffn_down.weight", random(&mut rng, &[HIDDEN, FFN], GGML_TYPE_Q6_K));
         match arch {
             "qwen2" => {
-                add("attn_q.bias", random(&mut rng, &[HEADS * HEAD_DIM], GgmlDType::F32));
-                add("attn_k.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GgmlDType::F32));
-                add("attn_v.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GgmlDType::F32));
+                add("attn_q.bias", random(&mut rng, &[HEADS * HEAD_DIM], GGML_TYPE_F32));
+                add("attn_k.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GGML_TYPE_F32));
+                add("attn_v.bias", random(&mut rng, &[KV_HEADS * HEAD_DIM], GGML_TYPE_F32));
             }
             "qwen3" => {
                 add("attn_q_norm.weight", ones(HEAD_DIM));
@@ -83,7 +90,7 @@ pub fn write(arch: &str, path: &Path) {
     }
 
     let mut metadata: Vec<(String, Value)> = vec![
-        ("general.architecture".into(), Value::String(arch.into())),
+        ("general.architecture".into(), Value::String(label.into())),
         ("general.name".into(), Value::String(format!("tiny-{arch}"))),
         ("tokenizer.chat_template".into(), Value::String(template(arch).into())),
     ];
@@ -106,10 +113,8 @@ pub fn write(arch: &str, path: &Path) {
     }
     metadata.extend(shape);
 
-    let metadata: Vec<(&str, &Value)> = metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let tensors: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let mut file = std::fs::File::create(path).expect("create the tiny model");
-    gguf_file::write(&mut file, &metadata, &tensors).expect("write the tiny model");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("create the tiny model"));
+    write::write(&mut file, &metadata, &tensors).expect("write the tiny model");
 }
 
 /// The tokenizer's metadata: byte-level BPE, or SentencePiece BPE for Gemma.
@@ -200,15 +205,15 @@ fn template(arch: &str) -> &'static str {
     }
 }
 
-/// Uniform noise with a standard deviation of 0.05.
-fn random(rng: &mut StdRng, shape: &[usize], dtype: GgmlDType) -> QTensor {
+/// Uniform noise with a standard deviation of 0.05, in `shape` (outermost
+/// dimension first, as the weights' matrices are written).
+fn random(rng: &mut StdRng, shape: &[usize], kind: u32) -> Tensor {
     let bound = 0.05 * 3f32.sqrt();
     let values: Vec<f32> = (0..shape.iter().product()).map(|_| rng.random_range(-bound..bound)).collect();
-    let tensor = Tensor::from_vec(values, shape, &Device::Cpu).expect("random weights");
-    QTensor::quantize(&tensor, dtype).expect("quantise")
+    let dims: Vec<u64> = shape.iter().rev().map(|&d| d as u64).collect();
+    if kind == GGML_TYPE_F32 { Tensor::f32(&dims, &values) } else { Tensor::quantized(&dims, kind, &values) }
 }
 
-fn ones(len: usize) -> QTensor {
-    QTensor::quantize(&Tensor::ones(len, candle_core::DType::F32, &Device::Cpu).expect("ones"), GgmlDType::F32)
-        .expect("f32")
+fn ones(len: usize) -> Tensor {
+    Tensor::f32(&[len as u64], &vec![1.0; len])
 }

@@ -4,14 +4,17 @@
 //! pinned `CONVERTER_PACKAGES` into the cache directory's `.python/`, which
 //! only the converter's runs put on their `PYTHONPATH`.
 //!
-//! The GGUF is written under a `.part` name and moved into place complete;
-//! it is checked before it counts as converted.
+//! The fetched files are checked against their recorded hashes first; the
+//! GGUF is written under a `.part` name and moved into place complete; it
+//! is checked before it counts as converted.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::{Fetcher, Scratch, part_of, path_arg, remove_any};
-use crate::models::{CONVERTER_PACKAGES, CONVERTER_SCRIPT, EMBEDDER_GGUF, ModelError, write_error};
+use crate::models::{
+    CONVERTER_PACKAGES, CONVERTER_SCRIPT, EMBEDDER_GGUF, EMBEDDER_SOURCES, ModelError, pins, write_error,
+};
 
 /// Succeeds only where the converter can run: its packages import and
 /// have what it calls.
@@ -34,8 +37,15 @@ impl Fetcher {
         Ok(out)
     }
 
-    /// Converts the embedder's files in `dir` to the GGUF `out`.
+    /// Converts the embedder's files in `dir` to the GGUF `out`, each
+    /// file first checked against the hash recorded when it was fetched.
     pub(super) async fn convert_embedder(&self, dir: &Path, out: &Path) -> Result<(), ModelError> {
+        let sources = dir.to_owned();
+        tokio::task::spawn_blocking(move || {
+            EMBEDDER_SOURCES.iter().try_for_each(|file| pins::check_recorded(&sources.join(file)))
+        })
+        .await
+        .map_err(|e| ModelError::Fetch(format!("checking the embedder's files failed: {e}")))??;
         let env = self.converter_env().await?;
         (self.say)("· converting the embedder to GGUF for llama.cpp");
         let args = ["-c".to_owned(), CONVERTER_SCRIPT.to_owned(), path_arg(dir), path_arg(out)];

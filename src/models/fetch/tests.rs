@@ -1,15 +1,14 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use candle_core::quantized::gguf_file::{self, Value};
-use candle_core::quantized::{GgmlDType, QTensor};
-use candle_core::{DType, Device, Tensor};
 use sha2::{Digest, Sha256};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::*;
 use crate::llm::settings::LocalSettings;
+use crate::models::gguf::Value;
+use crate::models::gguf::write::{Tensor, write};
 use crate::models::pins::HubFile;
 use crate::models::{EMBEDDER_GGUF, SMALL_CHAT_FILE};
 
@@ -21,12 +20,10 @@ fn refused_url() -> String {
 
 /// A tiny but valid GGUF file: one tensor and a name.
 fn tiny_gguf() -> Vec<u8> {
-    let tensor = Tensor::zeros((4, 32), DType::F32, &Device::Cpu).unwrap();
-    let q = QTensor::quantize(&tensor, GgmlDType::F32).unwrap();
-    let name = Value::String("tiny".to_owned());
-    let mut out = std::io::Cursor::new(Vec::new());
-    gguf_file::write(&mut out, &[("general.name", &name)], &[("token_embd.weight", &q)]).unwrap();
-    out.into_inner()
+    let tensor = Tensor::f32(&[32, 4], &[0.0; 128]);
+    let mut out = Vec::new();
+    write(&mut out, &[("general.name", Value::String("tiny".to_owned()))], &[("token_embd.weight", tensor)]).unwrap();
+    out
 }
 
 /// Builds `name-version-py3-none-any.whl` in `index` holding `files`.
@@ -317,6 +314,6 @@ async fn the_embedders_hashes_are_recorded_when_fetched_and_checked_when_loaded(
     std::fs::write(dir.join("config.json"), b"{\"changed\": true}").unwrap();
     let error = pins::check_recorded(&dir.join("config.json")).expect_err("changed since");
     assert!(matches!(error, ModelError::Checksum { .. }), "{error}");
-    let refused = crate::embed::LocalEmbedder::open(&dir).await.err().expect("not loaded");
+    let refused = s.fetcher.convert_embedder(&dir, &dir.join("again.gguf")).await.expect_err("not converted");
     assert!(refused.to_string().contains("SHA-256"), "{refused}");
 }
