@@ -21,10 +21,15 @@ static DATA: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data");
 static EMPTY: Dir<'static> = Dir::new("", &[]);
 pub const DEFAULT_CONFIG: &str = include_str!("../config/default.toml");
 
-/// Loads the prompt templates (`prompt_sources`).
+/// Loads the prompt templates (`prompt_sources`): every built-in one is
+/// defined, by its own text or by one of the same name from `dir`.
 pub fn load_prompts(dir: Option<&Path>) -> anyhow::Result<Prompts> {
+    let mut built_in = Vec::new();
+    embedded_templates(&PROMPTS, &mut built_in);
     let sources = prompt_sources(dir)?.into_iter().map(|t| (t.name, t.source));
-    Prompts::from_sources(sources).context("loading prompt templates")
+    Prompts::from_sources(sources)
+        .and_then(|prompts| prompts.requiring(built_in.iter().map(|(name, _)| name.as_str())))
+        .context("loading prompt templates")
 }
 
 /// One prompt template: its name, its text and where it was read.
@@ -307,16 +312,17 @@ mod tests {
     #[test]
     fn a_prompt_directory_overrides_by_name() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("judge.system.j2"), "Judge {{ nothing }}").unwrap();
+        std::fs::create_dir_all(dir.path().join("soup")).unwrap();
+        std::fs::write(dir.path().join("soup/judge.system.j2"), "Judge {{ nothing }}").unwrap();
         std::fs::create_dir_all(dir.path().join("extra")).unwrap();
         std::fs::write(dir.path().join("extra/hello.j2"), "hi").unwrap();
         std::fs::write(dir.path().join("notes.txt"), "not a template").unwrap();
         let all = super::prompt_sources(Some(dir.path())).unwrap();
-        let judge = all.iter().find(|t| t.name == "judge.system").unwrap();
+        let judge = all.iter().find(|t| t.name == "soup/judge.system").unwrap();
         assert_eq!(judge.source, "Judge {{ nothing }}");
         assert!(judge.origin.ends_with("judge.system.j2"), "{}", judge.origin);
         assert!(all.iter().any(|t| t.name == "extra/hello" && t.source == "hi"));
-        let narrator = all.iter().find(|t| t.name == "narrator.system").unwrap();
+        let narrator = all.iter().find(|t| t.name == "soup/narrator.system").unwrap();
         assert_eq!(narrator.origin, "built in");
         assert!(!all.iter().any(|t| t.name.contains("notes")));
         super::load_prompts(Some(dir.path())).expect("the rest are built in");

@@ -1,21 +1,16 @@
-//! Prompt rendering. One minijinja template per role and purpose; the
-//! sources come from `prompts/` (embedded, or a directory named in config).
+//! Prompt templates: one minijinja template per game, role and purpose,
+//! named by its path below `prompts/` without `.j2` (`soup/judge.system`,
+//! `undercover/describe`). The sources are compiled in, and a directory
+//! named in config replaces any of them by name (`assets::prompt_sources`,
+//! `echoes prompts list|show`).
 //!
-//! The types here are the secrecy boundary: only `JudgeView` carries the
-//! bottom and key facts, and only the Judge's templates receive it. The
-//! Narrator's templates are rendered from a `PublicView`, which cannot hold
-//! secret text because it is built from the surface alone.
+//! A game renders its own templates with `render`, from a context built of
+//! its own types: those types are its secrecy boundary (Turtle Soup's in
+//! `soup::prompts`: only the Judge's view holds the answer). `PublicTurn`
+//! is every game's public record: one earlier turn as everybody saw it.
 
 use minijinja::Environment;
 use serde::Serialize;
-
-use super::soup::puzzle::{Fact, Puzzle};
-
-use crate::core::vocab::Language;
-
-/// Template names every prompt set must define.
-pub const REQUIRED: [&str; 6] =
-    ["judge.system", "judge.user", "narrator.system", "narrator.user", "summary.system", "player.system"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum PromptError {
@@ -47,55 +42,8 @@ pub struct PublicTurn {
     pub outcome: String,
 }
 
-/// What anybody at the table may know: safe for Narrator and AI players.
-#[derive(Debug, Clone, Serialize)]
-pub struct PublicView<'a> {
-    pub title: &'a str,
-    pub surface: &'a str,
-    pub language: &'static str,
-    pub history: &'a [PublicTurn],
-    /// Relevant memories about the players present (public content only).
-    pub memories: &'a [String],
-}
-
-impl<'a> PublicView<'a> {
-    pub fn of(puzzle: &'a Puzzle, history: &'a [PublicTurn]) -> Self {
-        PublicView {
-            title: &puzzle.title,
-            surface: &puzzle.surface,
-            language: puzzle.language.code(),
-            history,
-            memories: &[],
-        }
-    }
-}
-
-/// What the Judge sees: the public view plus the answer and a canary.
-#[derive(Debug, Clone, Serialize)]
-pub struct JudgeView<'a> {
-    #[serde(flatten)]
-    pub public: PublicView<'a>,
-    pub bottom: &'a str,
-    pub facts: &'a [Fact],
-    /// Background passages retrieved for this question (lore-heavy puzzles).
-    pub passages: &'a [String],
-    /// A random marker that must never appear in anything players see.
-    pub canary: &'a str,
-}
-
-/// How the Judge should treat the player's message.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum JudgeMode {
-    /// Free text: classify as question, guess or chatter, then judge.
-    Auto,
-    Question,
-    Guess,
-}
-
 impl Prompts {
-    /// Compiles templates from `(name, source)` pairs; every name in
-    /// `REQUIRED` must be present.
+    /// Compiles templates from `(name, source)` pairs.
     pub fn from_sources(sources: impl IntoIterator<Item = (String, String)>) -> Result<Prompts, PromptError> {
         let mut env = Environment::new();
         env.set_trim_blocks(true);
@@ -103,43 +51,19 @@ impl Prompts {
         for (name, source) in sources {
             env.add_template_owned(name.clone(), source).map_err(|source| PromptError::Syntax { name, source })?;
         }
-        for name in REQUIRED {
-            env.get_template(name).map_err(|_| PromptError::Missing(name.to_string()))?;
-        }
         Ok(Prompts { env })
     }
 
-    pub fn judge_system(&self, view: &JudgeView<'_>, mode: JudgeMode) -> Result<String, PromptError> {
-        self.render("judge.system", minijinja::context! { v => view, mode => mode })
+    /// The same set, checked to define every one of `names`.
+    pub fn requiring<'n>(self, names: impl IntoIterator<Item = &'n str>) -> Result<Prompts, PromptError> {
+        for name in names {
+            self.env.get_template(name).map_err(|_| PromptError::Missing(name.to_string()))?;
+        }
+        Ok(self)
     }
 
-    pub fn judge_user(&self, text: &str, mode: JudgeMode, language: Language) -> Result<String, PromptError> {
-        self.render("judge.user", minijinja::context! { text => text, mode => mode, language => language.code() })
-    }
-
-    pub fn narrator_system(&self, view: &PublicView<'_>) -> Result<String, PromptError> {
-        self.render("narrator.system", minijinja::context! { v => view })
-    }
-
-    pub fn narrator_user(&self, question: &str, verdict: &str, language: Language) -> Result<String, PromptError> {
-        self.render(
-            "narrator.user",
-            minijinja::context! { question => question, verdict => verdict, language => language.code() },
-        )
-    }
-
-    /// The post-game summary prompt: public material and the outcome only.
-    pub fn summary_system(&self, view: &PublicView<'_>, outcome: &str) -> Result<String, PromptError> {
-        self.render("summary.system", minijinja::context! { v => view, outcome => outcome })
-    }
-
-    /// An AI player's prompt: public material and what the player-agent
-    /// role may retrieve.
-    pub fn player_system(&self, view: &PublicView<'_>, notes: &[String]) -> Result<String, PromptError> {
-        self.render("player.system", minijinja::context! { v => view, notes => notes })
-    }
-
-    fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String, PromptError> {
+    /// The template `name` rendered with `ctx`.
+    pub fn render(&self, name: &str, ctx: impl Serialize) -> Result<String, PromptError> {
         let template = self.env.get_template(name).map_err(|_| PromptError::Missing(name.to_string()))?;
         template.render(ctx).map_err(|source| PromptError::Render { name: name.to_string(), source })
     }

@@ -280,18 +280,18 @@ async fn prompt_templates_are_listed_shown_and_overridden_by_name() {
     let sandbox = Sandbox::new();
     let built_in = sandbox.run(None, &["prompts", "list"]).await;
     assert!(built_in.ok, "{}\n{}", built_in.stdout, built_in.stderr);
-    let judge = built_in.stdout.lines().find(|l| l.starts_with("judge.system")).expect("the Judge's template");
+    let judge = built_in.stdout.lines().find(|l| l.starts_with("soup/judge.system")).expect("the Judge's template");
     assert!(judge.ends_with("built in"), "{judge}");
-    sandbox.write("my-prompts/judge.system.j2", "You judge. {{ canary }}");
+    sandbox.write("my-prompts/soup/judge.system.j2", "You judge. {{ canary }}");
     let mut cmd = sandbox.echoes(None);
-    cmd.env("ECHOES__PROMPTS__DIR", sandbox.path().join("my-prompts")).args(["prompts", "show", "judge.system"]);
+    cmd.env("ECHOES__PROMPTS__DIR", sandbox.path().join("my-prompts")).args(["prompts", "show", "soup/judge.system"]);
     let shown = cmd.output().await.unwrap();
     assert_eq!(String::from_utf8_lossy(&shown.stdout), "You judge. {{ canary }}");
     let mut cmd = sandbox.echoes(None);
     cmd.env("ECHOES__PROMPTS__DIR", sandbox.path().join("my-prompts")).args(["prompts", "list"]);
     let listed = String::from_utf8_lossy(&cmd.output().await.unwrap().stdout).into_owned();
-    assert!(listed.lines().any(|l| l.starts_with("judge.system") && l.ends_with("judge.system.j2")), "{listed}");
-    assert!(listed.lines().any(|l| l.starts_with("narrator.system") && l.ends_with("built in")), "{listed}");
+    assert!(listed.lines().any(|l| l.starts_with("soup/judge.system") && l.ends_with("judge.system.j2")), "{listed}");
+    assert!(listed.lines().any(|l| l.starts_with("soup/narrator.system") && l.ends_with("built in")), "{listed}");
     let missing = sandbox.run(None, &["prompts", "show", "no-such"]).await;
     assert!(!missing.ok && missing.stderr.contains("echoes prompts list"), "{}", missing.stderr);
 }

@@ -1,54 +1,27 @@
 use super::*;
-use crate::core::fixtures::puzzle;
 
-fn prompts() -> Prompts {
-    crate::assets::load_prompts(None).expect("embedded prompts")
-}
-
-fn history() -> Vec<PublicTurn> {
-    vec![PublicTurn { player: "Alice".into(), text: "Was anyone at sea?".into(), outcome: "YES".into() }]
+fn set(sources: &[(&str, &str)]) -> Result<Prompts, PromptError> {
+    Prompts::from_sources(sources.iter().map(|(n, s)| (n.to_string(), s.to_string())))
 }
 
 #[test]
-fn judge_prompts_render() {
-    let p = puzzle();
-    let h = history();
-    let view = JudgeView {
-        public: PublicView::of(&p, &h),
-        bottom: &p.bottom,
-        facts: &p.facts,
-        passages: &[],
-        canary: "CANARY-test",
-    };
-    let prompts = prompts();
-    insta::assert_snapshot!("judge_system_auto", prompts.judge_system(&view, JudgeMode::Auto).unwrap());
-    insta::assert_snapshot!("judge_system_guess", prompts.judge_system(&view, JudgeMode::Guess).unwrap());
-    insta::assert_snapshot!(
-        "judge_user",
-        prompts.judge_user("Was his brother on the ship?", JudgeMode::Question, p.language).unwrap()
-    );
-}
-
-#[test]
-fn narrator_prompts_render_without_any_secret() {
-    let p = puzzle();
-    let h = history();
-    let prompts = prompts();
-    let system = prompts.narrator_system(&PublicView::of(&p, &h)).unwrap();
-    let user = prompts.narrator_user("Did a ship sink?", "YES", p.language).unwrap();
-    for secret in
-        [p.bottom.as_str(), "brother", "drowned", "CANARY"].into_iter().chain(p.facts.iter().map(|f| f.text.as_str()))
-    {
-        assert!(!system.contains(secret) && !user.contains(secret), "narrator prompt holds {secret:?}");
+fn a_template_renders_by_name_from_any_serialisable_context() {
+    let prompts = set(&[("game/hello", "Hello {{ who }}{% if loud %}!{% endif %}")]).unwrap();
+    #[derive(Serialize)]
+    struct Ctx<'a> {
+        who: &'a str,
+        loud: bool,
     }
-    insta::assert_snapshot!("narrator_system", system);
-    insta::assert_snapshot!("narrator_user", user);
+    assert_eq!(prompts.render("game/hello", Ctx { who: "Ana", loud: true }).unwrap(), "Hello Ana!");
+    assert_eq!(prompts.render("game/hello", minijinja::context! { who => "Bo" }).unwrap(), "Hello Bo");
+    let missing = prompts.render("game/bye", ()).expect_err("no such template");
+    assert!(missing.to_string().contains("missing"), "{missing}");
 }
 
 #[test]
-fn a_prompt_set_missing_a_template_is_refused() {
-    let err = Prompts::from_sources([("judge.system".to_string(), "x".to_string())]).expect_err("incomplete");
-    assert!(err.to_string().contains("missing"), "{err}");
-    let err = Prompts::from_sources([("judge.system".to_string(), "{% if %}".to_string())]).expect_err("syntax");
-    assert!(err.to_string().contains("does not compile"), "{err}");
+fn a_broken_or_incomplete_set_is_refused_by_name() {
+    let syntax = set(&[("game/a", "{% if %}")]).expect_err("syntax");
+    assert!(syntax.to_string().contains("\"game/a\" does not compile"), "{syntax}");
+    let incomplete = set(&[("game/a", "a")]).unwrap().requiring(["game/a", "game/b"]).expect_err("incomplete");
+    assert!(incomplete.to_string().contains("\"game/b\" is missing"), "{incomplete}");
 }

@@ -251,6 +251,7 @@ pub mod corrections;
 pub mod i18n;
 pub mod known;
 pub mod pipeline;
+pub mod prompts;
 pub mod puzzle;
 pub mod remember;
 pub mod selfplay;

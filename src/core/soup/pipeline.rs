@@ -7,9 +7,10 @@
 //! and no new state, so the turn never half-happens.
 
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient, LlmError};
-use crate::core::prompts::{JudgeMode, JudgeView, PublicTurn, PublicView};
+use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, is_meta_question};
 use crate::core::soup::i18n::{Msg, say, verdict_label};
+use crate::core::soup::prompts::{JudgeMode, JudgeView, PublicView};
 use crate::core::soup::puzzle::Puzzle;
 use crate::core::soup::verdict::{Intent, Judgement, Parsed, Verdict, judgement_schema, parse_judgement};
 use crate::core::soup::{Phase, Rejection, SoupEvent, SoupGame};
