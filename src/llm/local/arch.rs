@@ -1,7 +1,8 @@
-//! The model architectures the local provider runs, as GGUF files name
-//! them (`general.architecture`), and the context each is given. llama.cpp
-//! runs many more; these four are the ones whose chat templates the
-//! engine knows (`super::template`).
+//! The model architectures the local provider is tested on, as GGUF files
+//! name them (`general.architecture`), and the context each is given. Any
+//! other that llama.cpp loads runs too, laid out by its own chat template
+//! as llama.cpp applies it; these four have formats written here
+//! (`super::template`).
 //!
 //! - `llama`: SmolLM2 (the packaged small model) and other llama-shaped files.
 //! - `qwen2`: Qwen2.5 instruct (the default large model: multilingual).
@@ -15,7 +16,7 @@ use crate::models::gguf::Header;
 /// prompt would take minutes anyway.
 pub const MAX_CONTEXT: usize = 4096;
 
-/// The GGUF architectures supported, as `general.architecture` names them.
+/// The GGUF architectures tested here, as `general.architecture` names them.
 pub const SUPPORTED: [&str; 4] = ["llama", "qwen2", "qwen3", "gemma3"];
 
 /// The context length the file was trained with, under its architecture's key.

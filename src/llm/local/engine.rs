@@ -21,9 +21,10 @@ use super::sampler::Sampler;
 use super::structured::{self, Shape};
 use super::template::ChatTemplate;
 use super::tokenizer::ChatTokenizer;
-use crate::core::llm::ChatRequest;
+use crate::core::llm::{ChatMessage, ChatRequest};
 pub use crate::models::gguf::verify_gguf;
 use crate::models::gguf::{self, meta_string};
+use llama_cpp_2::model::LlamaChatTemplate;
 
 pub use crate::models::DEFAULT_PREFIX_CACHE_MB;
 
@@ -32,7 +33,8 @@ pub use crate::models::DEFAULT_PREFIX_CACHE_MB;
 pub struct ModelInfo {
     /// The GGUF's `general.name`, or the file stem.
     pub name: String,
-    /// Its `general.architecture`: `llama`, `qwen2`, `qwen3` or `gemma3`.
+    /// Its `general.architecture` (`llama`, `qwen2`, `qwen3`, `gemma3`: the
+    /// families tested here; any other llama.cpp loads).
     pub architecture: String,
     pub path: PathBuf,
     pub file_bytes: u64,
@@ -47,9 +49,19 @@ pub struct ModelInfo {
 pub struct Engine {
     model: Mutex<Model>,
     tokenizer: ChatTokenizer,
-    template: ChatTemplate,
+    format: Format,
     stops: Vec<u32>,
     pub info: ModelInfo,
+}
+
+/// How a conversation becomes the prompt: one of the formats written here
+/// for the families tested (`super::template`: ChatML, Qwen3's, Gemma's),
+/// recognised from the file's own template; else the model's own template
+/// as llama.cpp applies it (its built-in formats: Llama 3, Mistral, Phi,
+/// DeepSeek, …), ended by the tokens its vocabulary marks as ending a turn.
+enum Format {
+    Written(ChatTemplate),
+    Model(LlamaChatTemplate),
 }
 
 /// One finished generation, with its timings.
@@ -77,24 +89,35 @@ impl Engine {
         let started = Instant::now();
         let (header, file_bytes) = gguf::read_complete(path)?;
         let arch = meta_string(&header, "general.architecture").unwrap_or_default();
-        if !arch::SUPPORTED.contains(&arch.as_str()) {
-            return Err(format!(
-                "its architecture is `{arch}`; supported are {}",
-                arch::SUPPORTED.map(|a| format!("`{a}`")).join(", ")
-            ));
-        }
-        let template = match meta_string(&header, "tokenizer.chat_template") {
+        let written = match meta_string(&header, "tokenizer.chat_template") {
             // A Gemma file without a template (a base model) still knows Gemma's turns.
-            None if arch == "gemma3" => ChatTemplate::Gemma,
-            template => ChatTemplate::from_gguf(template.as_deref())?,
+            None if arch == "gemma3" => Some(ChatTemplate::Gemma),
+            template => ChatTemplate::from_gguf(template.as_deref()).ok(),
         };
         let name = meta_string(&header, "general.name")
             .unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
         let context_tokens = arch::trained_context(&header, &arch).map_or(MAX_CONTEXT, |n| n.min(MAX_CONTEXT));
         drop(header);
-        let llama = Llama::load(path, context_tokens)?;
+        let llama = Llama::load(path, context_tokens).map_err(|why| {
+            if arch::SUPPORTED.contains(&arch.as_str()) {
+                why
+            } else {
+                format!(
+                    "its architecture is `{arch}` and {why}; the ones tested here are {}",
+                    arch::SUPPORTED.map(|a| format!("`{a}`")).join(", ")
+                )
+            }
+        })?;
         let tokenizer = ChatTokenizer::of(llama.model());
-        let stops = template.stop_ids(&tokenizer);
+        let (format, stops) = match written {
+            Some(template) => (Format::Written(template), template.stop_ids(&tokenizer)),
+            None => {
+                let own = tokenizer.model_template()?;
+                // Refused now, not at the first turn, when llama.cpp does not know it.
+                tokenizer.apply(&own, &[ChatMessage::system("rules"), ChatMessage::user("a question")])?;
+                (Format::Model(own), tokenizer.end_of_generation())
+            }
+        };
         let cache = PrefixCache::new(usize::try_from(cache_bytes).unwrap_or(usize::MAX));
         let info = ModelInfo {
             name,
@@ -104,7 +127,7 @@ impl Engine {
             context_tokens,
             load_time: started.elapsed(),
         };
-        Ok(Self { model: Mutex::new(Model { llama, cache }), tokenizer, template, stops, info })
+        Ok(Self { model: Mutex::new(Model { llama, cache }), tokenizer, format, stops, info })
     }
 
     /// Tokens in `text` by this model's tokenizer.
@@ -130,7 +153,7 @@ impl Engine {
 
     /// Runs one chat request to completion, or until `cancel` is set.
     pub fn generate(&self, request: &ChatRequest, cancel: &AtomicBool) -> Result<Generation, GenerateError> {
-        let prompt = self.template.render(&request.messages);
+        let prompt = self.prompt(&request.messages).map_err(GenerateError::Failed)?;
         let ids = self.tokenizer.encode(&prompt).map_err(GenerateError::Failed)?;
         let budget = request.max_tokens.max(1) as usize;
         if ids.is_empty() || ids.len() + budget > self.info.context_tokens {
@@ -204,8 +227,15 @@ impl Engine {
         Ok(started.elapsed())
     }
 
-    /// The prompt text a request becomes, for benchmarks.
-    pub fn render(&self, request: &ChatRequest) -> String {
-        self.template.render(&request.messages)
+    /// The prompt text a request becomes.
+    pub fn render(&self, request: &ChatRequest) -> Result<String, String> {
+        self.prompt(&request.messages)
+    }
+
+    fn prompt(&self, messages: &[ChatMessage]) -> Result<String, String> {
+        match &self.format {
+            Format::Written(template) => Ok(template.render(messages)),
+            Format::Model(own) => self.tokenizer.apply(own, messages),
+        }
     }
 }

@@ -5,8 +5,10 @@
 //! Qwen2.5), ChatML with Qwen3's thinking switched off (an empty
 //! `<think></think>` opens the reply, as Qwen3's own template does when
 //! thinking is disabled), and Gemma's turns (`<start_of_turn>user ...`, no
-//! system role: the system text opens the first user turn). A GGUF whose
-//! template is something else is refused rather than prompted wrongly.
+//! system role: the system text opens the first user turn). Written here,
+//! not left to llama.cpp, because llama.cpp's built-in ChatML cannot switch
+//! Qwen3's thinking off; a GGUF whose template is none of these is laid
+//! out by its own template as llama.cpp applies it (`engine`'s `Format`).
 
 use super::tokenizer::ChatTokenizer;
 use crate::core::llm::{ChatMessage, ChatRole};

@@ -268,6 +268,29 @@ fn an_unsupported_architecture_is_named() {
     assert!(why.contains("`mamba`") && why.contains("`qwen2`"), "{why}");
 }
 
+/// A model of a family the engine writes no format for is laid out by its
+/// own chat template as llama.cpp applies it (here Llama 3's), and stops
+/// on the tokens its vocabulary marks as ending a turn; a template
+/// llama.cpp does not know either is refused at load, by name.
+#[test]
+fn another_family_plays_on_its_own_template_through_llama_cpp() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny-llama3.gguf");
+    let llama3 = "{% for m in messages %}<|start_header_id|>{{ m.role }}<|end_header_id|>\n\n{{ m.content }}<|eot_id|>{% endfor %}";
+    tiny::write_with_template("llama", llama3, &path);
+    let engine = Engine::load(&path).expect("llama.cpp knows Llama 3's template");
+    let prompt = engine.render(&request("Is water wet?")).unwrap();
+    assert!(prompt.contains("<|start_header_id|>user<|end_header_id|>\n\nIs water wet?<|eot_id|>"), "{prompt}");
+    assert!(prompt.ends_with("<|start_header_id|>assistant<|end_header_id|>\n\n"), "{prompt}");
+    let reply = engine.generate(&request("Is water wet?"), &never()).unwrap();
+    assert!(reply.completion_tokens <= 24, "{reply:?}");
+
+    let odd = dir.path().join("tiny-odd.gguf");
+    tiny::write_with_template("llama", "{{ nothing anyone recognises }}", &odd);
+    let why = Engine::load(&odd).err().expect("refused");
+    assert!(why.contains("chat template"), "{why}");
+}
+
 /// Two sessions' turns, interleaved, each turn's history grown by the
 /// last reply: what a bot serving two games sends its model.
 fn interleaved_turns() -> Vec<ChatRequest> {

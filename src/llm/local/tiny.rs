@@ -36,12 +36,21 @@ pub fn specials(arch: &str) -> &'static [&'static str] {
 
 /// Writes a tiny `arch` model (`llama`, `qwen2`, `qwen3` or `gemma3`) to `path`.
 pub fn write(arch: &str, path: &Path) {
-    write_labelled(arch, arch, path);
+    write_model(arch, arch, template(arch), path);
 }
 
 /// A tiny `arch` model whose `general.architecture` says `label`: a file
 /// of an architecture the engine does not run.
 pub fn write_labelled(arch: &str, label: &str, path: &Path) {
+    write_model(arch, label, template(arch), path);
+}
+
+/// A tiny `arch` model with `chat_template` as its own template.
+pub fn write_with_template(arch: &str, chat_template: &str, path: &Path) {
+    write_model(arch, arch, chat_template, path);
+}
+
+fn write_model(arch: &str, label: &str, chat_template: &str, path: &Path) {
     let tokens = if arch == "gemma3" { pieces() } else { vocabulary(specials(arch)) };
     let vocab = tokens.len();
     // Seeded: the same weights every run, so a test that compares two
@@ -92,7 +101,7 @@ pub fn write_labelled(arch: &str, label: &str, path: &Path) {
     let mut metadata: Vec<(String, Value)> = vec![
         ("general.architecture".into(), Value::String(label.into())),
         ("general.name".into(), Value::String(format!("tiny-{arch}"))),
-        ("tokenizer.chat_template".into(), Value::String(template(arch).into())),
+        ("tokenizer.chat_template".into(), Value::String(chat_template.into())),
     ];
     metadata.extend(tokenizer(arch, &tokens));
     let key = |k: &str| format!("{arch}.{k}");
