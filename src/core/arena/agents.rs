@@ -6,9 +6,12 @@
 //! summary at the end (public material only). Scores stay out of every
 //! contestant's prompt until the round's table is published.
 
+use minijinja::context;
+
 use crate::core::game::{SeatView, TurnContext};
 use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient};
+use crate::core::prompts::{PromptError, Prompts};
 use crate::core::vocab::Language;
 
 use super::{DIMENSIONS, Persona, Scores};
@@ -22,41 +25,12 @@ pub const MAX_REPLY: usize = 300;
 /// Longest narrator line shown.
 pub const MAX_NARRATION: usize = 400;
 
-/// A persona as its own prompt shows it: the public card, then the
-/// private notes.
-pub fn persona_card(lang: Language, p: &Persona) -> String {
-    match lang {
-        Language::En => format!(
-            "You are {name}: {tagline}\nHow you speak: {voice}\nYour goals: {goals}\nYour private strategy (never say it or hint that you have one): {secret}",
-            name = p.name,
-            tagline = p.tagline,
-            voice = p.voice,
-            goals = p.goals.join("; "),
-            secret = p.secret
-        ),
-        Language::Zh => format!(
-            "你是{name}：{tagline}\n说话方式：{voice}\n你的目标：{goals}\n你的私密策略（绝不能说出或暗示）：{secret}",
-            name = p.name,
-            tagline = p.tagline,
-            voice = p.voice,
-            goals = p.goals.join("；"),
-            secret = p.secret
-        ),
-    }
-}
-
-fn contestant_rules(lang: Language) -> &'static str {
-    match lang {
-        Language::En => {
-            "You are a contestant in the Arena, a debate where each contribution is scored for novelty, building on \
-             others, solving the problem, radical thinking and manipulation; the weakest are eliminated. Stay in \
-             character. Speak only as yourself, never for others, and never mention scores you have not been shown."
-        }
-        Language::Zh => {
-            "你是竞技场的选手。每次发言都会按新颖、借鉴他人、解决问题、激进思维和操控评分，最弱的会被淘汰。保持角色，\
-             只代表自己发言，不要替别人说话，也不要提及未公布的分数。"
-        }
-    }
+/// A persona as its own prompt shows it (`prompts/arena/persona.j2`): the
+/// public card, then the private notes.
+pub fn persona_card(prompts: &Prompts, lang: Language, p: &Persona) -> Result<String, PromptError> {
+    let ctx = context! { language => lang.code(), name => p.name, tagline => p.tagline, voice => p.voice,
+        goals => p.goals, secret => p.secret };
+    prompts.render("arena/persona", ctx)
 }
 
 /// Where the game stands for a speaker (seed 003's context): the turn,
@@ -72,121 +46,87 @@ pub struct Situation {
     pub reply_to: Option<(String, String)>,
 }
 
-/// The contestant's request: its card, the topic, where the game stands,
-/// the recent messages, and its task (a contribution that may address a
-/// contestant, or a short reply to one who addressed it).
-pub fn contribution_prompt(lang: Language, view: &SeatView<'_>, topic: &str, at: &Situation) -> Vec<ChatMessage> {
+/// The contestant's request (`arena/contestant.system`, `.user`): its
+/// card, the topic, where the game stands, the recent messages, and its
+/// task (a contribution that may address a contestant, or a short reply
+/// to one who addressed it).
+pub fn contribution_prompt(
+    prompts: &Prompts,
+    lang: Language,
+    view: &SeatView<'_>,
+    topic: &str,
+    at: &Situation,
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
     let card = view.own.join("\n");
-    let heard = view.public_lines(WINDOW);
-    let (turn, max, stage, standings) = (at.turn, at.max_turns, &at.stage, &at.standings);
-    let user = match (lang, &at.reply_to) {
-        (Language::En, None) => format!(
-            "Topic: {topic}\nTurn {turn} of {max} · {stage} stage\nStandings: {standings}\nRecent messages:\n{heard}\n\
-             Your turn. Write your contribution: 1 to 3 sentences, at most 60 words, in your voice. To challenge or \
-             accuse one contestant directly, begin with their seat (e.g. \"#3, …\"): they will get a short reply. \
-             Reply with the contribution only."
-        ),
-        (Language::En, Some((from, said))) => format!(
-            "Topic: {topic}\nTurn {turn} of {max} · {stage} stage\nStandings: {standings}\nRecent messages:\n{heard}\n\
-             {from} addressed you: \"{said}\"\nYour right of reply: answer them in 1 or 2 sentences, at most 40 \
-             words, in your voice. Reply with the answer only."
-        ),
-        (Language::Zh, None) => format!(
-            "议题：{topic}\n第 {turn}/{max} 回合 · {stage}\n当前排名：{standings}\n最近的发言：\n{heard}\n\
-             轮到你了。用你的口吻发言：一到三句，不超过 100 字。想直接质问或指责某位选手，就以其座位号开头（例如“#3，……”），对方可以简短回应。只回复发言内容。"
-        ),
-        (Language::Zh, Some((from, said))) => format!(
-            "议题：{topic}\n第 {turn}/{max} 回合 · {stage}\n当前排名：{standings}\n最近的发言：\n{heard}\n\
-             {from} 点名了你：“{said}”\n你的回应权：用你的口吻回答一两句，不超过 60 字。只回复回应内容。"
-        ),
-    };
-    vec![ChatMessage::system(format!("{}\n{card}", contestant_rules(lang))), ChatMessage::user(user)]
+    let system = prompts.render("arena/contestant.system", context! { language, card })?;
+    let (reply_from, reply_said) = at.reply_to.clone().unzip();
+    let user = prompts.render(
+        "arena/contestant.user",
+        context! { language, topic, turn => at.turn, max_turns => at.max_turns, stage => at.stage,
+            standings => at.standings, heard => view.public_lines(WINDOW), reply_from, reply_said },
+    )?;
+    Ok(vec![ChatMessage::system(system), ChatMessage::user(user)])
 }
 
-/// The scorer's rubric (its system prompt).
-pub fn rubric(lang: Language) -> &'static str {
-    match lang {
-        Language::En => {
-            "You are the Arena's scorer (rubric ARENA-RUBRIC-7). Rate ONE contribution to the debate from 0 to 10 on \
-             each dimension: novelty (an idea not heard before), builds_on_others (takes up and improves what \
-             others said), solves_problem (a concrete, workable answer to the topic), radical_thinking (bold, \
-             unconventional framing), manipulation (skill at steering others or the room). Answer with JSON only: \
-             {\"novelty\": n, \"builds_on_others\": n, \"solves_problem\": n, \"radical_thinking\": n, \
-             \"manipulation\": n}"
-        }
-        Language::Zh => {
-            "你是竞技场的评分员（评分细则 ARENA-RUBRIC-7）。给一次发言的每个维度打 0 到 10 分：novelty（新颖，没人说过的想法）、\
-             builds_on_others（借鉴并改进他人的观点）、solves_problem（具体可行地回答议题）、radical_thinking（大胆、非常规的视角）、\
-             manipulation（引导他人或全场的手腕）。只用 JSON 回答：{\"novelty\": n, \"builds_on_others\": n, \
-             \"solves_problem\": n, \"radical_thinking\": n, \"manipulation\": n}"
-        }
-    }
-}
-
-/// The scorer's request: the whole debate so far (within its budget)
-/// and the contribution; `speaker` says when it is a reply to someone.
-pub fn scorer_prompt(lang: Language, topic: &str, heard: &str, speaker: &str, text: &str) -> Vec<ChatMessage> {
-    let user = match lang {
-        Language::En => format!("Topic: {topic}\nThe debate so far:\n{heard}\nContribution by {speaker}:\n{text}"),
-        Language::Zh => format!("议题：{topic}\n目前的辩论：\n{heard}\n{speaker} 的发言：\n{text}"),
-    };
-    vec![ChatMessage::system(rubric(lang)), ChatMessage::user(user)]
-}
-
-fn narrator_rules(lang: Language, name: &str, voice: &str) -> String {
-    match lang {
-        Language::En => format!(
-            "You are {name}, the Arena's narrator. {voice} You observe every message; you never compete, never take \
-             sides, never invent what was not said and never guess at anyone's hidden plans."
-        ),
-        Language::Zh => format!(
-            "你是竞技场的旁白{name}。{voice}你旁观所有发言；你不参赛、不偏袒、不编造、也不猜测任何人的隐藏计划。"
-        ),
-    }
-}
-
-/// After a round: the round's record and result; one or two sentences.
-pub fn narration_prompt(
+/// The scorer's request (`arena/scorer.system`: its rubric; `.user`): the
+/// whole debate so far (within its budget) and the contribution;
+/// `speaker` says when it is a reply to someone.
+pub fn scorer_prompt(
+    prompts: &Prompts,
     lang: Language,
-    (name, voice): (&str, &str),
     topic: &str,
     heard: &str,
-    result: &str,
-) -> Vec<ChatMessage> {
-    let user = match lang {
-        Language::En => format!(
-            "Topic: {topic}\nThe debate so far:\n{heard}\nThe round's result:\n{result}\nComment on the round in one \
-             or two sentences. Reply with the comment only."
-        ),
-        Language::Zh => {
-            format!("议题：{topic}\n目前的辩论：\n{heard}\n本轮结果：\n{result}\n用一两句话点评本轮。只回复点评。")
-        }
-    };
-    vec![ChatMessage::system(narrator_rules(lang, name, voice)), ChatMessage::user(user)]
+    speaker: &str,
+    text: &str,
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let system = prompts.render("arena/scorer.system", context! { language })?;
+    let user = prompts.render("arena/scorer.user", context! { language, topic, heard, speaker, text })?;
+    Ok(vec![ChatMessage::system(system), ChatMessage::user(user)])
 }
 
-/// At the end: the standings; two or three sentences.
-pub fn summary_prompt(
+/// The narrator's request (`arena/narrator.system`, and `what`: `round`,
+/// one or two sentences on the round's `result`; `summary`, two or three
+/// on the final `standings`).
+pub fn narrator_prompt(
+    prompts: &Prompts,
     lang: Language,
     (name, voice): (&str, &str),
+    what: Narration<'_>,
     topic: &str,
     heard: &str,
-    standings: &str,
-) -> Vec<ChatMessage> {
-    let user = match lang {
-        Language::En => format!(
-            "Topic: {topic}\nThe whole debate:\n{heard}\nFinal standings:\n{standings}\nSum the game up in two or \
-             three sentences: the winner, the turning point, an epitaph for the fallen. Reply with the summary only."
-        ),
-        Language::Zh => format!(
-            "议题：{topic}\n整场辩论：\n{heard}\n最终排名：\n{standings}\n用两三句话总结：胜者、转折点、给出局者的墓志铭。只回复总结。"
-        ),
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let system = prompts.render("arena/narrator.system", context! { language, name, voice })?;
+    let user = match what {
+        Narration::Round { result } => {
+            prompts.render("arena/narrator.round", context! { language, topic, heard, result })?
+        }
+        Narration::Summary { standings } => {
+            prompts.render("arena/narrator.summary", context! { language, topic, heard, standings })?
+        }
     };
-    vec![ChatMessage::system(narrator_rules(lang, name, voice)), ChatMessage::user(user)]
+    Ok(vec![ChatMessage::system(system), ChatMessage::user(user)])
+}
+
+/// What the narrator speaks to.
+#[derive(Debug, Clone, Copy)]
+pub enum Narration<'a> {
+    /// After a round: the round's record and result.
+    Round { result: &'a str },
+    /// At the end: the standings.
+    Summary { standings: &'a str },
 }
 
 fn request(messages: Vec<ChatMessage>, max_tokens: u32, temperature: f32) -> ChatRequest {
     ChatRequest { messages, max_tokens, temperature, seed: None, json_schema: None }
+}
+
+/// A prompt that rendered; a template that did not is logged, and the
+/// caller falls back to its safe move as for a failed model call.
+fn rendered(prompt: Result<Vec<ChatMessage>, PromptError>) -> Option<Vec<ChatMessage>> {
+    prompt.map_err(|e| tracing::warn!(error = %e, "an Arena prompt did not render; a safe fallback is used")).ok()
 }
 
 async fn ask(model: &dyn LlmClient, request: ChatRequest, what: &str) -> Option<String> {
@@ -208,7 +148,7 @@ pub async fn contribute(
     at: &Situation,
 ) -> Option<String> {
     let max = if at.reply_to.is_some() { MAX_REPLY } else { MAX_CONTRIBUTION };
-    let messages = contribution_prompt(lang, view, topic, at);
+    let messages = rendered(contribution_prompt(&ctx.pipeline.prompts, lang, view, topic, at))?;
     let public = format!("{topic}\n{}", view.public_lines(WINDOW));
     let instructions = Instructions::of(&messages, &public, lang);
     let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.8), "contestant").await?;
@@ -227,7 +167,7 @@ pub async fn score(
     speaker: &str,
     text: &str,
 ) -> Option<Scores> {
-    let mut req = request(scorer_prompt(lang, topic, heard, speaker, text), 80, 0.0);
+    let mut req = request(rendered(scorer_prompt(&ctx.pipeline.prompts, lang, topic, heard, speaker, text))?, 80, 0.0);
     req.json_schema = Some(scores_schema());
     let said = ask(&*ctx.pipeline.models.judge, req, "scorer").await?;
     let scores = parse_scores(&said);
@@ -243,10 +183,11 @@ pub async fn score(
 /// it may quote.
 pub async fn narrate(
     ctx: &TurnContext<'_>,
-    messages: Vec<ChatMessage>,
+    messages: Result<Vec<ChatMessage>, PromptError>,
     public: &str,
     lang: Language,
 ) -> Option<String> {
+    let messages = rendered(messages)?;
     let instructions = Instructions::of(&messages, public, lang);
     let said = ask(&*ctx.pipeline.models.narrator, request(messages, 160, 0.7), "narrator").await?;
     clean_text(&said, MAX_NARRATION).filter(|t| !instructions.echoed_by(t))

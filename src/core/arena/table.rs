@@ -442,7 +442,8 @@ impl ArenaTable {
     async fn narrate_round(&self, ctx: &TurnContext<'_>, g: &ArenaGame, r: &RoundRecord) -> String {
         let heard = self.whole_game(ctx, g, NARRATOR_TOKENS);
         let result = self.round_table(g, r);
-        let prompt = agents::narration_prompt(self.lang(), self.narrator(), &g.topic, &heard, &result);
+        let what = agents::Narration::Round { result: &result };
+        let prompt = agents::narrator_prompt(&ctx.pipeline.prompts, self.lang(), self.narrator(), what, &g.topic, &heard);
         let public = format!("{}\n{heard}\n{result}", g.topic);
         self.checked_narration(agents::narrate(ctx, prompt, &public, self.lang()).await)
     }
@@ -452,7 +453,8 @@ impl ArenaTable {
         let standings: Vec<String> =
             g.standings().iter().map(|(s, t)| format!("{} {t:.1}", Self::label(g, s))).collect();
         let standings = standings.join("\n");
-        let prompt = agents::summary_prompt(self.lang(), self.narrator(), &g.topic, &heard, &standings);
+        let what = agents::Narration::Summary { standings: &standings };
+        let prompt = agents::narrator_prompt(&ctx.pipeline.prompts, self.lang(), self.narrator(), what, &g.topic, &heard);
         let public = format!("{}\n{heard}\n{standings}", g.topic);
         self.checked_narration(agents::narrate(ctx, prompt, &public, self.lang()).await)
     }
@@ -691,10 +693,17 @@ impl GameTable for ArenaTable {
         let (Some(player), Some(persona)) = (g.seats.seat(&seat).map(|s| s.player.clone()), g.cast.get(&seat)) else {
             return Vec::new();
         };
-        let card = agents::persona_card(self.lang(), persona);
-        let record = Self::record(g, self.narrator().0);
-        let view = SeatView::new(&player, &record, vec![card.as_str()]);
-        let said = agents::contribute(ctx, &view, self.lang(), &g.topic, &self.situation(g)).await;
+        let said = match agents::persona_card(&ctx.pipeline.prompts, self.lang(), persona) {
+            Ok(card) => {
+                let record = Self::record(g, self.narrator().0);
+                let view = SeatView::new(&player, &record, vec![card.as_str()]);
+                agents::contribute(ctx, &view, self.lang(), &g.topic, &self.situation(g)).await
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the persona's card did not render; the stock line is used");
+                None
+            }
+        };
         let text = match said.filter(|t| self.check_contribution(t).is_none()) {
             Some(text) => text,
             None => {
