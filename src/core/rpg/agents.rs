@@ -7,10 +7,12 @@
 //! parsed into typed values with a defined fallback: an unreadable ruling
 //! approves the action and the route comes from the names it mentions.
 
+use minijinja::context;
 use serde::Deserialize;
 
 use crate::core::game::TurnContext;
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient, LlmError};
+use crate::core::prompts::{PromptError, Prompts};
 use crate::core::vocab::Language;
 
 use super::Persona;
@@ -253,39 +255,16 @@ fn npc_names(world: &World) -> String {
     world.npcs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-/// The referee's (and planner's) system prompt.
-pub fn referee_rules(lang: Language, world: &World) -> String {
-    match lang {
-        Language::En => format!(
-            "You are the rules referee of a role-playing game set in {title} (LORE-REFEREE). You check a player's \
-             action against the world's rules and lore passages. Players may try anything the world allows; an \
-             action breaks the world only when it claims a fact the lore denies or acts outside its rules (magic, \
-             technology, travel, what exists). Then plan the scene: \"narrator_scene\" (the game master describes \
-             what happens), \"engage_npc\" (a named character answers; give the name as target) or \"disqualify\" \
-             (the action breaks the world). Answer with JSON only: {{\"approved\": true or false, \"reason\": \
-             \"one sentence\", \"confidence\": 0.0 to 1.0, \"suggestions\": [\"what they could do instead\"], \
-             \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"name or null\", \"cites\": \
-             [\"passage id\"], \"flags\": {{\"a_named_event\": true}} (only when the action changes a lasting fact, \
-             e.g. gate_opened), \"facts\": {{\"subject\": \"what is true of it now\"}} (at most {FACTS_PER_TURN}: what \
-             the action establishes that later turns may need, such as where something was left, a name, a number, \
-             a promise, a debt or a date, e.g. {{\"the iron key\": \"under the inn's doormat\"}}; {{}} when nothing)}}\n\
-             The world's rules:\n{rules}",
-            title = world.title,
-            rules = rules_block(world)
-        ),
-        Language::Zh => format!(
-            "你是角色扮演游戏《{title}》的规则裁判（LORE-REFEREE）。你要对照世界规则和设定段落检查玩家的行动。玩家可以尝试世界允许的任何事；\
-             只有当行动声称了设定否认的事实，或超出了世界的规则（法术、技术、交通、存在之物）时，才算违背设定。然后安排场景：\
-             \"narrator_scene\"（主持人描述发生了什么）、\"engage_npc\"（某个人物回应，target 写人名）或 \"disqualify\"（行动违背设定）。\
-             只用 JSON 回答：{{\"approved\": true 或 false, \"reason\": \"一句话\", \"confidence\": 0.0 到 1.0, \"suggestions\": \
-             [\"可以改做什么\"], \"next_action\": \"narrator_scene|engage_npc|disqualify\", \"target\": \"人名或 null\", \"cites\": \
-             [\"段落 id\"], \"flags\": {{\"事件名\": true}}（仅当行动改变了持久的事实，如 gate_opened）, \"facts\": \
-             {{\"对象\": \"它现在的情况\"}}（最多 {FACTS_PER_TURN} 条：行动确立的、之后的回合可能用到的事实，如东西放在哪里、名字、数目、\
-             承诺、欠债或日期，例如 {{\"铁钥匙\": \"在客栈的门垫下\"}}；没有就给 {{}}）}}\n世界规则：\n{rules}",
-            title = world.title,
-            rules = rules_block(world)
-        ),
-    }
+/// A model's two messages, each its template rendered.
+fn messages(
+    prompts: &Prompts,
+    (system, user): (&str, &str),
+    (system_ctx, user_ctx): (minijinja::Value, minijinja::Value),
+) -> Result<Vec<ChatMessage>, PromptError> {
+    Ok(vec![
+        ChatMessage::system(prompts.render(system, system_ctx)?),
+        ChatMessage::user(prompts.render(user, user_ctx)?),
+    ])
 }
 
 /// A summary chapter asked of the referee: turns `from` to `upto` (in
@@ -297,69 +276,41 @@ pub struct ChapterAsk {
     pub words: usize,
 }
 
+/// The referee's (and planner's) request (`rpg/referee.system`, `.user`):
+/// the world's rules, the lore passages, the history, the characters
+/// players can address, the action, and the summary's next chapter when
+/// one is due.
 pub fn referee_prompt(
+    prompts: &Prompts,
     lang: Language,
     world: &World,
     passages: &[&Passage],
     history: &str,
     (player, action): (&str, &str),
     chapter: Option<ChapterAsk>,
-) -> Vec<ChatMessage> {
-    let lore = passages_block(passages);
-    let names = npc_names(world);
-    let mut user = match lang {
-        Language::En => format!(
-            "Lore passages:\n{lore}\n\n{history}\n\nCharacters players can address: {names}\nThe action of {player}: {action}"
-        ),
-        Language::Zh => {
-            format!("设定段落：\n{lore}\n\n{history}\n\n玩家可以交谈的人物：{names}\n{player} 的行动：{action}")
-        }
-    };
-    if let Some(c) = chapter {
-        user.push_str(&match lang {
-            Language::En => format!(
-                "\nAlso give \"chapter\": what happened in turns {}–{} of the latest turns, in at most {} words, keeping \
-                 every name, place, item, promise and decision.",
-                c.from, c.upto, c.words
-            ),
-            Language::Zh => format!(
-                "\n另外给出 \"chapter\"：最近回合中第 {}–{} 回合发生了什么，不超过 {} 字，保留所有人名、地点、物品、承诺和决定。",
-                c.from,
-                c.upto,
-                c.words * 2
-            ),
-        });
-    }
-    vec![ChatMessage::system(referee_rules(lang, world)), ChatMessage::user(user)]
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let rules = rules_block(world);
+    let system = context! { language, title => world.title, rules, facts_per_turn => FACTS_PER_TURN };
+    let chapter = chapter.map(|c| context! { start => c.from, upto => c.upto, words => c.words });
+    let user = context! { language, lore => passages_block(passages), history, names => npc_names(world), player,
+        action, chapter };
+    messages(prompts, ("rpg/referee.system", "rpg/referee.user"), (system, user))
 }
 
-/// The referee on a reply (the second check of seed 001).
-pub fn reply_check_prompt(lang: Language, world: &World, passages: &[&Passage], reply: &str) -> Vec<ChatMessage> {
-    let lore = passages_block(passages);
-    let (system, user) = match lang {
-        Language::En => (
-            format!(
-                "You are the rules referee of {title} (LORE-REFEREE-REPLY). Check the game master's reply against the \
-                 world's rules and the lore passages: does it state anything they deny? Invented details that the \
-                 lore leaves open are fine. Answer with JSON only: {{\"approved\": true or false, \"reason\": \"one \
-                 sentence\", \"confidence\": 0.0 to 1.0, \"cites\": [\"passage id\"]}}\nThe world's rules:\n{rules}",
-                title = world.title,
-                rules = rules_block(world)
-            ),
-            format!("Lore passages:\n{lore}\n\nThe reply to check:\n{reply}"),
-        ),
-        Language::Zh => (
-            format!(
-                "你是《{title}》的规则裁判（LORE-REFEREE-REPLY）。对照世界规则和设定段落检查主持人的回应：它是否说了设定否认的事？\
-                 设定未提及的细节可以自由发挥。只用 JSON 回答：{{\"approved\": true 或 false, \"reason\": \"一句话\", \
-                 \"confidence\": 0.0 到 1.0, \"cites\": [\"段落 id\"]}}\n世界规则：\n{rules}",
-                title = world.title,
-                rules = rules_block(world)
-            ),
-            format!("设定段落：\n{lore}\n\n要检查的回应：\n{reply}"),
-        ),
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+/// The referee on a reply (the second check of seed 001;
+/// `rpg/reply_check.system`, `.user`).
+pub fn reply_check_prompt(
+    prompts: &Prompts,
+    lang: Language,
+    world: &World,
+    passages: &[&Passage],
+    reply: &str,
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let system = context! { language, title => world.title, rules => rules_block(world) };
+    let user = context! { language, lore => passages_block(passages), reply };
+    messages(prompts, ("rpg/reply_check.system", "rpg/reply_check.user"), (system, user))
 }
 
 /// What the narrator is asked to write.
@@ -369,146 +320,69 @@ pub enum Mode<'a> {
     Correction { wrong: &'a str, reason: &'a str },
 }
 
+/// The game master's request (`rpg/narrator.system`, `.user`): the world,
+/// the lore passages, the public history and the task its `mode` names.
 pub fn narrator_prompt(
+    prompts: &Prompts,
     lang: Language,
     world: &World,
     passages: &[&Passage],
     history: &str,
-    player: &str,
-    action: &str,
+    (player, action): (&str, &str),
     mode: Mode<'_>,
-) -> Vec<ChatMessage> {
-    let lore = passages_block(passages);
-    let system = match lang {
-        Language::En => format!(
-            "You are the game master of {title} (LORE-NARRATOR), a role-playing game. {premise}\nStay true to the \
-             world's rules and the lore passages; never state what they deny. Speak to the players in the second \
-             person, vividly and briefly. Never decide what a player does or says.\nThe world's rules:\n{rules}",
-            title = world.title,
-            premise = world.premise,
-            rules = rules_block(world)
-        ),
-        Language::Zh => format!(
-            "你是角色扮演游戏《{title}》的主持人（LORE-NARRATOR）。{premise}\n忠于世界规则和设定段落，绝不说出与之相悖的事。\
-             用第二人称对玩家说话，生动而简短。不要替玩家决定行动或台词。\n世界规则：\n{rules}",
-            title = world.title,
-            premise = world.premise,
-            rules = rules_block(world)
-        ),
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let system = context! { language, title => world.title, premise => world.premise, rules => rules_block(world) };
+    let (mode, reason, suggestions, wrong): (&str, &str, &[String], &str) = match mode {
+        Mode::Narration => ("narration", "", &[], ""),
+        Mode::Disqualification { reason, suggestions } => ("disqualification", reason, suggestions, ""),
+        Mode::Correction { wrong, reason } => ("correction", reason, &[], wrong),
     };
-    let task = match (lang, mode) {
-        (Language::En, Mode::Narration) => {
-            format!("{player} acts: {action}\nDescribe what happens next in two to four sentences.")
-        }
-        (Language::Zh, Mode::Narration) => format!("{player} 的行动：{action}\n用两到四句话描述接下来发生了什么。"),
-        (Language::En, Mode::Disqualification { reason, suggestions }) => format!(
-            "{player} tried: {action}\nThe referee ruled that this breaks the world: {reason}\nIn one or two sentences, \
-             in the story's voice, tell them why it cannot happen{}.",
-            if suggestions.is_empty() { String::new() } else { format!(", and suggest: {}", suggestions.join("; ")) }
-        ),
-        (Language::Zh, Mode::Disqualification { reason, suggestions }) => format!(
-            "{player} 尝试：{action}\n裁判判定这违背了世界设定：{reason}\n用一两句话、以故事的口吻告诉他为什么做不到{}。",
-            if suggestions.is_empty() { String::new() } else { format!("，并建议：{}", suggestions.join("；")) }
-        ),
-        (Language::En, Mode::Correction { wrong, reason }) => format!(
-            "{player} acted: {action}\nThis reply broke the lore: \"{wrong}\"\nWhy: {reason}\nIn one or two \
-             sentences, set the record straight, true to the passages, and go on with the scene."
-        ),
-        (Language::Zh, Mode::Correction { wrong, reason }) => format!(
-            "{player} 的行动：{action}\n这段回应违背了设定：「{wrong}」\n原因：{reason}\n用一两句话按设定更正，然后继续场景。"
-        ),
-    };
-    let user = match lang {
-        Language::En => format!("Lore passages:\n{lore}\n\n{history}\n\n{task}"),
-        Language::Zh => format!("设定段落：\n{lore}\n\n{history}\n\n{task}"),
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+    let user = context! { language, lore => passages_block(passages), history, player, action, mode, reason,
+        suggestions, wrong };
+    messages(prompts, ("rpg/narrator.system", "rpg/narrator.user"), (system, user))
 }
 
-/// A persona as the NPC's own prompt shows it.
-pub fn persona_card(lang: Language, p: &Persona) -> String {
-    match lang {
-        Language::En => format!(
-            "You are {name}.\nHow you speak: {style}\nWhat you are like: {traits}\nYour background: {background}\nWhat you want: {wants}",
-            name = p.name,
-            style = p.style,
-            traits = p.traits.join(", "),
-            background = p.background,
-            wants = p.wants
-        ),
-        Language::Zh => format!(
-            "你是{name}。\n说话方式：{style}\n性格：{traits}\n背景：{background}\n你想要的：{wants}",
-            name = p.name,
-            style = p.style,
-            traits = p.traits.join("、"),
-            background = p.background,
-            wants = p.wants
-        ),
-    }
+/// A persona as the NPC's own prompt shows it (`rpg/npc.card`).
+pub fn persona_card(prompts: &Prompts, lang: Language, p: &Persona) -> Result<String, PromptError> {
+    prompts.render(
+        "rpg/npc.card",
+        context! { language => lang.code(), name => p.name, style => p.style, traits => p.traits,
+            background => p.background, wants => p.wants },
+    )
 }
 
+/// An NPC's request (`rpg/npc.system`, `.user`): its persona, what it
+/// knows and never says outright (its GM-only passages), the world's
+/// rules, the lore, the public history and what the player said to it.
 pub fn npc_prompt(
+    prompts: &Prompts,
     lang: Language,
-    world: &World,
-    persona: &Persona,
+    (world, persona): (&World, &Persona),
     secrets: &[&Passage],
     passages: &[&Passage],
     history: &str,
     (player, action): (&str, &str),
-) -> Vec<ChatMessage> {
-    let card = persona_card(lang, persona);
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let card = persona_card(prompts, lang, persona)?;
     let known = secrets.iter().map(|p| format!("- {}", p.text)).collect::<Vec<_>>().join("\n");
-    let system = match lang {
-        Language::En => format!(
-            "You are a character in {title}, a role-playing game (LORE-NPC). {card}\nStay in character, true to the \
-             world's rules and lore. Answer in one to three sentences, in your own voice, as speech (actions in \
-             *asterisks*). Never speak for the players.{secret}\nThe world's rules:\n{rules}",
-            title = world.title,
-            secret = if known.is_empty() {
-                String::new()
-            } else {
-                format!("\nWhat you know and never say outright (it guides what you do and hide):\n{known}")
-            },
-            rules = rules_block(world)
-        ),
-        Language::Zh => format!(
-            "你是角色扮演游戏《{title}》中的人物（LORE-NPC）。{card}\n保持角色，忠于世界规则和设定。用一到三句话、以你自己的口吻回答\
-             （动作写在 *星号* 里）。不要替玩家说话。{secret}\n世界规则：\n{rules}",
-            title = world.title,
-            secret = if known.is_empty() {
-                String::new()
-            } else {
-                format!("\n你知道但绝不明说的事（它决定你做什么、隐瞒什么）：\n{known}")
-            },
-            rules = rules_block(world)
-        ),
-    };
-    let lore = passages_block(passages);
-    let user = match lang {
-        Language::En => format!("Lore passages:\n{lore}\n\n{history}\n\n{player} to you: {action}"),
-        Language::Zh => format!("设定段落：\n{lore}\n\n{history}\n\n{player} 对你：{action}"),
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+    let system = context! { language, title => world.title, card, known, rules => rules_block(world) };
+    let user = context! { language, lore => passages_block(passages), history, player, action };
+    messages(prompts, ("rpg/npc.system", "rpg/npc.user"), (system, user))
 }
 
-pub fn persona_prompt(lang: Language, npc: &Npc, passages: &[&Passage]) -> Vec<ChatMessage> {
-    let lore = passages_block(passages);
-    let (system, user) = match lang {
-        Language::En => (
-            "You extract a character's persona from lore passages (LORE-PERSONA). Use only what the passages say. \
-             Answer with JSON only: {\"speaking_style\": \"...\", \"traits\": [\"...\"], \"background\": \"...\", \
-             \"wants\": \"...\"}"
-                .to_string(),
-            format!("The character: {}\nPassages:\n{lore}", npc.name),
-        ),
-        Language::Zh => (
-            "你从设定段落中提取人物设定（LORE-PERSONA）。只使用段落里写到的内容。只用 JSON 回答：{\"speaking_style\": \"...\", \
-             \"traits\": [\"...\"], \"background\": \"...\", \"wants\": \"...\"}"
-                .to_string(),
-            format!("人物：{}\n段落：\n{lore}", npc.name),
-        ),
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+/// The persona extractor's request (`rpg/persona.system`, `.user`): the
+/// character and its own passages.
+pub fn persona_prompt(
+    prompts: &Prompts,
+    lang: Language,
+    npc: &Npc,
+    passages: &[&Passage],
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let user = context! { language, name => npc.name, lore => passages_block(passages) };
+    messages(prompts, ("rpg/persona.system", "rpg/persona.user"), (context! { language }, user))
 }
 
 #[derive(Debug, Deserialize)]
@@ -561,28 +435,19 @@ pub fn stock_persona(lang: Language, npc: &Npc, passages: &[&Passage]) -> Person
     }
 }
 
-pub fn summary_prompt(lang: Language, world: &World, previous: &str, turns: &str, words: usize) -> Vec<ChatMessage> {
-    let (system, user) = match lang {
-        Language::En => (
-            format!(
-                "You keep the running summary of a role-playing game in {} (LORE-SUMMARY), one chapter at a time. \
-                 Write the next chapter: what happened in the new turns, in at most {words} words. Keep every name, \
-                 place, item, promise, decision and open question; drop banter. Reply with the chapter only.",
-                world.title
-            ),
-            format!("The story so far (for context):\n{previous}\n\nNew turns:\n{turns}"),
-        ),
-        Language::Zh => (
-            format!(
-                "你负责为《{}》的角色扮演游戏写前情提要（LORE-SUMMARY），每次写一章。写下一章：新的回合里发生了什么，不超过 {} 字。\
-                 保留所有人名、地点、物品、承诺、决定和悬而未决的问题；略去闲聊。只回复这一章。",
-                world.title,
-                words * 2
-            ),
-            format!("此前的故事（供参考）：\n{previous}\n\n新的回合：\n{turns}"),
-        ),
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+/// The summary's request (`rpg/summary.system`, `.user`): the next
+/// chapter, in at most `words` words (twice as many characters in
+/// Chinese), from the story so far and the new turns.
+pub fn summary_prompt(
+    prompts: &Prompts,
+    lang: Language,
+    world: &World,
+    (previous, turns): (&str, &str),
+    words: usize,
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = lang.code();
+    let system = context! { language, title => world.title, words };
+    messages(prompts, ("rpg/summary.system", "rpg/summary.user"), (system, context! { language, previous, turns }))
 }
 
 fn request(messages: Vec<ChatMessage>, max_tokens: u32, temperature: f32) -> ChatRequest {

@@ -569,16 +569,16 @@ impl LoreTable {
     }
 
     /// The narrator's prompt about the scene's action, on `passages`.
-    fn narrator_prompt(&self, scene: &Scene<'_>, passages: &[&Passage], mode: Mode<'_>) -> Vec<ChatMessage> {
-        agents::narrator_prompt(
-            self.lang(),
-            &self.world,
-            passages,
-            &scene.public_history,
-            scene.player,
-            scene.action,
-            mode,
-        )
+    fn narrator_prompt(
+        &self,
+        ctx: &TurnContext<'_>,
+        scene: &Scene<'_>,
+        passages: &[&Passage],
+        mode: Mode<'_>,
+    ) -> Result<Vec<ChatMessage>, ModelDown> {
+        let (world, history, said) = (&self.world, &scene.public_history, (scene.player, scene.action));
+        agents::narrator_prompt(&ctx.pipeline.prompts, self.lang(), world, passages, history, said, mode)
+            .map_err(template_down)
     }
 
     /// What retrieval and recall search for: whom the action addresses,
@@ -681,8 +681,9 @@ impl LoreTable {
         // The summary's next chapter rides on this call when one is due
         // after this turn (its turns are in the referee's latest turns).
         let chapter = self.chapter_ask();
-        let prompt =
-            agents::referee_prompt(lang, &self.world, passages, &gm_history, (player, shown_action), chapter);
+        let (prompts, said) = (&ctx.pipeline.prompts, (player, shown_action));
+        let prompt = agents::referee_prompt(prompts, lang, &self.world, passages, &gm_history, said, chapter)
+            .map_err(template_down)?;
         let Ok(said) = agents::rule(ctx, prompt.clone(), true, chapter.is_some()).await else {
             return Err(ModelDown);
         };
@@ -727,7 +728,7 @@ impl LoreTable {
         let reason =
             if r.reason.is_empty() { self.world.rules.first().cloned().unwrap_or_default() } else { r.reason.clone() };
         let mode = Mode::Disqualification { reason: &reason, suggestions: &r.suggestions };
-        let prompt = self.narrator_prompt(scene, &scene.passages, mode);
+        let prompt = self.narrator_prompt(ctx, scene, &scene.passages, mode)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.6).await else { return Err(ModelDown) };
         let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
@@ -756,14 +757,15 @@ impl LoreTable {
         let secrets: Vec<&Passage> = npc.gm_passages.iter().filter_map(|p| self.world.passage(p)).collect();
         let lore = npc_lore(&own, &scene.passages);
         let prompt = agents::npc_prompt(
+            &ctx.pipeline.prompts,
             lang,
-            &self.world,
-            &p,
+            (&self.world, &p),
             &secrets,
             &lore,
             &scene.public_history,
             (scene.player, scene.action),
-        );
+        )
+        .map_err(template_down)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.7).await else { return Err(ModelDown) };
         let text = self.spoken(&said, &npc.name, &prompt, scene).unwrap_or_else(|| say::npc_silent(lang, &npc.name));
@@ -779,7 +781,7 @@ impl LoreTable {
     async fn extract_persona(&self, ctx: &TurnContext<'_>, npc: &Npc, own: &[&Passage]) -> Result<Persona, ModelDown> {
         let lang = self.lang();
         step(ctx, say::step_persona(lang, &npc.name));
-        let prompt = agents::persona_prompt(lang, npc, own);
+        let prompt = agents::persona_prompt(&ctx.pipeline.prompts, lang, npc, own).map_err(template_down)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt, 200, 0.2).await else { return Err(ModelDown) };
         Ok(agents::parse_persona(&said, npc).unwrap_or_else(|| agents::stock_persona(lang, npc, own)))
@@ -790,7 +792,7 @@ impl LoreTable {
     async fn narrate(&self, ctx: &TurnContext<'_>, scene: &Scene<'_>) -> Result<Draft, ModelDown> {
         let lang = self.lang();
         step(ctx, say::step_narrating(lang));
-        let prompt = self.narrator_prompt(scene, &scene.passages, Mode::Narration);
+        let prompt = self.narrator_prompt(ctx, scene, &scene.passages, Mode::Narration)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt.clone(), 200, 0.7).await else { return Err(ModelDown) };
         let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::quiet_scene(lang));
@@ -850,7 +852,8 @@ impl LoreTable {
         let lang = self.lang();
         step(ctx, say::step_checking(lang));
         let checked = self.retrieve(ctx, reply, PASSAGES).await;
-        let prompt = agents::reply_check_prompt(lang, &self.world, &checked, reply);
+        let prompt =
+            agents::reply_check_prompt(&ctx.pipeline.prompts, lang, &self.world, &checked, reply).map_err(template_down)?;
         let Ok(said) = agents::rule(ctx, prompt.clone(), false, false).await else { return Err(ModelDown) };
         let mut check = agents::parse_ruling(&said);
         if let Some(r) = check.as_mut() {
@@ -874,7 +877,7 @@ impl LoreTable {
         step(ctx, say::step_correcting(lang));
         let reason = if c.reason.is_empty() { "—".to_string() } else { c.reason.clone() };
         let mode = Mode::Correction { wrong, reason: &reason };
-        let prompt = self.narrator_prompt(scene, checked, mode);
+        let prompt = self.narrator_prompt(ctx, scene, checked, mode)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.4).await else { return Err(ModelDown) };
         let fallback = || {
@@ -964,14 +967,22 @@ impl LoreTable {
             return (crate::core::context::keep_last_words(&chapter, rules.summary_words * 2, lang), upto, 0);
         }
         let turns = pending.iter().map(|e| e.line()).collect::<Vec<_>>().join("\n");
-        let prompt = agents::summary_prompt(lang, &self.world, &next.book.summary, &turns, rules.summary_words);
-        let said = agents::call(&*ctx.pipeline.models.narrator, prompt.clone(), 240, 0.2).await;
-        let public = format!("{}\n{}\n{turns}", self.public, next.book.summary);
-        let instructions = Instructions::of(&prompt, &public, lang);
-        let model = said
-            .ok()
-            .and_then(|s| agents::clean_reply(&s, "Summary"))
-            .filter(|s| self.gate_check(s).is_none() && !instructions.echoed_by(s));
+        let prompts = &ctx.pipeline.prompts;
+        let written = (next.book.summary.as_str(), turns.as_str());
+        let model = match agents::summary_prompt(prompts, lang, &self.world, written, rules.summary_words) {
+            Ok(prompt) => {
+                let said = agents::call(&*ctx.pipeline.models.narrator, prompt.clone(), 240, 0.2).await;
+                let public = format!("{}\n{}\n{turns}", self.public, next.book.summary);
+                let instructions = Instructions::of(&prompt, &public, lang);
+                said.ok()
+                    .and_then(|s| agents::clean_reply(&s, "Summary"))
+                    .filter(|s| self.gate_check(s).is_none() && !instructions.echoed_by(s))
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the summary's prompt did not render; the chapter is extracted");
+                None
+            }
+        };
         // The chapter covers the new turns only; the kept chapters before
         // it were the model's context.
         let chapter = model.unwrap_or_else(|| extract_summary("", &pending, rules.summary_words, lang));
@@ -1180,4 +1191,11 @@ impl GameTable for LoreTable {
     fn adopt(&mut self, next: Next) {
         self.game = next.game;
     }
+}
+
+/// A prompt template that did not render: logged, and the turn is not
+/// played, as when the model is away (a configuration to fix, not a move).
+fn template_down(e: crate::core::prompts::PromptError) -> ModelDown {
+    tracing::warn!(error = %e, "a Lore RPG prompt did not render; the turn is not played");
+    ModelDown
 }
