@@ -349,7 +349,9 @@ mod tests {
         assert_eq!(tensor_bytes(&header.tensors[0]).unwrap(), 128);
         // Q4_K: 256 values in one block of 144 bytes.
         assert_eq!(tensor_bytes(&header.tensors[1]).unwrap(), 144);
-        assert_eq!(header.bytes_needed().unwrap(), bytes.len() as u64);
+        // The last tensor's bytes end where the file ends, but for its padding.
+        let needed = header.bytes_needed().unwrap();
+        assert!(needed <= bytes.len() as u64 && bytes.len() as u64 - needed < 32, "{needed} of {}", bytes.len());
     }
 
     #[test]
