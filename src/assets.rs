@@ -35,7 +35,7 @@ pub fn load_prompts(dir: Option<&Path>) -> anyhow::Result<Prompts> {
 /// One prompt template: its name, its text and where it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromptSource {
-    /// Its path below the prompts folder without `.j2` (`judge.system`).
+    /// Its path below the prompts folder without `.j2` (`soup/judge.system`).
     pub name: String,
     pub source: String,
     /// `built in`, or the file it was read from.
