@@ -331,17 +331,7 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
     let q_wrong = questions - q_right - q_cant;
     let g_right = count(&|j| j.kind == Kind::Guess && j.correct);
     let g_graded = count(&|j| j.kind == Kind::Guess && j.graded_right);
-    let labels = ["YES", "NO", "YES_AND_NO", "IRRELEVANT"];
-    let mut matrix: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for j in judged.iter().filter(|j| j.kind == Kind::Question) {
-        *matrix.entry((j.expected.clone(), j.got.clone())).or_default() += 1;
-    }
-    let mut got_labels: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
-    for (_, got) in matrix.keys() {
-        if !got_labels.contains(got) {
-            got_labels.push(got.clone());
-        }
-    }
+    let matrix = confusion(judged);
     let parses = ["clean", "salvaged", "fallback", "ledger", "meta", "known", "cant_tell", "facts", ""];
     let parse_counts: Vec<(&str, usize)> = parses.iter().map(|p| (*p, count(&|j| j.parse == *p))).collect();
     let seconds: f64 = judged.iter().map(|j| j.seconds).sum();
@@ -359,18 +349,7 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
         pct(q_wrong, questions),
         pct(g_graded, guesses)
     ));
-    text.push_str("\nexpected \\ judged");
-    for g in &got_labels {
-        text.push_str(&format!(" {g:>11}"));
-    }
-    text.push('\n');
-    for want in labels {
-        text.push_str(&format!("{want:<17}"));
-        for g in &got_labels {
-            text.push_str(&format!(" {:>11}", matrix.get(&(want.to_string(), g.clone())).copied().unwrap_or(0)));
-        }
-        text.push('\n');
-    }
+    text.push_str(&confusion_text(&matrix));
     let calls = judged.iter().filter(|j| matches!(j.parse, "clean" | "salvaged" | "fallback")).count();
     text.push_str(&format!(
         "\nparse: clean {} · salvaged {} · fallback {} (of {calls} Judge calls) · ledger {} · meta {} · known answers {} · can't tell {} · guesses by key facts {}\n",
@@ -404,6 +383,42 @@ pub fn report(judged: &[Judged]) -> (String, serde_json::Value) {
         "misses": judged.iter().filter(|j| !j.correct).map(|j| json!({"line": j.line, "expected": j.expected, "judged": j.got})).collect::<Vec<_>>(),
     });
     (text, json)
+}
+
+/// The verdicts a question may expect, in the confusion matrix's order.
+const VERDICTS: [&str; 4] = ["YES", "NO", "YES_AND_NO", "IRRELEVANT"];
+
+/// The questions' confusion matrix: (expected, judged) → how many.
+fn confusion(judged: &[Judged]) -> BTreeMap<(String, String), usize> {
+    let mut matrix: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for j in judged.iter().filter(|j| j.kind == Kind::Question) {
+        *matrix.entry((j.expected.clone(), j.got.clone())).or_default() += 1;
+    }
+    matrix
+}
+
+/// The confusion matrix as a table: a row per expected verdict, a column
+/// per verdict judged (the four, then any other the Judge gave).
+fn confusion_text(matrix: &BTreeMap<(String, String), usize>) -> String {
+    let mut got_labels: Vec<String> = VERDICTS.iter().map(|l| l.to_string()).collect();
+    for (_, got) in matrix.keys() {
+        if !got_labels.contains(got) {
+            got_labels.push(got.clone());
+        }
+    }
+    let mut text = String::from("\nexpected \\ judged");
+    for g in &got_labels {
+        text.push_str(&format!(" {g:>11}"));
+    }
+    text.push('\n');
+    for want in VERDICTS {
+        text.push_str(&format!("{want:<17}"));
+        for g in &got_labels {
+            text.push_str(&format!(" {:>11}", matrix.get(&(want.to_string(), g.clone())).copied().unwrap_or(0)));
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// Seconds per turn by how it was answered: a puzzle's first turn (which

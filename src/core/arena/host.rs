@@ -56,7 +56,11 @@ impl ArenaHost {
         };
         let turns = |name: &str| -> Result<Option<u32>, String> {
             options.get(name).map_or(Ok(None), |v| {
-                v.parse::<u32>().ok().filter(|n| (1..=MAX_TURNS).contains(n)).map(Some).ok_or_else(|| bad(name, v, 1, MAX_TURNS))
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_TURNS).contains(n))
+                    .map(Some)
+                    .ok_or_else(|| bad(name, v, 1, MAX_TURNS))
             })
         };
         let max_turns = turns("max_turns")?.unwrap_or(self.rules.max_turns).clamp(1, MAX_TURNS);
@@ -67,7 +71,9 @@ impl ArenaHost {
             return Err(bad("stages", &value, 1, MAX_TURNS));
         }
         let threshold = match options.get("threshold") {
-            Some(v) => v.parse::<f32>().ok().filter(|t| (0.0..=10.0).contains(t)).ok_or_else(|| bad("threshold", v, 0, 10))?,
+            Some(v) => {
+                v.parse::<f32>().ok().filter(|t| (0.0..=10.0).contains(t)).ok_or_else(|| bad("threshold", v, 0, 10))?
+            }
             None => self.rules.threshold,
         };
         let elimination = match options.get("elimination").map(str::to_lowercase).as_deref() {
@@ -144,7 +150,11 @@ pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
 
 impl HostedGame for ArenaHost {
     fn about(&self) -> About {
-        About { kind: ArenaGame::KIND, group: "arena", verbs: super::verbs::DECLARATION, names: super::verbs::ArenaVerb::NAMES,
+        About {
+            kind: ArenaGame::KIND,
+            group: "arena",
+            verbs: super::verbs::DECLARATION,
+            names: super::verbs::ArenaVerb::NAMES,
             data: Some(DATA),
         }
     }

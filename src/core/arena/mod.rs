@@ -48,8 +48,6 @@ pub const MAX_SEATS: usize = 8;
 pub const MAX_TURNS: u32 = 100;
 /// Most a round's reactions add to one contestant.
 pub const AUDIENCE_CAP: f32 = 2.0;
-/// How long before a human's deadline the reminder comes.
-pub const REMIND_BEFORE_SECONDS: u32 = 20;
 
 /// When a round's lowest contestant goes out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -429,21 +427,9 @@ impl ArenaGame {
         self.stage_of((self.turn + 1).min(self.rules.max_turns.max(1)))
     }
 
-    pub fn number(&self, seat: &str) -> Option<usize> {
-        self.seats.seats.iter().position(|s| s.player.id == seat).map(|i| i + 1)
-    }
-
-    pub fn seat_by_number(&self, typed: &str) -> Option<&str> {
-        let n: usize = typed.trim().trim_start_matches('#').parse().ok()?;
-        self.seats.seats.get(n.checked_sub(1)?).map(|s| s.player.id.as_str())
-    }
-
+    /// A contestant's name (the id itself for someone not seated).
     pub fn name(&self, seat: &str) -> String {
-        self.seats.seat(seat).map_or_else(|| seat.to_string(), |s| s.player.name.clone())
-    }
-
-    pub fn is_ai(&self, seat: &str) -> bool {
-        self.seats.seat(seat).is_some_and(|s| s.ai)
+        self.seats.name_of(seat).unwrap_or(seat).to_string()
     }
 
     /// The winner: the highest total among the living (ties: the earlier
@@ -479,18 +465,11 @@ impl ArenaGame {
 
     /// The reminder before a human speaker's deadline.
     pub fn reminder(&self) -> Option<Deadline> {
-        let d = self.deadline.as_ref()?;
-        (self.rules.turn_seconds >= 2 * REMIND_BEFORE_SECONDS).then(|| d.reminder(REMIND_BEFORE_SECONDS))
-    }
-
-    /// Whether a timer's tag is the current deadline's or its reminder's.
-    pub fn timer_is_live(&self, tag: &str) -> bool {
-        let tag = Deadline::reminded(tag).unwrap_or(tag);
-        self.deadline.as_ref().is_some_and(|d| d.tag == tag)
+        self.deadline.as_ref()?.reminder_within(self.rules.turn_seconds)
     }
 
     fn host_or_moderator(&self, by: &str, moderator: bool) -> Result<(), Rejection> {
-        if by == self.seats.host || moderator { Ok(()) } else { Err(Rejection::NotHost) }
+        if self.seats.may_lead(by, moderator) { Ok(()) } else { Err(Rejection::NotHost) }
     }
 
     fn running(&self) -> Result<(u32, usize), Rejection> {
@@ -504,7 +483,7 @@ impl ArenaGame {
     /// A deadline for the speaker, if human and the game is not paused.
     fn arm(&mut self, now_ms: i64) {
         self.deadline = match (self.speaker(), self.paused) {
-            (Some(s), false) if !self.is_ai(s) => {
+            (Some(s), false) if !self.seats.is_ai(s) => {
                 Some(Deadline::after(now_ms, self.rules.turn_seconds, format!("turn:{}", self.turn + 1)))
             }
             _ => None,
@@ -577,7 +556,7 @@ impl ArenaGame {
                 let total = |s: &String| self.totals.get(s).copied().unwrap_or(0.0);
                 a.1.total_cmp(&b.1)
                     .then(total(a.0).total_cmp(&total(b.0)))
-                    .then(self.number(a.0).cmp(&self.number(b.0)))
+                    .then(self.seats.number(a.0).cmp(&self.seats.number(b.0)))
             });
             if let Some((seat, score)) = ranked.first()
                 && (self.rules.elimination == Elimination::Lowest || *score < self.rules.threshold)
@@ -781,7 +760,7 @@ impl ArenaGame {
         if self.reactions.contains_key(spectator) {
             return Err(Rejection::AlreadyReacted);
         }
-        let seat = self.seat_by_number(option).filter(|s| !self.out.contains_key(*s));
+        let seat = self.seats.by_number(option).filter(|s| !self.out.contains_key(*s));
         let seat = seat.ok_or(Rejection::UnknownOption)?.to_string();
         let mut next = self.clone();
         next.reactions.insert(spectator.to_string(), seat);
@@ -791,7 +770,7 @@ impl ArenaGame {
     /// The speaker's deadline passed: the turn is skipped (no scores). A
     /// reminder's tag, or a stale one, is rejected.
     fn time_up(&self, tag: &str, now_ms: i64) -> Result<ArenaGame, Rejection> {
-        if !self.timer_is_live(tag) || Deadline::reminded(tag).is_some() {
+        if !self.deadline.as_ref().is_some_and(|d| d.fires(tag)) || Deadline::reminded(tag).is_some() {
             return Err(Rejection::StaleTimer);
         }
         let (round, _) = self.running()?;

@@ -12,16 +12,15 @@
 //! contributions, and each round's scores and narration once the round is
 //! closed and shown, never before.
 
-use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::game::table::{AgentMove, GameTable};
+use crate::core::game::table::{AgentMove, Answers, GameTable, answered};
 use crate::core::game::{
-    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
+    AgentLog, Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Turn,
     TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::prompts::PublicTurn;
@@ -42,10 +41,9 @@ pub struct ArenaTable {
     /// Contributions scored, and of those whose scores could be read.
     scored: AtomicUsize,
     parsed: AtomicUsize,
-    /// AI contributions made, and of those that fell back to a stock line.
-    agent_moves: AtomicUsize,
-    fallbacks: AtomicUsize,
-    issued: Mutex<HashSet<String>>,
+    /// AI contributions made, each once, and of those that fell back to
+    /// a stock line.
+    agents: AgentLog,
 }
 
 pub struct Next {
@@ -65,22 +63,12 @@ fn gates_for(game: &ArenaGame, canary: &str) -> SecretGates {
     SecretGates::new(&context.join("\n"), &secrets, Canary::parse(canary))
 }
 
-fn refused(text: impl Into<String>) -> Played {
-    Played::reply(Reply::new(ReplyKind::Rejected, text))
-}
-
 /// How the scorer is told a contribution answers someone.
 fn reply_note(lang: Language, from: &str) -> String {
     match lang {
         Language::En => format!("a reply to {from}, who addressed them"),
         Language::Zh => format!("回应点名的 {from}"),
     }
-}
-
-fn silent() -> Played {
-    let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
-    played.commit = false;
-    played
 }
 
 impl ArenaTable {
@@ -92,9 +80,7 @@ impl ArenaTable {
             canary: canary.to_string(),
             scored: AtomicUsize::new(0),
             parsed: AtomicUsize::new(0),
-            agent_moves: AtomicUsize::new(0),
-            fallbacks: AtomicUsize::new(0),
-            issued: Mutex::new(HashSet::new()),
+            agents: AgentLog::default(),
         }
     }
 
@@ -105,7 +91,7 @@ impl ArenaTable {
 
     /// (AI contributions made, of which fell back to a stock line).
     pub fn agent_counts(&self) -> (usize, usize) {
-        (self.agent_moves.load(Ordering::Relaxed), self.fallbacks.load(Ordering::Relaxed))
+        self.agents.counts()
     }
 
     fn lang(&self) -> Language {
@@ -113,7 +99,7 @@ impl ArenaTable {
     }
 
     fn label(g: &ArenaGame, seat: &str) -> String {
-        format!("#{} {}", g.number(seat).unwrap_or(0), g.name(seat))
+        format!("#{} {}", g.seats.number(seat).unwrap_or(0), g.name(seat))
     }
 
     fn narrator(&self) -> (&str, &str) {
@@ -280,22 +266,6 @@ impl ArenaTable {
         lines.join("\n")
     }
 
-    /// A timer's turn when it is a reminder or stale (`None`: a live
-    /// deadline, played as an event).
-    pub(super) fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
-        if !self.game.timer_is_live(tag) {
-            return Some(silent());
-        }
-        let reminder = self.game.reminder().filter(|r| r.tag == tag)?;
-        let speaker = self.game.speaker()?;
-        let left = (reminder.at_ms + i64::from(super::REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000);
-        if left <= 0 {
-            return Some(silent());
-        }
-        let text = say::reminder(self.lang(), left, &Self::label(&self.game, speaker));
-        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
-    }
-
     fn gated(&self, played: Played, over: bool) -> Played {
         self.gates.gate(played, over, &say::withheld(self.lang()))
     }
@@ -354,7 +324,7 @@ impl ArenaTable {
             Rejection::NotYourTurn { speaker } => Self::label(&self.game, speaker),
             _ => String::new(),
         };
-        refused(say::refusal(self.lang(), r, &speaker))
+        Played::refused(say::refusal(self.lang(), r, &speaker))
     }
 
     /// A contribution by the speaker: checked, scored, applied.
@@ -372,15 +342,15 @@ impl ArenaTable {
             };
             return match g.apply(&probe, &()) {
                 Err(r) => Err(self.rejection(&r)),
-                Ok(_) => Err(refused(say::not_a_verb(self.lang()))),
+                Ok(_) => Err(Played::refused(say::not_a_verb(self.lang()))),
             };
         }
         if let Some(why) = self.check_contribution(text) {
-            return Err(refused(why));
+            return Err(Played::refused(why));
         }
         let replying = g.reply.as_ref().filter(|r| r.seat == seat);
         if replying.is_some() && text.trim().chars().count() > MAX_REPLY {
-            return Err(refused(say::reply_too_long(self.lang(), MAX_REPLY)));
+            return Err(Played::refused(say::reply_too_long(self.lang(), MAX_REPLY)));
         }
         let text = text.trim().to_string();
         let to = if replying.is_some() { None } else { self.addressed(seat, &text) };
@@ -416,7 +386,7 @@ impl ArenaTable {
         };
         if let Some(rest) = t.strip_prefix('#') {
             let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            let to = g.seat_by_number(&digits)?;
+            let to = g.seats.by_number(&digits)?;
             return g.addressable(seat, to).then(|| to.to_string());
         }
         let lower = t.to_lowercase();
@@ -468,7 +438,12 @@ impl ArenaTable {
     }
 
     /// The public lines one change of state sends.
-    pub(super) fn narrate(&self, before: &ArenaGame, after: &ArenaGame, event: &Event) -> (Reply, Vec<(String, String)>) {
+    pub(super) fn narrate(
+        &self,
+        before: &ArenaGame,
+        after: &ArenaGame,
+        event: &Event,
+    ) -> (Reply, Vec<(String, String)>) {
         let lang = self.lang();
         let mut lines: Vec<String> = Vec::new();
         let mut kind = ReplyKind::Notice;
@@ -516,16 +491,19 @@ impl ArenaTable {
             && (before.speaker() != Some(speaker) || before.round() != *round || matches!(event, Event::Resume { .. }))
             && !after.paused
         {
-            let seconds = (!after.is_ai(speaker)).then_some(after.rules.turn_seconds);
+            let seconds = (!after.seats.is_ai(speaker)).then_some(after.rules.turn_seconds);
             let stage = say::stage(lang, after.stage());
             match &after.reply {
-                Some(r) => lines.push(say::reply_turn(lang, after.turn + 1, stage, &label(speaker), &label(&r.from), seconds)),
+                Some(r) => {
+                    lines.push(say::reply_turn(lang, after.turn + 1, stage, &label(speaker), &label(&r.from), seconds))
+                }
                 None => lines.push(say::next_speaker(lang, after.turn + 1, stage, &label(speaker), seconds)),
             }
             if before.round() != *round || before.phase == Phase::Lobby {
                 lines.push(say::react_prompt(lang));
                 kind = ReplyKind::Ballot;
-                choices = after.living().iter().map(|s| (after.number(s).unwrap_or(0).to_string(), label(s))).collect();
+                choices =
+                    after.living().iter().map(|s| (after.seats.number(s).unwrap_or(0).to_string(), label(s))).collect();
             }
         }
         (Reply::new(kind, lines.join("\n")), choices)
@@ -554,33 +532,42 @@ impl ArenaTable {
     /// Builds the played turn from the new state.
     fn played(&self, next: ArenaGame, event: &Event, seat: &str, private: Vec<Message>) -> Played {
         let (reply, choices) = self.narrate(&self.game, &next, event);
-        let over = next.is_over();
-        let snapshot = match next.snapshot() {
-            Ok(s) => s,
-            Err(e) => return refused(format!("internal error: {e}")),
-        };
         let public = matches!(event, Event::Speak { .. }).then(|| PublicTurn {
             player: Self::label(&next, seat),
             text: reply.text.lines().next().unwrap_or_default().to_string(),
             outcome: next.phase_name().to_string(),
         });
-        let points = Self::points(&next);
+        let record = TurnRecord { public, ..TurnRecord::default() };
+        let turn = Turn { reply, messages: private, choices, record, points: Self::points(&next) };
         let fresh =
             (next.cast != self.game.cast || next.topic != self.game.topic).then(|| gates_for(&next, &self.canary));
-        let played = Played {
-            reply,
-            messages: private,
-            choices,
-            record: TurnRecord { public, ..TurnRecord::default() },
-            snapshot: Some(snapshot),
-            points,
-            commit: true,
-            withheld: None,
-            next: None,
-        };
-        let mut played = fresh.as_ref().unwrap_or(&self.gates).gate(played, over, &say::withheld(self.lang()));
-        played.next = Some(Box::new(Next { game: next }));
-        played
+        let gates = fresh.as_ref().unwrap_or(&self.gates);
+        match Played::moved(&next, turn, gates, next.is_over(), &say::withheld(self.lang())) {
+            Ok(played) => played.adopting(Next { game: next }),
+            Err(refusal) => refusal,
+        }
+    }
+}
+
+impl Answers for ArenaTable {
+    fn status(&self) -> Played {
+        self.gated(Played::reply(Reply::status(self.game.phase == Phase::Lobby, self.status_text())), false)
+    }
+
+    /// Nobody holds a secret to be shown again: a human contestant has no
+    /// persona, so "whisper" is the status.
+    fn whisper(&self, _seat: &str) -> Played {
+        self.status()
+    }
+
+    /// The speaker's reminder, with the time left.
+    fn remind(&self, left: i64) -> Option<Played> {
+        let speaker = self.game.speaker()?;
+        if left <= 0 {
+            return Some(Played::silent());
+        }
+        let text = say::reminder(self.lang(), left, &Self::label(&self.game, speaker));
+        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
     }
 }
 
@@ -606,26 +593,19 @@ impl GameTable for ArenaTable {
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
+        if let Some(answer) = answered(self, inbound, ctx.now_ms) {
+            return answer;
+        }
         let lang = self.lang();
         let seat = inbound.player.id.clone();
         let event = match &inbound.input {
-            // Nobody holds a secret to be shown again: a human contestant
-            // has no persona, so "whisper" is the status.
-            TurnInput::Status | TurnInput::Whisper => {
-                let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
-                return self.gated(Played::reply(Reply::new(kind, self.status_text())), false);
-            }
-            TurnInput::Timer(tag) => match self.timer(tag, ctx.now_ms) {
-                Some(played) => return played,
-                None => Event::Timer { tag: tag.clone(), now_ms: ctx.now_ms },
-            },
             TurnInput::Say(text) => match self.speak(ctx, &seat, text).await {
                 Ok(event) => event,
                 Err(played) => return played,
             },
             _ => match self.event_for(inbound, ctx.now_ms) {
                 Ok(event) => event,
-                Err(why) => return refused(why),
+                Err(why) => return Played::refused(why),
             },
         };
         let mut next = match self.game.apply(&event, &()) {
@@ -634,7 +614,7 @@ impl GameTable for ArenaTable {
         };
         let mut private = Vec::new();
         if let Event::React { option, .. } = &event {
-            let who = next.seat_by_number(option).map(|s| Self::label(&next, s)).unwrap_or_default();
+            let who = next.seats.by_number(option).map(|s| Self::label(&next, s)).unwrap_or_default();
             private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::reaction_in(lang, &who)));
         }
         // A round just closed: the narrator's comment (every few rounds),
@@ -662,18 +642,7 @@ impl GameTable for ArenaTable {
             next.outcome = Some(Outcome::Ended);
         }
         let text = format!("{}\n{}", say::ended_idle(self.lang()), self.final_text(&next));
-        let snapshot = next.snapshot().ok();
-        Played {
-            reply: Reply::new(ReplyKind::Ended, text),
-            messages: Vec::new(),
-            choices: Vec::new(),
-            record: TurnRecord::default(),
-            snapshot,
-            points: Vec::new(),
-            commit: true,
-            withheld: None,
-            next: Some(Box::new(Next { game: next })),
-        }
+        Played::idle_end(&next, text).adopting(Next { game: next })
     }
 
     fn adopt(&mut self, next: Next) {
@@ -685,9 +654,11 @@ impl GameTable for ArenaTable {
 
     async fn agent_moves(&self, ctx: &TurnContext<'_>, _seq: i64) -> Vec<AgentMove> {
         let g = &self.game;
-        let Some(seat) = g.speaker().filter(|s| g.is_ai(s) && !g.paused).map(str::to_string) else { return Vec::new() };
+        let Some(seat) = g.speaker().filter(|s| g.seats.is_ai(s) && !g.paused).map(str::to_string) else {
+            return Vec::new();
+        };
         let id = format!("agent:{seat}:speak:{}", g.turn + 1);
-        if !self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
+        if !self.agents.issue(&id) {
             return Vec::new();
         }
         let (Some(player), Some(persona)) = (g.seats.seat(&seat).map(|s| s.player.clone()), g.cast.get(&seat)) else {
@@ -707,11 +678,11 @@ impl GameTable for ArenaTable {
         let text = match said.filter(|t| self.check_contribution(t).is_none()) {
             Some(text) => text,
             None => {
-                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                self.agents.fell_back();
                 self.stock_line(g.turn)
             }
         };
-        self.agent_moves.fetch_add(1, Ordering::Relaxed);
+        self.agents.made();
         vec![AgentMove { seat: player, input: TurnInput::Say(text), event_id: id, not_before_ms: None }]
     }
 }

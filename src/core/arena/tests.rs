@@ -66,7 +66,8 @@ fn contestants_speak_round_robin_and_a_human_has_a_deadline() {
     assert_eq!(g.rounds.len(), 1);
     assert_eq!(g.order, vec!["ai:1", "ai:2", "t:1"], "the order rotates by one seat per round");
     assert_eq!(g.round(), 2);
-    let wrong = Event::Speak { seat: "ai:2".into(), text: "x".into(), scores: scores(5), parsed: true, now_ms: 0, to: None };
+    let wrong =
+        Event::Speak { seat: "ai:2".into(), text: "x".into(), scores: scores(5), parsed: true, now_ms: 0, to: None };
     assert!(matches!(g.apply(&wrong, &()), Err(Rejection::NotYourTurn { .. })));
 }
 
@@ -265,11 +266,8 @@ fn roster_files_are_checked() {
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-
+use crate::core::fixtures::recording;
 use crate::core::game::TableOptions;
-use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::services::{Pipeline, PipelineSettings};
 
 fn speak_with(g: &ArenaGame, values: [u8; 5], to: Option<&str>) -> ArenaGame {
     let seat = g.speaker().unwrap().to_string();
@@ -411,46 +409,27 @@ fn the_host_sets_the_threshold_the_rule_the_stages_and_the_turn_time_and_bad_val
     assert!(g.rounds[1].out.is_some(), "the lowest goes out at 9.0 under the Lowest rule");
 }
 
-/// A model that answers by the prompt: `reply(prompt)`.
-struct Model(Box<dyn Fn(&str) -> String + Send + Sync>);
-
-#[async_trait]
-impl LlmClient for Model {
-    fn describe(&self) -> String {
-        "test".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let prompt: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
-        Ok(ChatResponse { text: (self.0)(&prompt.join("\n")), ..ChatResponse::default() })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn speakers_see_the_turn_stage_standings_and_reply_to_whoever_addressed_them_and_the_narrator_sees_it_all() {
-    let prompts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let seen = prompts.clone();
     let spoken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let model: Arc<dyn LlmClient> = Arc::new(Model(Box::new(move |prompt: &str| {
-        seen.lock().unwrap().push(prompt.to_string());
+    let (pipeline, prompts) = recording(move |prompt: &str| {
         if prompt.contains("ARENA-RUBRIC-7") {
-            r#"{"novelty": 7, "builds_on_others": 2, "solves_problem": 9, "radical_thinking": 4, "manipulation": 1}"#.into()
+            r#"{"novelty": 7, "builds_on_others": 2, "solves_problem": 9, "radical_thinking": 4, "manipulation": 1}"#
+                .into()
         } else if prompt.contains("Your right of reply") {
             "I stand by my plan, whatever you say.".into()
         } else if prompt.contains("Write your contribution") {
             let n = spoken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             // Every fifth contribution challenges seat #2.
-            if n % 5 == 4 { format!("#3, your idea {n} sinks the library.") } else { format!("Idea number {n} for the library.") }
+            if n % 5 == 4 {
+                format!("#3, your idea {n} sinks the library.")
+            } else {
+                format!("Idea number {n} for the library.")
+            }
         } else {
             "The ring tightens.".into()
         }
-    })));
-    let models = RoleModels { judge: model.clone(), narrator: model };
-    let pipeline = Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default());
+    });
     let host = ArenaHost::new(Arc::new(bundled_roster()));
     let options = TableOptions { ai_seats: Some(4), ..TableOptions::default() }
         .with("spectate", "yes")

@@ -46,6 +46,11 @@ impl Reply {
     pub fn new(kind: ReplyKind, text: impl Into<String>) -> Reply {
         Reply { kind, text: text.into(), verdict: None }
     }
+
+    /// A table's status: the lobby's while it is open.
+    pub fn status(in_lobby: bool, text: impl Into<String>) -> Reply {
+        Reply::new(if in_lobby { ReplyKind::Lobby } else { ReplyKind::Status }, text)
+    }
 }
 
 /// Who may read a message.

@@ -9,21 +9,29 @@
 //!
 //! Services a game uses instead of re-inventing them:
 //! - `seats`: a lobby (join, leave, start with a minimum and maximum,
-//!   the host or a moderator starting early, AI seats);
+//!   the host or a moderator starting early, AI seats) and seats by
+//!   number (`#3 Carol`);
+//! - `guess_ai`: AI seats under ordinary names, and the humans' guesses
+//!   at them once the result is in;
 //! - `message`: outbound messages with an `Audience` (everyone, one seat
 //!   privately, moderators), each an outbox row committed with its turn;
 //! - `ballot`: secret simultaneous choices, revealed together;
-//! - `timer`: durable deadlines that come back as ordinary inputs;
+//! - `timer`: durable deadlines that come back as ordinary inputs, and a
+//!   reminder before one;
 //! - `view`: what one seat may know, for an agent's prompt;
+//! - `agents`: each AI move handed out once, counted, at a human's pace
+//!   where a seat must pass for one;
 //! - `secrets`: the secrecy gate cut per audience from the game's secrets;
 //! - `selfplay`: AI-only games through one driver and one report.
 //!
 //! Nothing here does I/O: the actor (`core::actor`) commits and schedules.
 
+pub mod agents;
 pub mod ballot;
 pub mod bundled;
 pub mod drive;
 pub mod error;
+pub mod guess_ai;
 pub mod host;
 pub mod inbound;
 pub mod input;
@@ -39,9 +47,11 @@ pub mod view;
 
 use serde::{Serialize, de::DeserializeOwned};
 
+pub use agents::{AgentLog, human_pace};
 pub use ballot::{Ballot, BallotError, Tally};
 pub use bundled::Bundled;
 pub use error::EngineError;
+pub use guess_ai::AiGuesses;
 pub use host::{About, ContentCheck, CustomItem, HostedGame, Opened, StartDefaults, TableOptions};
 pub use inbound::{Inbound, engine_player};
 pub use input::TurnInput;
@@ -49,8 +59,8 @@ pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};
 pub use secrets::{Secret, SecretGates};
 pub use selfplay::{Figure, GameRow, Row, SelfPlay, SelfplayReport, SelfplayRun, Selfplayer};
-pub use table::{Played, Points, Table, TurnContext, TurnRecord};
-pub use timer::Deadline;
+pub use table::{Played, Points, Table, Turn, TurnContext, TurnRecord};
+pub use timer::{Deadline, Fired};
 pub use view::SeatView;
 
 /// A 64-bit mix (SplitMix64): a game's seeded choices (roles, personas,
@@ -61,6 +71,16 @@ pub fn splitmix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
+}
+
+/// Fisher–Yates from a seed (a deal, a speaking order).
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    for i in (1..items.len()).rev() {
+        state = splitmix(state);
+        let j = (state % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
 }
 
 /// A game's rules as a pure state machine.

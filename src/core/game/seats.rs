@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::vocab::Player;
+use crate::core::vocab::{Language, Player};
+
+use super::splitmix;
 
 /// How many seats a game has, and how many of them agents may fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +59,12 @@ pub enum SeatError {
 pub fn ai_name(n: usize) -> String {
     format!("AI {n} 🤖")
 }
+
+/// Ordinary names for AI seats in an anonymous game (`Seats::disguise_last`).
+const DISGUISES_EN: [&str; 12] =
+    ["Alex", "Sam", "Jordan", "Robin", "Casey", "Morgan", "Riley", "Jamie", "Taylor", "Quinn", "Avery", "Drew"];
+const DISGUISES_ZH: [&str; 12] =
+    ["小林", "阿杰", "小雨", "老周", "小美", "阿强", "小敏", "大伟", "小芳", "阿龙", "小杨", "阿明"];
 
 impl Seats {
     /// A lobby opened by `host`, who takes the first seat.
@@ -161,5 +169,71 @@ impl Seats {
     /// Whether the lobby is full, so the game may start on its own.
     pub fn is_full(&self) -> bool {
         self.seats.len() >= self.rules.max
+    }
+
+    /// Whether `by` may lead the table (start early, end the game): the
+    /// host, or a moderator.
+    pub fn may_lead(&self, by: &str, moderator: bool) -> bool {
+        moderator || by == self.host
+    }
+}
+
+/// Seats by number, as players name them: seat 1 is the first to sit.
+impl Seats {
+    /// Seat ids in seating order.
+    pub fn ids(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.player.id.clone()).collect()
+    }
+
+    /// A seat's number as shown (1-based, seating order).
+    pub fn number(&self, seat: &str) -> Option<usize> {
+        self.seats.iter().position(|s| s.player.id == seat).map(|i| i + 1)
+    }
+
+    /// The seat a typed number names (`3`, `#3`).
+    pub fn by_number(&self, typed: &str) -> Option<&str> {
+        let n: usize = typed.trim().trim_start_matches('#').parse().ok()?;
+        self.seats.get(n.checked_sub(1)?).map(|s| s.player.id.as_str())
+    }
+
+    /// The seats a text names by number (`2 4`, `#2, #4`), in its order,
+    /// a number repeated at once counted once.
+    pub fn by_numbers(&self, text: &str) -> Vec<String> {
+        let mut named: Vec<String> =
+            text.split(|c: char| !c.is_ascii_digit()).filter_map(|n| self.by_number(n)).map(str::to_string).collect();
+        named.dedup();
+        named
+    }
+
+    /// A seated player's name.
+    pub fn name_of(&self, seat: &str) -> Option<&str> {
+        self.seat(seat).map(|s| s.player.name.as_str())
+    }
+
+    /// `#3 Carol`: a seat's number and name (`#0 ?` for nobody seated).
+    pub fn label(&self, seat: &str) -> String {
+        format!("#{} {}", self.number(seat).unwrap_or(0), self.name_of(seat).unwrap_or("?"))
+    }
+
+    pub fn is_ai(&self, seat: &str) -> bool {
+        self.seat(seat).is_some_and(|s| s.ai)
+    }
+
+    /// Whether humans and AI seats play together.
+    pub fn mixed(&self) -> bool {
+        self.humans().next().is_some() && self.agents().next().is_some()
+    }
+
+    /// Gives the last seat (an AI seat just added to an anonymous lobby)
+    /// an ordinary name nobody at the table has, picked by `seed`.
+    pub fn disguise_last(&mut self, language: Language, seed: u64) {
+        let names = language.pick(&DISGUISES_EN, &DISGUISES_ZH);
+        let taken: Vec<String> = self.seats.iter().map(|s| s.player.name.to_lowercase()).collect();
+        let start = (splitmix(seed ^ self.seats.len() as u64) % names.len() as u64) as usize;
+        let free =
+            (0..names.len()).map(|i| names[(start + i) % names.len()]).find(|n| !taken.contains(&n.to_lowercase()));
+        if let (Some(name), Some(seat)) = (free, self.seats.last_mut()) {
+            seat.player.name = name.to_string();
+        }
     }
 }

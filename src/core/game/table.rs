@@ -19,9 +19,8 @@ use crate::core::services::{Pipeline, ProgressFn, Usage};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
-use super::Inbound;
-use super::message::{Message, Reply};
-use super::{Deadline, Game, Snapshot};
+use super::message::{Audience, Message, Reply, ReplyKind};
+use super::{Deadline, Fired, Game, Inbound, Seats, SecretGates, Snapshot, TurnInput};
 
 /// What a table may use during a turn.
 pub struct TurnContext<'a> {
@@ -52,6 +51,20 @@ pub struct Points {
     pub role: Option<String>,
 }
 
+impl Points {
+    /// A seated game's result: for each human, a point when it was among
+    /// `winners`, and the role it played.
+    pub fn of_winners(seats: &Seats, winners: &[String], role: impl Fn(&str) -> Option<String>) -> Vec<Points> {
+        seats
+            .humans()
+            .map(|s| {
+                let won = winners.contains(&s.player.id);
+                Points { player: s.player.clone(), points: u32::from(won), solved: won, role: role(&s.player.id) }
+            })
+            .collect()
+    }
+}
+
 /// What one input did, not yet committed.
 pub struct Played {
     /// The answer to whoever moved, for everyone to see unless it is a
@@ -76,6 +89,16 @@ pub struct Played {
     pub next: Option<Box<dyn Any + Send + Sync>>,
 }
 
+/// What a turn that moved the game shows and keeps (`Played::moved`).
+pub struct Turn {
+    pub reply: Reply,
+    pub messages: Vec<Message>,
+    /// The options of a ballot the turn opens.
+    pub choices: Vec<(String, String)>,
+    pub record: TurnRecord,
+    pub points: Vec<Points>,
+}
+
 impl Played {
     /// A reply that changes nothing.
     pub fn reply(reply: Reply) -> Played {
@@ -91,13 +114,62 @@ impl Played {
             next: None,
         }
     }
+
+    /// A refused move: the reason, and nothing changed.
+    pub fn refused(text: impl Into<String>) -> Played {
+        Played::reply(Reply::new(ReplyKind::Rejected, text))
+    }
+
+    /// `text` for one seat alone, and `receipt` (that it was sent) as
+    /// the reply.
+    pub fn to_seat(receipt: impl Into<String>, seat: &str, text: impl Into<String>) -> Played {
+        let mut played = Played::reply(Reply::new(ReplyKind::Private, receipt));
+        played.messages.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, text));
+        played
+    }
+
+    /// A turn that shows nothing and is not stored (a timer for a phase
+    /// that already ended).
+    pub fn silent() -> Played {
+        Played { commit: false, ..Played::reply(Reply::new(ReplyKind::Notice, String::new())) }
+    }
+
+    /// The turn that took the game to `next`: `turn` with `next`'s
+    /// snapshot, every message gated for its audience unless the result
+    /// is in (`over`: its turn shows every secret). `Err`: the refusal,
+    /// when the state cannot be stored (the turn changes nothing). The
+    /// table then hands `adopt` its part with `Played::adopting`.
+    pub fn moved<G: Game>(
+        next: &G,
+        turn: Turn,
+        gates: &SecretGates,
+        over: bool,
+        withheld: &str,
+    ) -> Result<Played, Played> {
+        let snapshot = next.snapshot().map_err(|e| Played::refused(format!("internal error: {e}")))?;
+        let Turn { reply, messages, choices, record, points } = turn;
+        let played = Played { snapshot: Some(snapshot), messages, choices, record, points, ..Played::reply(reply) };
+        Ok(gates.gate(played, over, withheld))
+    }
+
+    /// The game ended idle at `next`: `text` said, the state stored as it
+    /// is (`None` when it cannot be).
+    pub fn idle_end<G: Game>(next: &G, text: String) -> Played {
+        Played { snapshot: next.snapshot().ok(), ..Played::reply(Reply::new(ReplyKind::Ended, text)) }
+    }
+
+    /// Hands `Table::adopt` what it takes after the commit: the new state
+    /// and what the table keeps with it.
+    pub fn adopting(self, next: impl Any + Send + Sync) -> Played {
+        Played { next: Some(Box::new(next)), ..self }
+    }
 }
 
 /// An agent's move, ready to be queued like a player's.
 #[derive(Debug, Clone)]
 pub struct AgentMove {
     pub seat: Player,
-    pub input: crate::core::game::TurnInput,
+    pub input: TurnInput,
     /// Unique for this move, so a replayed agent turn is answered once.
     pub event_id: String,
     /// Played no earlier than this (engine clock); `None`: at once. A
@@ -219,6 +291,41 @@ impl<T: GameTable> Table for T {
 
     fn ended(&self, after: &Afterwards, session_id: &str, now_ms: i64) -> Option<EndedWork> {
         GameTable::ended(self, after, session_id, now_ms)
+    }
+}
+
+/// What a seated table answers itself, without playing its game: the
+/// status, a seat's own secret again, and its phase's reminder
+/// (`answered`).
+pub trait Answers: GameTable {
+    /// The status (the lobby's, while it is open), gated.
+    fn status(&self) -> Played;
+    /// What the seat was told privately, again, to it alone.
+    fn whisper(&self, seat: &str) -> Played;
+    /// The phase's reminder, `left` seconds before its deadline. `None`:
+    /// the game plays the timer as its event.
+    fn remind(&self, left: i64) -> Option<Played>;
+
+    /// A timer's turn when it is a reminder (`remind`) or for a phase that
+    /// already ended (answered with nothing, not stored). `None`: the
+    /// phase's deadline, which the game plays as its event.
+    fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
+        match Fired::of(self.game().deadline().as_ref(), GameTable::reminder(self), tag, now_ms) {
+            Fired::Stale => Some(Played::silent()),
+            Fired::Reminder { left } => self.remind(left),
+            Fired::Deadline => None,
+        }
+    }
+}
+
+/// The status, the whisper, a reminder or a stale timer, as `table`
+/// answers them; `None`: a move (or a deadline) its game plays.
+pub fn answered<T: Answers>(table: &T, inbound: &Inbound, now_ms: i64) -> Option<Played> {
+    match &inbound.input {
+        TurnInput::Status => Some(table.status()),
+        TurnInput::Whisper => Some(table.whisper(&inbound.player.id)),
+        TurnInput::Timer(tag) => table.timer(tag, now_ms),
+        _ => None,
     }
 }
 

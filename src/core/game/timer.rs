@@ -36,6 +36,47 @@ impl Deadline {
     pub fn reminded(tag: &str) -> Option<&str> {
         tag.strip_prefix(REMIND)
     }
+
+    /// The reminder `REMIND_BEFORE_SECONDS` before this deadline, when its
+    /// phase lasts `span` seconds, long enough for one (twice the lead at
+    /// least).
+    pub fn reminder_within(&self, span: u32) -> Option<Deadline> {
+        (span >= 2 * REMIND_BEFORE_SECONDS).then(|| self.reminder(REMIND_BEFORE_SECONDS))
+    }
+
+    /// Whether a timer's tag is this deadline's or its reminder's.
+    pub fn fires(&self, tag: &str) -> bool {
+        self.tag == Deadline::reminded(tag).unwrap_or(tag)
+    }
+}
+
+/// How long before a deadline a table's reminder comes.
+pub const REMIND_BEFORE_SECONDS: u32 = 20;
+
+/// What a timer input is to a table whose phase has `deadline` and
+/// `reminder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fired {
+    /// For a phase that already ended: answered with nothing, not stored.
+    Stale,
+    /// The phase's reminder, `left` whole seconds before its deadline.
+    Reminder { left: i64 },
+    /// The phase's deadline: the game plays it as an event.
+    Deadline,
+}
+
+impl Fired {
+    pub fn of(deadline: Option<&Deadline>, reminder: Option<Deadline>, tag: &str, now_ms: i64) -> Fired {
+        if !deadline.is_some_and(|d| d.fires(tag)) {
+            return Fired::Stale;
+        }
+        match reminder.filter(|r| r.tag == tag) {
+            Some(r) => {
+                Fired::Reminder { left: (r.at_ms + i64::from(REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000) }
+            }
+            None => Fired::Deadline,
+        }
+    }
 }
 
 /// A reminder's tag: its deadline's, marked.

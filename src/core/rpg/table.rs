@@ -28,8 +28,7 @@ use crate::core::actor::Inbound;
 use crate::core::context::{BookRules, Layers, Shares, View, estimate_tokens, extract_summary};
 use crate::core::game::table::GameTable;
 use crate::core::game::{
-    Audience, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, TurnContext, TurnInput,
-    TurnRecord,
+    Audience, Game, Played, Points, Reply, ReplyKind, Secret, SecretGates, Turn, TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::knowledge::Role;
 use crate::core::llm::echo::Instructions;
@@ -120,20 +119,8 @@ fn gates_for(world: &World, canary: &str) -> SecretGates {
     SecretGates::new(&world.public_text(), &secrets, Canary::parse(canary))
 }
 
-fn refused(text: impl Into<String>) -> Played {
-    Played::reply(Reply::new(ReplyKind::Rejected, text))
-}
-
-fn silent() -> Played {
-    let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
-    played.commit = false;
-    played
-}
-
 fn not_played(lang: Language) -> Played {
-    let mut played = refused(say::model_down(lang));
-    played.commit = false;
-    played
+    Played { commit: false, ..Played::refused(say::model_down(lang)) }
 }
 
 /// A model failed (down, timed out), or the planned NPC is not in the
@@ -379,7 +366,9 @@ impl LoreTable {
         let rules = self.game.rules();
         let hot_from = book.hot(&rules).first().map_or(u32::MAX, |e| e.turn);
         let candidates: Vec<String> = match memory.recall(&[namespace], query, RECALL_CANDIDATES).await {
-            Ok(items) => items.into_iter().filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from)).map(|m| m.text).collect(),
+            Ok(items) => {
+                items.into_iter().filter(|m| turn_of(&m.id).is_some_and(|t| t < hot_from)).map(|m| m.text).collect()
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "could not search older turns");
                 Vec::new()
@@ -598,10 +587,10 @@ impl LoreTable {
         let lang = self.lang();
         let action = text.trim();
         if action.is_empty() {
-            return refused(say::empty(lang));
+            return Played::refused(say::empty(lang));
         }
         if action.chars().count() > MAX_ACTION {
-            return refused(say::too_long(lang, MAX_ACTION));
+            return Played::refused(say::too_long(lang, MAX_ACTION));
         }
         let player = &inbound.player;
         let shown_action = match addressed {
@@ -731,7 +720,8 @@ impl LoreTable {
         let prompt = self.narrator_prompt(ctx, scene, &scene.passages, mode)?;
         let narrator = &*ctx.pipeline.models.narrator;
         let Ok(said) = agents::call(narrator, prompt.clone(), 160, 0.6).await else { return Err(ModelDown) };
-        let text = self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
+        let text =
+            self.spoken(&said, say::gm(lang), &prompt, scene).unwrap_or_else(|| say::stock_disqualify(lang, &reason));
         Ok(Draft::spoken(Speaker::Narrator, text, Outcome::Disqualified, 1))
     }
 
@@ -926,7 +916,7 @@ impl LoreTable {
     ) -> Played {
         let lang = self.lang();
         let Ok(mut next) = self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) else {
-            return refused(say::over(lang));
+            return Played::refused(say::over(lang));
         };
         // A summary chapter, every `memory_interval` turns.
         let rules = next.rules();
@@ -937,7 +927,7 @@ impl LoreTable {
             done.summary = Some((summary, upto));
             match self.game.apply(&Event::Turn(Box::new(done.clone())), &self.world) {
                 Ok(n) => next = n,
-                Err(_) => return refused(say::over(lang)),
+                Err(_) => return Played::refused(say::over(lang)),
             }
         }
         let record = turn_record(&done);
@@ -991,25 +981,12 @@ impl LoreTable {
 
     fn played(&self, next: LoreGame, reply: Reply, record: TurnRecord) -> Played {
         let over = next.is_over();
-        let snapshot = match next.snapshot() {
-            Ok(s) => s,
-            Err(e) => return refused(format!("internal error: {e}")),
-        };
         let points = if over { Self::points(&next) } else { Vec::new() };
-        let played = Played {
-            reply,
-            messages: Vec::new(),
-            choices: Vec::new(),
-            record,
-            snapshot: Some(snapshot),
-            points,
-            commit: true,
-            withheld: None,
-            next: None,
-        };
-        let mut played = self.gated(played, over);
-        played.next = Some(Box::new(Next { game: next }));
-        played
+        let turn = Turn { reply, messages: Vec::new(), choices: Vec::new(), record, points };
+        match Played::moved(&next, turn, &self.gates, over, &say::withheld(self.lang())) {
+            Ok(played) => played.adopting(Next { game: next }),
+            Err(refusal) => refusal,
+        }
     }
 
     fn points(g: &LoreGame) -> Vec<Points> {
@@ -1031,8 +1008,8 @@ impl LoreTable {
                 let text = self.final_text(&next);
                 self.played(next, Reply::new(ReplyKind::Ended, text), TurnRecord::default())
             }
-            Err(Rejection::NotHost) => refused(say::only_host_ends(self.lang())),
-            Err(Rejection::Over) => refused(say::over(self.lang())),
+            Err(Rejection::NotHost) => Played::refused(say::only_host_ends(self.lang())),
+            Err(Rejection::Over) => Played::refused(say::over(self.lang())),
         }
     }
 }
@@ -1077,7 +1054,9 @@ fn recalled_text(line: &str) -> &str {
 fn content_words(text: &str) -> std::collections::HashSet<String> {
     crate::core::text::words(text)
         .into_iter()
-        .filter(|w| w.chars().all(crate::core::text::is_cjk) || (w.chars().count() >= 3 && !COMMON.contains(&w.as_str())))
+        .filter(|w| {
+            w.chars().all(crate::core::text::is_cjk) || (w.chars().count() >= 3 && !COMMON.contains(&w.as_str()))
+        })
         .collect()
 }
 
@@ -1157,10 +1136,10 @@ impl GameTable for LoreTable {
             TurnInput::Verb(verb) if matches!(LoreVerb::read(verb), Some(LoreVerb::Scores)) => {
                 shown(ReplyKind::Status, self.scores_text(&self.game))
             }
-            TurnInput::Timer(_) | TurnInput::Begin | TurnInput::Start => silent(),
-            TurnInput::Join | TurnInput::Leave | TurnInput::AddAi => refused(say::everyone_plays(lang)),
+            TurnInput::Timer(_) | TurnInput::Begin | TurnInput::Start => Played::silent(),
+            TurnInput::Join | TurnInput::Leave | TurnInput::AddAi => Played::refused(say::everyone_plays(lang)),
             TurnInput::End => self.end(inbound),
-            _ if over => refused(say::over(lang)),
+            _ if over => Played::refused(say::over(lang)),
             TurnInput::Say(text) => self.act(ctx, inbound, None, text).await,
             TurnInput::Verb(verb) => match LoreVerb::read(verb) {
                 // `say hello`, with no one named, is an action.
@@ -1170,11 +1149,11 @@ impl GameTable for LoreTable {
                         let found = found.clone();
                         self.act(ctx, inbound, Some(&found), &text).await
                     }
-                    None => refused(say::no_such_npc(lang, &npc, &self.npc_list())),
+                    None => Played::refused(say::no_such_npc(lang, &npc, &self.npc_list())),
                 },
-                _ => refused(say::not_a_verb(lang)),
+                _ => Played::refused(say::not_a_verb(lang)),
             },
-            _ => refused(say::not_a_verb(lang)),
+            _ => Played::refused(say::not_a_verb(lang)),
         }
     }
 
@@ -1182,10 +1161,7 @@ impl GameTable for LoreTable {
         let mut next = self.game.clone();
         next.phase = Phase::Over;
         next.ending = Some(Ending::Idle);
-        let mut played = Played::reply(Reply::new(ReplyKind::Ended, self.final_text(&next)));
-        played.snapshot = next.snapshot().ok();
-        played.next = Some(Box::new(Next { game: next }));
-        played
+        Played::idle_end(&next, self.final_text(&next)).adopting(Next { game: next })
     }
 
     fn adopt(&mut self, next: Next) {

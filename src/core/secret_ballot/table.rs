@@ -6,12 +6,12 @@ use async_trait::async_trait;
 
 use crate::core::game::table::{AgentMove, GameTable};
 use crate::core::game::{
-    Audience, Ballot, Game, Inbound, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
-    Snapshot, TurnContext, TurnInput, TurnRecord,
+    Audience, Ballot, Game, Inbound, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Turn,
+    TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::llm::{ChatMessage, ChatRequest};
 use crate::core::prompts::PublicTurn;
-use crate::core::secrecy::{Canary, Check};
+use crate::core::secrecy::Canary;
 use crate::core::vocab::{Language, Player};
 
 use super::{BallotGame, Event, Phase, RULES, VOTE_SECONDS};
@@ -77,25 +77,15 @@ impl BallotTable {
         (reply, out)
     }
 
-    /// Every message passes the gate for its audience while the game is on.
-    fn gated(&self, mut played: Played) -> Played {
-        if let Check::Blocked(b) = self.gates.check(&Audience::Everyone, &played.reply.text) {
-            played.reply.text = "(withheld)".into();
-            played.withheld = Some(b);
-        }
-        for m in &mut played.messages {
-            if let Check::Blocked(b) = self.gates.check(&m.audience, &m.reply.text) {
-                m.reply.text = "(withheld)".into();
-                played.withheld = Some(b);
-            }
-        }
-        played
+    /// Every message passes the gate for its audience, the last turn's
+    /// too.
+    fn gated(&self, played: Played) -> Played {
+        self.gates.gate(played, false, WITHHELD)
     }
 }
 
-fn refused(text: impl Into<String>) -> Played {
-    Played::reply(Reply::new(ReplyKind::Rejected, text))
-}
+/// What a message that would give a phrase away says instead.
+const WITHHELD: &str = "(withheld)";
 
 #[async_trait]
 impl GameTable for BallotTable {
@@ -120,16 +110,15 @@ impl GameTable for BallotTable {
             return self.gated(Played::reply(Reply::new(ReplyKind::Status, text)));
         }
         if inbound.input == TurnInput::Whisper {
-            let Some(phrase) = self.game.phrases.get(&inbound.player.id) else { return refused("You have no seat.") };
-            let mut played = Played::reply(Reply::new(ReplyKind::Private, "Sent to you privately."));
+            let seat = &inbound.player.id;
+            let Some(phrase) = self.game.phrases.get(seat) else { return Played::refused("You have no seat.") };
             let text = format!("Your secret phrase: {phrase}");
-            played.messages.push(Message::to(Audience::Seat(inbound.player.id.clone()), ReplyKind::Private, text));
-            return self.gated(played);
+            return self.gated(Played::to_seat("Sent to you privately.", seat, text));
         }
-        let Some(event) = self.event_for(inbound, ctx.now_ms) else { return refused("Not in this game.") };
+        let Some(event) = self.event_for(inbound, ctx.now_ms) else { return Played::refused("Not in this game.") };
         let next = match self.game.apply(&event, &()) {
             Ok(next) => next,
-            Err(r) => return refused(format!("Refused: {r:?}")),
+            Err(r) => return Played::refused(format!("Refused: {r:?}")),
         };
         let (reply, messages) = self.messages(&self.game, &next, &inbound.player);
         let public =
@@ -142,28 +131,20 @@ impl GameTable for BallotTable {
                 .collect(),
             false => Vec::new(),
         };
-        let snapshot: Snapshot = next.snapshot().expect("a ballot game serialises");
         let record = TurnRecord { public: Some(public.clone()), ..TurnRecord::default() };
         let choices = match (self.game.phase, next.phase, &next.ballot) {
             (Phase::Lobby, Phase::Voting, Some(ballot)) => ballot.options.clone(),
             _ => Vec::new(),
         };
-        let played = Played {
-            reply,
-            messages,
-            choices,
-            record,
-            snapshot: Some(snapshot),
-            points,
-            commit: true,
-            withheld: None,
-            next: Some(Box::new(Next { game: next, public: Some(public) })),
-        };
-        self.gated(played)
+        let turn = Turn { reply, messages, choices, record, points };
+        match Played::moved(&next, turn, &self.gates, false, WITHHELD) {
+            Ok(played) => played.adopting(Next { game: next, public: Some(public) }),
+            Err(refusal) => refusal,
+        }
     }
 
     fn expire(&mut self, _: &TurnContext<'_>) -> Played {
-        refused("expired")
+        Played::refused("expired")
     }
 
     fn adopt(&mut self, next: Next) {
@@ -215,4 +196,3 @@ async fn agent_vote(ctx: &TurnContext<'_>, view: &SeatView<'_>, ballot: &Ballot)
     let fallback = ids.iter().find(|id| **id != view.seat.id).copied().unwrap_or_default();
     ids.iter().find(|id| said.trim() == **id).copied().unwrap_or(fallback).to_string()
 }
-

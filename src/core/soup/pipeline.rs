@@ -6,6 +6,8 @@
 //! record before the reply is shown. A failed model call returns no record
 //! and no new state, so the turn never half-happens.
 
+use std::sync::Arc;
+
 use crate::core::llm::{ChatMessage, ChatRequest, LlmClient, LlmError};
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Blocked, is_meta_question};
@@ -93,6 +95,15 @@ struct Asked<'t> {
     /// `Some("ledger" | "semantic")` when the verdict comes from an
     /// earlier, equivalent question rather than a Judge call.
     repeat: Option<&'static str>,
+}
+
+/// What answers a question before the Judge does (`Pipeline::recalled`).
+enum Recall {
+    /// A verdict, and where it came from (`meta`, `ledger`, `semantic`,
+    /// `known`).
+    Answered(Verdict, &'static str),
+    /// None: the question's vector, if it has one, and the known answers.
+    Unknown { vector: Option<Vec<f32>>, known: Arc<Known> },
 }
 
 impl<'t> Asked<'t> {
@@ -224,49 +235,13 @@ impl Pipeline {
         }
         let mode = settled_mode(mode, &text);
         let key = normalize_question(&text);
-        if is_meta_question(&text) {
-            // About the answer's wording, or an attempt to take over the
-            // host: answered without any model seeing it.
-            let asked = Asked::repeat(&text, key, Verdict::Meta, "meta");
-            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
-        }
-        if mode != JudgeMode::Guess
-            && let Some(verdict) = session.game.ledger_verdict(&key)
-        {
-            let asked = Asked::repeat(&text, key, verdict, "ledger");
-            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
-        }
-        let vector = match mode != JudgeMode::Guess {
-            true => self.question_vector(&key).await,
-            false => None,
+        let (vector, known) = match self.recalled(session, &text, &key, mode).await {
+            Recall::Answered(verdict, how) => {
+                let asked = Asked::repeat(&text, key, verdict, how);
+                return self.answer(session, player, asked, &mut Usage::default(), progress).await;
+            }
+            Recall::Unknown { vector, known } => (vector, known),
         };
-        let ledger_vector = vector.as_deref().filter(|_| looks_like_question(&text));
-        if let Some(verdict) = ledger_vector.and_then(|v| self.semantic_match(session.ledger, &key, v)) {
-            let asked = Asked::repeat(&text, key, verdict, "semantic");
-            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
-        }
-        // The Judge's memory: the puzzle's known answers.
-        let known = known::prepared(session.puzzle, self.embedder.as_ref(), self.vector_cache.as_ref()).await;
-        // A Chinese question has no vector for the ledger; the known
-        // answers' thresholds were calibrated with one.
-        let known_vector = match (&vector, mode) {
-            (None, JudgeMode::Question | JudgeMode::Auto) if self.settings.known_answers => self.embedding(&key).await,
-            _ => None,
-        };
-        if mode != JudgeMode::Guess
-            && self.settings.known_answers
-            && let Some(recall) = known.recall(&text, vector.as_deref().or(known_vector.as_deref()))
-        {
-            let asked = Asked::repeat(&text, key, recall.verdict, "known");
-            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
-        }
-        if mode != JudgeMode::Guess
-            && self.settings.known_answers
-            && let Some(verdict) = self.recall_two(&known, &text).await
-        {
-            let asked = Asked::repeat(&text, key, verdict, "known");
-            return self.answer(session, player, asked, &mut Usage::default(), progress).await;
-        }
         if !self.settings.judge_model {
             return self.without_judge(session, player, &text, mode, &known).await;
         }
@@ -291,6 +266,52 @@ impl Pipeline {
             Intent::Guess => self.grade(session, player, &text, judgement, usage),
             Intent::Chatter => with_usage(chatter(lang), usage),
         }
+    }
+
+    /// A verdict given without the Judge, and where it came from: a meta
+    /// question, the ledger (the same question asked before, or one that
+    /// means the same), the puzzle's known answers. Otherwise what the
+    /// Judge's turn needs: the question's vector and the known answers.
+    async fn recalled(&self, session: &SessionView<'_>, text: &str, key: &str, mode: JudgeMode) -> Recall {
+        if is_meta_question(text) {
+            // About the answer's wording, or an attempt to take over the
+            // host: answered without any model seeing it.
+            return Recall::Answered(Verdict::Meta, "meta");
+        }
+        if mode != JudgeMode::Guess
+            && let Some(verdict) = session.game.ledger_verdict(key)
+        {
+            return Recall::Answered(verdict, "ledger");
+        }
+        let vector = match mode != JudgeMode::Guess {
+            true => self.question_vector(key).await,
+            false => None,
+        };
+        let ledger_vector = vector.as_deref().filter(|_| looks_like_question(text));
+        if let Some(verdict) = ledger_vector.and_then(|v| self.semantic_match(session.ledger, key, v)) {
+            return Recall::Answered(verdict, "semantic");
+        }
+        // The Judge's memory: the puzzle's known answers.
+        let known = known::prepared(session.puzzle, self.embedder.as_ref(), self.vector_cache.as_ref()).await;
+        // A Chinese question has no vector for the ledger; the known
+        // answers' thresholds were calibrated with one.
+        let known_vector = match (&vector, mode) {
+            (None, JudgeMode::Question | JudgeMode::Auto) if self.settings.known_answers => self.embedding(key).await,
+            _ => None,
+        };
+        if mode != JudgeMode::Guess
+            && self.settings.known_answers
+            && let Some(recall) = known.recall(text, vector.as_deref().or(known_vector.as_deref()))
+        {
+            return Recall::Answered(recall.verdict, "known");
+        }
+        if mode != JudgeMode::Guess
+            && self.settings.known_answers
+            && let Some(verdict) = self.recall_two(&known, text).await
+        {
+            return Recall::Answered(verdict, "known");
+        }
+        Recall::Unknown { vector, known }
     }
 
     async fn answer(

@@ -299,7 +299,9 @@ fn reasons_of(v: &Value) -> Reasons {
         Some(r @ ("civilian" | "undercover" | "blank")) => r.to_string(),
         _ => "unsure".to_string(),
     };
-    let cut = |t: &str, max: usize| -> String { t.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(max).collect() };
+    let cut = |t: &str, max: usize| -> String {
+        t.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(max).collect()
+    };
     let why: String = v["why"].as_str().map(|t| cut(t, MAX_WHY)).unwrap_or_default();
     let read = |seat: Option<String>, text: Option<&str>| Some((seat?, cut(text?, MAX_READ)));
     let mut reads: Vec<(String, String)> = match &v["reads"] {

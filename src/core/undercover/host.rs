@@ -60,7 +60,8 @@ impl UndercoverHost {
         let server = server_pairs(&options.custom, language);
         // A server's own pairs come up in every other game, by the seed
         // (when it has any of the difficulty asked for).
-        let from_server = !server.choices(language, rules.difficulty).is_empty() && splitmix(seed ^ SERVER_MIX) & 1 == 0;
+        let from_server =
+            !server.choices(language, rules.difficulty).is_empty() && splitmix(seed ^ SERVER_MIX) & 1 == 0;
         let library = if from_server { &server } else { &*self.words };
         let pair = library.pick(language, rules.difficulty, seed).ok_or_else(|| match language {
             Language::En => "There are no English word pairs to play with.".to_string(),
@@ -115,7 +116,11 @@ pub fn hosted(data: &dyn Bundled) -> Arc<dyn HostedGame> {
 
 impl HostedGame for UndercoverHost {
     fn about(&self) -> About {
-        About { kind: UndercoverGame::KIND, group: "undercover", verbs: super::verbs::DECLARATION, names: super::verbs::UndercoverVerb::NAMES,
+        About {
+            kind: UndercoverGame::KIND,
+            group: "undercover",
+            verbs: super::verbs::DECLARATION,
+            names: super::verbs::UndercoverVerb::NAMES,
             data: Some(DATA),
         }
     }

@@ -16,7 +16,7 @@ use super::{Role, UndercoverGame, say};
 pub const RECORD_TOKENS: usize = 2_400;
 
 fn label(g: &UndercoverGame, seat: &str) -> String {
-    format!("#{} {}", g.number(seat).unwrap_or(0), g.name(seat))
+    g.seats.label(seat)
 }
 
 /// The whole public record, oldest first: each round's descriptions in

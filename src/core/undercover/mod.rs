@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::game::{Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats};
+use crate::core::game::{AiGuesses, Ballot, BallotError, Deadline, Game, SeatError, SeatRules, Seats, shuffle};
 use crate::core::vocab::Difficulty;
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
@@ -262,7 +262,7 @@ pub struct UndercoverGame {
     pub last_guess: Option<(String, bool)>,
     /// Anonymous games: human seat → the seats they named as AI.
     #[serde(default)]
-    pub ai_guesses: BTreeMap<String, Vec<String>>,
+    pub ai_guesses: AiGuesses,
     /// AI seats' reasons for their votes, in the order they voted (a
     /// changed vote replaces its reasons).
     #[serde(default)]
@@ -343,6 +343,18 @@ pub enum Rejection {
     StaleTimer,
 }
 
+/// A vote the ballot refused: from a seat that is out, for no option,
+/// or too late.
+impl From<BallotError> for Rejection {
+    fn from(e: BallotError) -> Rejection {
+        match e {
+            BallotError::NotAVoter => Rejection::Out,
+            BallotError::UnknownOption(_) => Rejection::NotAnOption,
+            BallotError::Closed => Rejection::NotNow,
+        }
+    }
+}
+
 impl UndercoverGame {
     /// A lobby of at most `max_seats` seats opened by `host`.
     pub fn new(host: &Player, max_seats: usize, rules: Rules, language: Language, dealt: Dealt, seed: u64) -> Self {
@@ -364,14 +376,14 @@ impl UndercoverGame {
             deadline: None,
             outcome: None,
             last_guess: None,
-            ai_guesses: BTreeMap::new(),
+            ai_guesses: AiGuesses::default(),
             reasons: Vec::new(),
         }
     }
 
     /// Seat ids in seating order.
     pub fn seat_ids(&self) -> Vec<String> {
-        self.seats.seats.iter().map(|s| s.player.id.clone()).collect()
+        self.seats.ids()
     }
 
     /// Living seats, in seating order.
@@ -385,17 +397,7 @@ impl UndercoverGame {
 
     /// A seat's number as shown (1-based, seating order).
     pub fn number(&self, seat: &str) -> Option<usize> {
-        self.seats.seats.iter().position(|s| s.player.id == seat).map(|i| i + 1)
-    }
-
-    /// The seat with a number.
-    pub fn seat_by_number(&self, number: &str) -> Option<&str> {
-        let n: usize = number.trim().trim_start_matches('#').parse().ok()?;
-        self.seats.seats.get(n.checked_sub(1)?).map(|s| s.player.id.as_str())
-    }
-
-    pub fn name(&self, seat: &str) -> String {
-        self.seats.seat(seat).map_or_else(|| "?".to_string(), |s| s.player.name.clone())
+        self.seats.number(seat)
     }
 
     pub fn role(&self, seat: &str) -> Option<Role> {
@@ -519,13 +521,8 @@ impl UndercoverGame {
     }
 
     fn open_vote(&mut self, round: u32, runoff: bool, candidates: Vec<String>, now_ms: i64) {
-        let options = candidates
-            .iter()
-            .map(|s| {
-                let n = self.number(s).unwrap_or(0);
-                (n.to_string(), format!("#{n} {}", self.name(s)))
-            })
-            .collect();
+        let options =
+            candidates.iter().map(|s| (self.number(s).unwrap_or(0).to_string(), self.seats.label(s))).collect();
         self.ballot = Some(Ballot::open(options, self.living()));
         self.phase = Phase::Vote { round, runoff };
         let tag = format!("vote:{round}:{}", if runoff { "runoff" } else { "main" });
@@ -535,7 +532,7 @@ impl UndercoverGame {
     fn close_vote(&mut self, round: u32, runoff: bool, now_ms: i64) {
         let Some(ballot) = self.ballot.take() else { return };
         let (_, tally) = ballot.close();
-        let seat_of = |option: &str| self.seat_by_number(option).map(str::to_string).unwrap_or_default();
+        let seat_of = |option: &str| self.seats.by_number(option).map(str::to_string).unwrap_or_default();
         let votes: BTreeMap<String, String> = tally.votes.iter().map(|(v, o)| (v.clone(), seat_of(o))).collect();
         let mut record =
             VoteRecord { round, runoff, votes, abstained: tally.abstained.clone(), out: None, random: false };
@@ -583,49 +580,15 @@ impl UndercoverGame {
     /// "guess the AI"; the others end.
     pub(crate) fn finish(&mut self, outcome: Outcome, now_ms: i64) {
         self.outcome = Some(outcome);
-        self.phase = Phase::Over;
-        self.deadline = None;
-        if let Some(ballot) = self.ballot.take() {
-            self.ballot = Some(ballot.close().0);
-        }
-        let mixed = self.seats.humans().next().is_some() && self.seats.agents().next().is_some();
-        if self.rules.anonymous && outcome != Outcome::Ended && mixed {
-            self.phase = Phase::GuessAi;
-            self.deadline = Some(Deadline::after(now_ms, self.rules.vote_seconds, "guess-ai"));
-        }
-    }
-
-    /// AI seats, for an anonymous lobby: an ordinary name nobody at the
-    /// table has, picked by the seed.
-    fn disguise_last_seat(&mut self) {
-        let names: &[&str] = match self.language {
-            Language::En => &[
-                "Alex", "Sam", "Jordan", "Robin", "Casey", "Morgan", "Riley", "Jamie", "Taylor", "Quinn", "Avery",
-                "Drew",
-            ],
-            Language::Zh => {
-                &["小林", "阿杰", "小雨", "老周", "小美", "阿强", "小敏", "大伟", "小芳", "阿龙", "小杨", "阿明"]
-            }
-        };
-        let taken: Vec<String> = self.seats.seats.iter().map(|s| s.player.name.to_lowercase()).collect();
-        let start = (splitmix(self.seed ^ self.seats.len() as u64) % names.len() as u64) as usize;
-        let free =
-            (0..names.len()).map(|i| names[(start + i) % names.len()]).find(|n| !taken.contains(&n.to_lowercase()));
-        if let (Some(name), Some(seat)) = (free, self.seats.seats.last_mut()) {
-            seat.player.name = name.to_string();
-        }
+        self.ballot = self.ballot.take().map(|b| b.close().0);
+        let ended = outcome == Outcome::Ended;
+        self.deadline = AiGuesses::deadline(self.rules.anonymous, ended, &self.seats, now_ms, self.rules.vote_seconds);
+        self.phase = if self.deadline.is_some() { Phase::GuessAi } else { Phase::Over };
     }
 
     /// The humans' "guess the AI" scores: (seat, named rightly, named wrongly).
     pub fn ai_guess_scores(&self) -> Vec<(String, usize, usize)> {
-        self.seats
-            .humans()
-            .filter_map(|h| {
-                let guessed = self.ai_guesses.get(&h.player.id)?;
-                let right = guessed.iter().filter(|s| self.seats.seat(s).is_some_and(|s| s.ai)).count();
-                Some((h.player.id.clone(), right, guessed.len() - right))
-            })
-            .collect()
+        self.ai_guesses.scores(&self.seats)
     }
 
     /// A seat leaves a running game: out, and play goes on if it can.
@@ -759,7 +722,7 @@ impl UndercoverGame {
         let mut next = self.clone();
         next.seats = self.seats.add_ai()?;
         if self.rules.anonymous {
-            next.disguise_last_seat();
+            next.seats.disguise_last(self.language, self.seed);
         }
         Ok(next)
     }
@@ -776,27 +739,19 @@ impl UndercoverGame {
     /// The host (or a moderator) ends the game: nobody wins, or, while the
     /// humans guess the AI, the result stands.
     fn end(&self, by: &str, moderator: bool, now_ms: i64) -> Result<UndercoverGame, Rejection> {
-        let mut next = self.clone();
-        if !moderator && by != self.seats.host {
+        if !self.seats.may_lead(by, moderator) {
             return Err(Rejection::NotHost);
         }
-        match self.phase {
-            Phase::GuessAi => next.phase = Phase::Over,
-            _ => next.finish(Outcome::Ended, now_ms),
-        }
-        next.deadline = None;
+        let mut next = self.clone();
+        next.close(now_ms);
         Ok(next)
     }
 
     /// A human names the seats it thinks are AI; the game is over once
     /// every human has.
     fn guess_ai(&self, seat: &str, seats: &[String]) -> Result<UndercoverGame, Rejection> {
-        if self.seats.seat(seat).is_none_or(|s| s.ai) {
-            return Err(Rejection::NotSeated);
-        }
         let mut next = self.clone();
-        next.ai_guesses.insert(seat.to_string(), seats.to_vec());
-        if self.seats.humans().all(|h| next.ai_guesses.contains_key(&h.player.id)) {
+        if next.ai_guesses.guess(&self.seats, seat, seats).map_err(|_| Rejection::NotSeated)? {
             next.phase = Phase::Over;
             next.deadline = None;
         }
@@ -809,6 +764,16 @@ impl UndercoverGame {
         next.phase = Phase::Over;
         next.deadline = None;
         next
+    }
+
+    /// The game stops here (ended by the host, or idle): nobody wins, or,
+    /// while the humans guess the AI, the result stands.
+    pub(crate) fn close(&mut self, now_ms: i64) {
+        match self.outcome {
+            Some(_) => self.phase = Phase::Over,
+            None => self.finish(Outcome::Ended, now_ms),
+        }
+        self.deadline = None;
     }
 
     /// A seat leaves a running game (see `leave_running`).
@@ -857,15 +822,10 @@ impl UndercoverGame {
         now_ms: i64,
     ) -> Result<UndercoverGame, Rejection> {
         self.check_mover(voter)?;
-        if self.seat_by_number(option) == Some(voter) {
+        if self.seats.by_number(option) == Some(voter) {
             return Err(Rejection::OwnVote);
         }
-        let ballot = self.ballot.as_ref().ok_or(Rejection::NotNow)?;
-        let cast = ballot.cast(voter, option).map_err(|e| match e {
-            BallotError::NotAVoter => Rejection::Out,
-            BallotError::UnknownOption(_) => Rejection::NotAnOption,
-            BallotError::Closed => Rejection::NotNow,
-        })?;
+        let cast = self.ballot.as_ref().ok_or(Rejection::NotNow)?.cast(voter, option)?;
         let complete = cast.is_complete();
         let mut next = self.clone();
         next.ballot = Some(cast);
@@ -913,33 +873,31 @@ impl UndercoverGame {
     }
 }
 
-/// How long before a deadline its reminder comes.
-pub const REMIND_BEFORE_SECONDS: u32 = 20;
+pub use crate::core::game::timer::REMIND_BEFORE_SECONDS;
 
 impl UndercoverGame {
     /// The reminder before the phase's deadline, when the phase is long
-    /// enough for one (twice the lead at least).
+    /// enough for one.
     pub fn reminder(&self) -> Option<Deadline> {
-        let d = self.deadline.as_ref()?;
         let span = match self.phase {
             Phase::Describe { .. } => self.rules.describe_seconds,
             Phase::Vote { .. } | Phase::GuessAi => self.rules.vote_seconds,
             Phase::LastGuess { .. } => self.rules.guess_seconds,
             Phase::Lobby | Phase::Over => return None,
         };
-        (span >= 2 * REMIND_BEFORE_SECONDS).then(|| d.reminder(REMIND_BEFORE_SECONDS))
+        self.deadline.as_ref()?.reminder_within(span)
     }
 
     /// Whether a timer's tag is the current phase's reminder or deadline.
     pub fn timer_is_live(&self, tag: &str) -> bool {
-        let tag = Deadline::reminded(tag).unwrap_or(tag);
-        self.deadline.as_ref().is_some_and(|d| d.tag == tag)
+        self.deadline.as_ref().is_some_and(|d| d.fires(tag))
     }
 
     /// Keeps an AI seat's reasons for its vote (a changed vote replaces
     /// the reasons it gave on that ballot).
     pub fn keep_reasons(&mut self, reasoning: Reasoning) {
-        let same = |r: &Reasoning| r.round == reasoning.round && r.runoff == reasoning.runoff && r.seat == reasoning.seat;
+        let same =
+            |r: &Reasoning| r.round == reasoning.round && r.runoff == reasoning.runoff && r.seat == reasoning.seat;
         self.reasons.retain(|r| !same(r));
         self.reasons.push(reasoning);
     }
@@ -963,16 +921,6 @@ impl UndercoverGame {
 /// The game's only source of chance, fed by the recorded seed, so a
 /// replay decides the same way.
 pub use crate::core::game::splitmix;
-
-/// Fisher–Yates from a seed.
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        state = splitmix(state);
-        let j = (state % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -5,17 +5,13 @@
 //! AI seats move from their `SeatView` (the public record and their own
 //! word, nothing else) through `agents.rs`.
 
-use std::collections::HashSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use async_trait::async_trait;
 
 use crate::core::actor::Inbound;
-use crate::core::game::table::{AgentMove, GameTable};
+use crate::core::game::table::{AgentMove, Answers, GameTable, answered};
 use crate::core::game::{
-    Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates,
-    TurnContext, TurnInput, TurnRecord,
+    AgentLog, Audience, Deadline, Game, Message, Played, Points, Reply, ReplyKind, SeatView, Secret, SecretGates, Turn,
+    TurnContext, TurnInput, TurnRecord, human_pace,
 };
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::{Canary, Check};
@@ -33,13 +29,8 @@ pub struct UndercoverTable {
     history: Vec<PublicTurn>,
     canary: String,
     gates: SecretGates,
-    /// AI moves that broke a rule (or failed) and fell back to a safe move.
-    fallbacks: AtomicUsize,
-    /// AI moves made.
-    agent_moves: AtomicUsize,
-    /// Moves already handed to the engine (by move id): a seat owes each
-    /// move once, however often the engine asks.
-    issued: Mutex<HashSet<String>>,
+    /// The AI seats' moves handed to the engine, each once.
+    agents: AgentLog,
 }
 
 pub struct Next {
@@ -73,15 +64,13 @@ impl UndercoverTable {
             game,
             history,
             canary: canary.to_string(),
-            fallbacks: AtomicUsize::new(0),
-            agent_moves: AtomicUsize::new(0),
-            issued: Mutex::new(HashSet::new()),
+            agents: AgentLog::default(),
         }
     }
 
     /// (AI moves made, of which fell back to a safe move).
     pub fn agent_counts(&self) -> (usize, usize) {
-        (self.agent_moves.load(Ordering::Relaxed), self.fallbacks.load(Ordering::Relaxed))
+        self.agents.counts()
     }
 
     pub fn history(&self) -> &[PublicTurn] {
@@ -90,11 +79,6 @@ impl UndercoverTable {
 
     fn lang(&self) -> Language {
         self.game.language
-    }
-
-    /// `#3 Carol`.
-    fn label(game: &UndercoverGame, seat: &str) -> String {
-        format!("#{} {}", game.number(seat).unwrap_or(0), game.name(seat))
     }
 
     /// Why a description may not be posted, if it may not.
@@ -127,7 +111,7 @@ impl UndercoverTable {
     /// a seat's name.
     fn option_of(&self, typed: &str) -> String {
         let typed = typed.trim();
-        if self.game.seat_by_number(typed).is_some() {
+        if self.game.seats.by_number(typed).is_some() {
             return typed.trim_start_matches('#').to_string();
         }
         let wanted = fold(typed);
@@ -149,17 +133,13 @@ impl UndercoverTable {
             TurnInput::Say(text) => self.said(seat, text, now_ms)?,
             TurnInput::Verb(verb) => match UndercoverVerb::read(verb) {
                 Some(UndercoverVerb::Guess(text)) => self.guessed(seat, &text, now_ms),
-                Some(UndercoverVerb::AgentVote(_, option, _)) if self.is_ai(&seat) => {
+                Some(UndercoverVerb::AgentVote(_, option, _)) if self.game.seats.is_ai(&seat) => {
                     Event::Vote { voter: seat, option: self.option_of(&option), now_ms }
                 }
                 Some(UndercoverVerb::AgentVote(..)) | None => return Err(say::not_a_verb(self.lang())),
             },
             _ => return Err(say::not_a_verb(self.lang())),
         })
-    }
-
-    fn is_ai(&self, seat: &str) -> bool {
-        self.game.seats.seat(seat).is_some_and(|s| s.ai)
     }
 
     /// An AI seat's reasons for the vote it makes with `inbound`, as the
@@ -170,7 +150,7 @@ impl UndercoverTable {
             return None;
         };
         let Phase::Vote { round, runoff } = self.game.phase else { return None };
-        let reasons: agents::Reasons = serde_json::from_str(&reasons).ok().filter(|_| self.is_ai(seat))?;
+        let reasons: agents::Reasons = serde_json::from_str(&reasons).ok().filter(|_| self.game.seats.is_ai(seat))?;
         Some(Reasoning {
             round,
             runoff,
@@ -200,10 +180,7 @@ impl UndercoverTable {
     /// `guess`: the seats a player thinks are AI, or the last guess.
     fn guessed(&self, seat: String, text: &str, now_ms: i64) -> Event {
         if self.game.phase == Phase::GuessAi {
-            let mut seats: Vec<String> =
-                seat_numbers(text).iter().filter_map(|n| self.game.seat_by_number(n)).map(str::to_string).collect();
-            seats.dedup();
-            return Event::GuessAi { seat, seats };
+            return Event::GuessAi { seat, seats: self.game.seats.by_numbers(text) };
         }
         let guess = fold(text);
         let right = !guess.is_empty() && self.game.dealt.forms(Role::Civilian).iter().any(|f| fold(f) == guess);
@@ -219,7 +196,7 @@ impl UndercoverTable {
             .map(|s| {
                 let host =
                     if s.player.id == game.seats.host { format!(" ({})", say::host_mark(lang)) } else { String::new() };
-                format!("{}{host}", Self::label(game, &s.player.id))
+                format!("{}{host}", game.seats.label(&s.player.id))
             })
             .collect();
         say::lobby(lang, &seats, game.seats.rules.max, game.seats.rules.min)
@@ -231,8 +208,8 @@ impl UndercoverTable {
         if g.phase == Phase::Lobby {
             return self.lobby_text(g);
         }
-        let living: Vec<String> = g.living().iter().map(|s| Self::label(g, s)).collect();
-        let waiting: Vec<String> = self.waiting_for().iter().map(|s| Self::label(g, s)).collect();
+        let living: Vec<String> = g.living().iter().map(|s| g.seats.label(s)).collect();
+        let waiting: Vec<String> = self.waiting_for().iter().map(|s| g.seats.label(s)).collect();
         let waiting = if waiting.is_empty() { String::new() } else { say::waiting_for(lang, &waiting.join(", ")) };
         say::status(lang, say::phase(lang, g.phase_name()), g.round(), &living.join(", "), &waiting)
     }
@@ -247,42 +224,9 @@ impl UndercoverTable {
                 g.living().into_iter().filter(|s| ballot.is_some_and(|b| !b.has_voted(s))).collect()
             }
             Phase::LastGuess { seat, .. } => vec![seat.clone()],
-            Phase::GuessAi => g
-                .seats
-                .humans()
-                .filter(|h| !g.ai_guesses.contains_key(&h.player.id))
-                .map(|h| h.player.id.clone())
-                .collect(),
+            Phase::GuessAi => g.ai_guesses.waiting(&g.seats),
             Phase::Lobby | Phase::Over => Vec::new(),
         }
-    }
-
-    /// A timer's turn: a reminder names the humans the phase still waits
-    /// for; a timer for a phase that already ended says nothing and is
-    /// not stored. `None`: a live deadline, played as an event.
-    pub(super) fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
-        let silent = || {
-            let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
-            played.commit = false;
-            played
-        };
-        if !self.game.timer_is_live(tag) {
-            return Some(silent());
-        }
-        let reminder = self.game.reminder().filter(|r| r.tag == tag)?;
-        let g = &self.game;
-        let humans: Vec<String> = self
-            .waiting_for()
-            .iter()
-            .filter(|s| g.seats.humans().any(|h| &h.player.id == *s))
-            .map(|s| Self::label(g, s))
-            .collect();
-        let left = (reminder.at_ms + i64::from(super::REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000);
-        if humans.is_empty() || left <= 0 {
-            return Some(silent());
-        }
-        let text = say::reminder(self.lang(), left, &humans.join(", "), g.phase_name());
-        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
     }
 
     /// The whole story, shown when the game ends: words, roles, winners,
@@ -296,7 +240,7 @@ impl UndercoverTable {
             let role = g.role(&seat).map_or("?", |r| say::role(lang, r));
             let out = if g.out.contains_key(&seat) { format!(" · {}", say::out_mark(lang)) } else { String::new() };
             let won = if winners.contains(&seat) { format!(" {}", say::winner_mark(lang)) } else { String::new() };
-            lines.push(format!("  {} · {role}{out}{won}", Self::label(g, &seat)));
+            lines.push(format!("  {} · {role}{out}{won}", g.seats.label(&seat)));
         }
         for record in &g.votes {
             lines.push(say::votes_heading(lang, record.round, record.runoff));
@@ -317,11 +261,11 @@ impl UndercoverTable {
             return None;
         }
         let lang = self.lang();
-        let seat_label = |n: &str| g.seat_by_number(n).map_or_else(|| format!("#{n}"), |s| Self::label(g, s));
+        let seat_label = |n: &str| g.seats.by_number(n).map_or_else(|| format!("#{n}"), |s| g.seats.label(s));
         let mut lines = vec![say::reasons_heading(lang).to_string()];
         for r in &g.reasons {
             let reads: Vec<String> = r.reads.iter().map(|(n, read)| format!("{}: {read}", seat_label(n))).collect();
-            lines.push(say::reason_line(lang, r, &Self::label(g, &r.seat), &seat_label(&r.vote), &reads.join("; ")));
+            lines.push(say::reason_line(lang, r, &g.seats.label(&r.seat), &seat_label(&r.vote), &reads.join("; ")));
         }
         Some(lines.join("\n"))
     }
@@ -329,10 +273,10 @@ impl UndercoverTable {
     /// Which seats were AI, and how each human guessed.
     fn ai_reveal(&self, g: &UndercoverGame) -> String {
         let lang = self.lang();
-        let ai: Vec<String> = g.seats.agents().map(|s| Self::label(g, &s.player.id)).collect();
+        let ai: Vec<String> = g.seats.agents().map(|s| g.seats.label(&s.player.id)).collect();
         let mut lines = vec![say::ai_were(lang, &ai.join(", "))];
         for (seat, right, wrong) in g.ai_guess_scores() {
-            lines.push(format!("  {} · {}", Self::label(g, &seat), say::ai_score(lang, right, ai.len(), wrong)));
+            lines.push(format!("  {} · {}", g.seats.label(&seat), say::ai_score(lang, right, ai.len(), wrong)));
         }
         lines.join("\n")
     }
@@ -341,9 +285,9 @@ impl UndercoverTable {
         let votes: Vec<String> = record
             .votes
             .iter()
-            .map(|(voter, target)| format!("  {} → {}", Self::label(g, voter), Self::label(g, target)))
+            .map(|(voter, target)| format!("  {} → {}", g.seats.label(voter), g.seats.label(target)))
             .collect();
-        let abstained: Vec<String> = record.abstained.iter().map(|s| Self::label(g, s)).collect();
+        let abstained: Vec<String> = record.abstained.iter().map(|s| g.seats.label(s)).collect();
         say::votes_list(self.lang(), &votes, &abstained)
     }
 
@@ -404,7 +348,7 @@ impl UndercoverTable {
         private: &mut Vec<Message>,
     ) -> Option<ReplyKind> {
         let lang = self.lang();
-        let label = |s: &str| Self::label(after, s);
+        let label = |s: &str| after.seats.label(s);
         match event {
             Event::Describe { seat, text, .. } => {
                 lines.push(say::described(lang, &label(seat), text));
@@ -421,7 +365,7 @@ impl UndercoverTable {
                 }
             }
             Event::Vote { voter, option, .. } => {
-                let target = after.seat_by_number(option).map(label).unwrap_or_default();
+                let target = after.seats.by_number(option).map(label).unwrap_or_default();
                 private.push(Message::to(
                     Audience::Seat(voter.clone()),
                     ReplyKind::Private,
@@ -441,7 +385,7 @@ impl UndercoverTable {
     /// their role) or the tie. Whether there were any.
     fn ballot_lines(&self, before: &UndercoverGame, after: &UndercoverGame, lines: &mut Vec<String>) -> bool {
         let lang = self.lang();
-        let label = |s: &str| Self::label(after, s);
+        let label = |s: &str| after.seats.label(s);
         let closed = &after.votes[before.votes.len().min(after.votes.len())..];
         for record in closed {
             lines.push(self.vote_lines(after, record));
@@ -506,7 +450,7 @@ impl UndercoverTable {
                 Some(ReplyKind::Ballot)
             }
             (_, Phase::LastGuess { seat, .. }) if before.phase != after.phase => {
-                lines.push(say::last_guess_opens(lang, &Self::label(after, seat), after.rules.guess_seconds));
+                lines.push(say::last_guess_opens(lang, &after.seats.label(seat), after.rules.guess_seconds));
                 private.push(Message::to(Audience::Seat(seat.clone()), ReplyKind::Private, say::guess_prompt(lang)));
                 None
             }
@@ -522,7 +466,7 @@ impl UndercoverTable {
     /// in the round; nothing when the speaker has not changed.
     fn speaker_line(&self, before: &UndercoverGame, after: &UndercoverGame, round: u32, turn: usize) -> Option<String> {
         let lang = self.lang();
-        let label = |s: &str| Self::label(after, s);
+        let label = |s: &str| after.seats.label(s);
         let speaker = after.speakers.get(turn).map(|s| label(s)).unwrap_or_default();
         let seconds = after.rules.describe_seconds;
         if before.round() != round || !matches!(before.phase, Phase::Describe { .. }) {
@@ -538,28 +482,54 @@ impl UndercoverTable {
     /// Every message passes the gate for its audience while the game is
     /// on; the turn that ends the game (the reveal) is not gated.
     fn gated(&self, played: Played, over: bool) -> Played {
-        self.gates.gate(played, over, &withheld(self.lang()))
+        self.gates.gate(played, over, &say::withheld(self.lang()))
     }
 }
 
 impl UndercoverTable {
+    /// The turn that took the game to `next`: its lines by audience, the
+    /// ballot it opens, its public line, and, when the roles were dealt,
+    /// the new state's gate (each seat's word is gated as the new state's).
+    fn moved(&self, next: UndercoverGame, event: &Event, seat: &str) -> Played {
+        let (reply, messages) = self.narrate(&self.game, &next, event);
+        let public = (!matches!(next.phase, Phase::Lobby) && !reply.text.is_empty()).then(|| PublicTurn {
+            player: next.seats.label(seat),
+            text: reply.text.clone(),
+            outcome: next.phase_name().to_string(),
+        });
+        let choices = match (&next.phase, &next.ballot) {
+            (Phase::Vote { .. }, Some(ballot))
+                if self.game.phase != next.phase || next.votes.len() > self.game.votes.len() =>
+            {
+                ballot.options.clone()
+            }
+            _ => Vec::new(),
+        };
+        let record = TurnRecord { public: public.clone(), ..TurnRecord::default() };
+        let turn = Turn { reply, messages, choices, record, points: Self::points(&next) };
+        let fresh = (next.roles != self.game.roles).then(|| gates_for(&next, &self.canary));
+        // Once the result is in, every word has been shown.
+        let over = next.outcome.is_some();
+        match Played::moved(&next, turn, fresh.as_ref().unwrap_or(&self.gates), over, &say::withheld(self.lang())) {
+            Ok(played) => played.adopting(Next { game: next, public, gates: fresh }),
+            Err(refusal) => refusal,
+        }
+    }
+
+    /// The refusal for a rejected event.
+    fn refusal(&self, r: &Rejection) -> Played {
+        let speaker = match r {
+            Rejection::NotYourTurn { speaker } => self.game.seats.label(speaker),
+            _ => String::new(),
+        };
+        Played::refused(say::refusal(self.lang(), r, &speaker))
+    }
+
     fn points(next: &UndercoverGame) -> Vec<Points> {
         if !next.is_over() || next.outcome == Some(Outcome::Ended) {
             return Vec::new();
         }
-        let winners = next.winners();
-        next.seats
-            .humans()
-            .map(|s| {
-                let won = winners.contains(&s.player.id);
-                Points {
-                    player: s.player.clone(),
-                    points: u32::from(won),
-                    solved: won,
-                    role: next.role(&s.player.id).map(|r| r.as_str().to_string()),
-                }
-            })
-            .collect()
+        Points::of_winners(&next.seats, &next.winners(), |s| next.role(s).map(|r| r.as_str().to_string()))
     }
 
     fn private_word(&self, seat: &str) -> Option<String> {
@@ -570,11 +540,6 @@ impl UndercoverTable {
             None => say::you_are_blank(lang),
         })
     }
-}
-
-/// The seat numbers in a text (`2 4`, `#2, #4`).
-fn seat_numbers(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_digit()).filter(|t| !t.is_empty()).map(str::to_string).collect()
 }
 
 /// Letters spelled out one by one (`c-o-f-f-e-e`, `c o f f e e`) joined
@@ -600,12 +565,36 @@ fn joined_letters(text: &str) -> String {
     out.join(" ")
 }
 
-fn withheld(lang: Language) -> String {
-    say::withheld(lang)
-}
+impl Answers for UndercoverTable {
+    fn status(&self) -> Played {
+        self.gated(Played::reply(Reply::status(self.game.phase == Phase::Lobby, self.status_text())), false)
+    }
 
-fn refused(text: impl Into<String>) -> Played {
-    Played::reply(Reply::new(ReplyKind::Rejected, text))
+    /// A seat's word again, privately.
+    fn whisper(&self, seat: &str) -> Played {
+        let lang = self.lang();
+        match self.private_word(seat) {
+            Some(text) => self.gated(Played::to_seat(say::sent_privately(lang), seat, text), false),
+            None => Played::refused(say::refusal(lang, &Rejection::NotSeated, "")),
+        }
+    }
+
+    /// The humans the phase still waits for, and the time left; nothing
+    /// when it waits for no human.
+    fn remind(&self, left: i64) -> Option<Played> {
+        let g = &self.game;
+        let humans: Vec<String> = self
+            .waiting_for()
+            .iter()
+            .filter(|s| g.seats.humans().any(|h| &h.player.id == *s))
+            .map(|s| g.seats.label(s))
+            .collect();
+        if humans.is_empty() || left <= 0 {
+            return Some(Played::silent());
+        }
+        let text = say::reminder(self.lang(), left, &humans.join(", "), g.phase_name());
+        Some(self.gated(Played::reply(Reply::new(ReplyKind::Notice, text)), false))
+    }
 }
 
 #[async_trait]
@@ -630,113 +619,29 @@ impl GameTable for UndercoverTable {
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
-        let lang = self.lang();
-        let seat = inbound.player.id.as_str();
-        match &inbound.input {
-            TurnInput::Status => {
-                let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
-                let played = Played::reply(Reply::new(kind, self.status_text()));
-                return self.gated(played, false);
-            }
-            TurnInput::Whisper => {
-                let Some(text) = self.private_word(seat) else {
-                    return refused(say::refusal(lang, &Rejection::NotSeated, ""));
-                };
-                let mut played = Played::reply(Reply::new(ReplyKind::Private, say::sent_privately(lang)));
-                played.messages.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, text));
-                return self.gated(played, false);
-            }
-            TurnInput::Timer(tag) => {
-                if let Some(played) = self.timer(tag, ctx.now_ms) {
-                    return played;
-                }
-            }
-            _ => {}
+        if let Some(answer) = answered(self, inbound, ctx.now_ms) {
+            return answer;
         }
         let event = match self.event_for(inbound, ctx.now_ms) {
             Ok(event) => event,
-            Err(why) => return refused(why),
+            Err(why) => return Played::refused(why),
         };
-        let reasons = self.reasons_in(inbound);
-        let next = match self.game.apply(&event, &()) {
+        match self.game.apply(&event, &()) {
             Ok(mut next) => {
-                if let Some(reasons) = reasons {
+                if let Some(reasons) = self.reasons_in(inbound) {
                     next.keep_reasons(reasons);
                 }
-                next
+                self.moved(next, &event, &inbound.player.id)
             }
-            Err(r) => {
-                let speaker = match &r {
-                    Rejection::NotYourTurn { speaker } => Self::label(&self.game, speaker),
-                    _ => String::new(),
-                };
-                return refused(say::refusal(lang, &r, &speaker));
-            }
-        };
-        let (reply, messages) = self.narrate(&self.game, &next, &event);
-        let public = (!matches!(next.phase, Phase::Lobby) && !reply.text.is_empty()).then(|| PublicTurn {
-            player: Self::label(&next, seat),
-            text: reply.text.clone(),
-            outcome: next.phase_name().to_string(),
-        });
-        let choices = match (&next.phase, &next.ballot) {
-            (Phase::Vote { .. }, Some(ballot))
-                if self.game.phase != next.phase || next.votes.len() > self.game.votes.len() =>
-            {
-                ballot.options.clone()
-            }
-            _ => Vec::new(),
-        };
-        // Once the result is in, every word has been shown.
-        let over = next.outcome.is_some();
-        let snapshot = match next.snapshot() {
-            Ok(s) => s,
-            Err(e) => return refused(format!("internal error: {e}")),
-        };
-        // Roles dealt this turn: its messages (each seat's word) are gated
-        // as the new state's.
-        let fresh = (next.roles != self.game.roles).then(|| gates_for(&next, &self.canary));
-        let points = Self::points(&next);
-        let played = Played {
-            reply,
-            messages,
-            choices,
-            record: TurnRecord { public: public.clone(), ..TurnRecord::default() },
-            snapshot: Some(snapshot),
-            points,
-            commit: true,
-            withheld: None,
-            next: None,
-        };
-        let mut played = fresh.as_ref().unwrap_or(&self.gates).gate(played, over, &withheld(lang));
-        played.next = Some(Box::new(Next { game: next, public, gates: fresh }));
-        played
+            Err(r) => self.refusal(&r),
+        }
     }
 
     fn expire(&mut self, ctx: &TurnContext<'_>) -> Played {
         let mut next = self.game.clone();
-        match next.outcome {
-            // Idle while the humans guess the AI: the result stands.
-            Some(_) => {
-                next.phase = Phase::Over;
-                next.deadline = None;
-            }
-            None => next.finish(Outcome::Ended, ctx.now_ms),
-        }
-        let lang = self.lang();
-        let text = format!("{}\n{}", say::ended_idle(lang), self.reveal(&next));
-        let snapshot = next.snapshot().ok();
-        Played {
-            reply: Reply::new(ReplyKind::Ended, text),
-            messages: Vec::new(),
-            choices: Vec::new(),
-            record: TurnRecord::default(),
-            snapshot,
-            points: Vec::new(),
-            commit: true,
-            withheld: None,
-            next: Some(Box::new(Next { game: next, public: None, gates: None })),
-        }
+        next.close(ctx.now_ms);
+        let text = format!("{}\n{}", say::ended_idle(self.lang()), self.reveal(&next));
+        Played::idle_end(&next, text).adopting(Next { game: next, public: None, gates: None })
     }
 
     fn adopt(&mut self, next: Next) {
@@ -754,7 +659,7 @@ impl GameTable for UndercoverTable {
         let record = memory::record(g);
         let mut moves: Vec<AgentMove> = Vec::new();
         for (seat, id) in self.owed() {
-            if !self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.clone()) {
+            if !self.agents.issue(&id) {
                 continue;
             }
             let Some(player) = g.seats.seat(&seat).map(|s| s.player.clone()) else { continue };
@@ -768,7 +673,7 @@ impl GameTable for UndercoverTable {
                     match said.filter(|t| self.check_description(t).is_none()) {
                         Some(text) => TurnInput::Say(text),
                         None => {
-                            self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                            self.agents.fell_back();
                             TurnInput::Say(self.stock_description(&seat, *round))
                         }
                     }
@@ -780,14 +685,14 @@ impl GameTable for UndercoverTable {
                 Phase::LastGuess { .. } => {
                     let view = SeatView::new(&player, &record, Vec::new());
                     let guess = agents::guess(ctx, &view, self.lang()).await.unwrap_or_else(|| {
-                        self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                        self.agents.fell_back();
                         "?".to_string()
                     });
                     UndercoverVerb::Guess(guess).into()
                 }
                 Phase::Lobby | Phase::GuessAi | Phase::Over => continue,
             };
-            self.agent_moves.fetch_add(1, Ordering::Relaxed);
+            self.agents.made();
             let not_before_ms = self.human_pace(&id, &input).map(|ms| ctx.now_ms + ms);
             moves.push(AgentMove { seat: player, input, event_id: id, not_before_ms });
         }
@@ -824,7 +729,7 @@ impl UndercoverTable {
         let (option, reasons) = match ballot {
             Some(agents::Ballot { option: Some(option), reasons }) => (option, reasons),
             _ => {
-                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                self.agents.fell_back();
                 let salt = seq as u64 ^ g.number(seat).unwrap_or(0) as u64;
                 let pick = (super::splitmix(g.seed ^ salt) % options.len() as u64) as usize;
                 (options[pick].0.clone(), None)
@@ -869,12 +774,8 @@ impl UndercoverTable {
     /// answer would give it away): about a second per five characters
     /// typed, 3 s to read first, up to 20 s, varied by the move's id.
     pub(super) fn human_pace(&self, move_id: &str, input: &TurnInput) -> Option<i64> {
-        if !self.game.rules.anonymous {
-            return None;
-        }
-        let typed = input.text().chars().count().max(1) as i64;
-        let jitter = move_id.bytes().fold(self.game.seed, |h, b| super::splitmix(h ^ u64::from(b))) % 4_000;
-        Some((3_000 + typed * 200 + jitter as i64).min(20_000))
+        let g = &self.game;
+        g.rules.anonymous.then(|| human_pace(g.seed, move_id, input.text().chars().count()))
     }
 
     /// A safe description for an AI seat whose own broke a rule: a stock

@@ -2,8 +2,8 @@
 //! guess, leaving, and the win check; word files; the AI seats' parsers.
 
 use super::*;
-use crate::core::vocab::Difficulty;
 use crate::core::undercover::words::{Aliases, WordLibrary};
+use crate::core::vocab::Difficulty;
 
 fn player(n: usize) -> Player {
     Player { id: format!("t:{n}"), name: format!("P{n}") }
@@ -442,37 +442,10 @@ fn ai_seats_take_a_humans_time_only_when_they_pass_for_humans() {
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
-
-use crate::core::game::table::GameTable;
+use crate::core::fixtures::recording;
+use crate::core::game::table::{Answers, GameTable};
 use crate::core::game::{Audience, Inbound, Played, TableOptions, TurnContext, TurnInput};
-use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::services::{Pipeline, PipelineSettings, Progress};
-
-/// A model that answers by the prompt: `reply(prompt)`.
-struct Model(Box<dyn Fn(&str) -> String + Send + Sync>);
-
-#[async_trait]
-impl LlmClient for Model {
-    fn describe(&self) -> String {
-        "test".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let prompt: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
-        Ok(ChatResponse { text: (self.0)(&prompt.join("\n")), ..ChatResponse::default() })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
-
-fn pipeline(reply: impl Fn(&str) -> String + Send + Sync + 'static) -> Pipeline {
-    let model: Arc<dyn LlmClient> = Arc::new(Model(Box::new(reply)));
-    let models = RoleModels { judge: model.clone(), narrator: model };
-    Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default())
-}
+use crate::core::services::{Pipeline, Progress};
 
 /// Plays one input and adopts it; what was shown.
 async fn step(table: &mut table::UndercoverTable, pipeline: &Pipeline, who: &Player, input: TurnInput) -> Played {
@@ -558,10 +531,12 @@ fn a_vote_answer_is_read_strictly_with_its_reasons_and_salvaged_or_refused_other
     let r = b.reasons.unwrap();
     assert_eq!((r.believes.as_str(), r.why.as_str()), ("undercover", "my word fits badly"));
     assert_eq!(r.reads, vec![("3".into(), "too precise".into()), ("4".into(), "vague".into())]);
-    let odd = agents::parse_ballot(r##"{"my_role": "king", "why": "", "reads": {"1": "calm"}, "vote": "#1"}"##, &options);
+    let odd =
+        agents::parse_ballot(r##"{"my_role": "king", "why": "", "reads": {"1": "calm"}, "vote": "#1"}"##, &options);
     assert_eq!(odd.option.as_deref(), Some("1"));
     assert_eq!(odd.reasons.unwrap().believes, "unsure", "an unknown role is read as unsure");
-    let not_an_option = agents::parse_ballot(r#"{"my_role": "civilian", "why": "x", "reads": [], "vote": 2}"#, &options);
+    let not_an_option =
+        agents::parse_ballot(r#"{"my_role": "civilian", "why": "x", "reads": [], "vote": 2}"#, &options);
     assert_eq!(not_an_option, agents::Ballot { option: None, reasons: None }, "2 is no option: no vote, no reasons");
     let salvaged = agents::parse_ballot("I vote for seat 4.", &options);
     assert_eq!(salvaged, agents::Ballot { option: Some("4".into()), reasons: None });
@@ -615,7 +590,8 @@ fn every_round_of_a_long_game_is_remembered_within_the_budget() {
 fn ai_table(seed_from: u64) -> (table::UndercoverTable, Player) {
     let human = player(1);
     for seed in seed_from.. {
-        let mut g = UndercoverGame::new(&human, 4, Rules::default(), Language::En, Dealt::from_pair(&pair(), false), seed);
+        let mut g =
+            UndercoverGame::new(&human, 4, Rules::default(), Language::En, Dealt::from_pair(&pair(), false), seed);
         for _ in 0..3 {
             g = g.apply(&Event::AddAi, &()).unwrap();
         }
@@ -629,10 +605,7 @@ fn ai_table(seed_from: u64) -> (table::UndercoverTable, Player) {
 
 #[tokio::test]
 async fn ai_votes_carry_private_reasons_read_back_by_their_own_seat_and_shown_at_the_end() {
-    let prompts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let seen = prompts.clone();
-    let pipeline = pipeline(move |prompt| {
-        seen.lock().unwrap().push(prompt.to_string());
+    let (pipeline, prompts) = recording(move |prompt| {
         let name = (1..=3).map(|n| format!("AI {n}")).find(|n| prompt.contains(&format!("You are {n} 🤖."))).unwrap();
         if prompt.contains("Answer with JSON only") {
             // AI 3 answers in prose: its vote is salvaged, with no reasons.

@@ -48,7 +48,13 @@ impl WerewolfHost {
 
 impl HostedGame for WerewolfHost {
     fn about(&self) -> About {
-        About { kind: WerewolfGame::KIND, group: "werewolf", verbs: super::verbs::DECLARATION, names: super::verbs::WerewolfVerb::NAMES, data: None }
+        About {
+            kind: WerewolfGame::KIND,
+            group: "werewolf",
+            verbs: super::verbs::DECLARATION,
+            names: super::verbs::WerewolfVerb::NAMES,
+            data: None,
+        }
     }
 
     fn open(

@@ -40,7 +40,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::game::{Ballot, Deadline, Game, SeatError, SeatRules, Seats};
+use crate::core::game::{AiGuesses, Ballot, Deadline, Game, SeatError, SeatRules, Seats, shuffle};
 use crate::core::vocab::{Language, Player};
 
 pub use crate::core::game::splitmix;
@@ -55,8 +55,6 @@ pub const MAX_SEATS: usize = 12;
 pub const SPEECHES_PER_DAY: usize = 3;
 /// Speeches an AI seat may make in one day's debate.
 pub const AI_SPEECHES_PER_DAY: usize = 2;
-/// How long before a deadline its reminder comes.
-pub const REMIND_BEFORE_SECONDS: u32 = 20;
 
 /// What a table is set up with; stored with the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -298,7 +296,7 @@ pub struct WerewolfGame {
     pub deadline: Option<Deadline>,
     pub outcome: Option<Outcome>,
     /// Anonymous games: human seat → the seats they named as AI.
-    pub ai_guesses: BTreeMap<String, Vec<String>>,
+    pub ai_guesses: AiGuesses,
 }
 
 #[derive(Debug, Clone)]
@@ -441,18 +439,13 @@ impl WerewolfGame {
             memos: BTreeMap::new(),
             deadline: None,
             outcome: None,
-            ai_guesses: BTreeMap::new(),
+            ai_guesses: AiGuesses::default(),
         }
-    }
-
-    /// Seat ids in seating order.
-    pub fn seat_ids(&self) -> Vec<String> {
-        self.seats.seats.iter().map(|s| s.player.id.clone()).collect()
     }
 
     /// Living seats, in seating order.
     pub fn living(&self) -> Vec<String> {
-        self.seat_ids().into_iter().filter(|id| !self.out.contains_key(id)).collect()
+        self.seats.ids().into_iter().filter(|id| !self.out.contains_key(id)).collect()
     }
 
     pub fn is_alive(&self, seat: &str) -> bool {
@@ -460,27 +453,22 @@ impl WerewolfGame {
     }
 
     pub fn is_ai(&self, seat: &str) -> bool {
-        self.seats.seat(seat).is_some_and(|s| s.ai)
+        self.seats.is_ai(seat)
     }
 
     /// A seat's number as shown (1-based, seating order).
     pub fn number(&self, seat: &str) -> Option<usize> {
-        self.seats.seats.iter().position(|s| s.player.id == seat).map(|i| i + 1)
+        self.seats.number(seat)
     }
 
     /// The seat with a number (`3`, `#3`).
     pub fn seat_by_number(&self, number: &str) -> Option<&str> {
-        let n: usize = number.trim().trim_start_matches('#').parse().ok()?;
-        self.seats.seats.get(n.checked_sub(1)?).map(|s| s.player.id.as_str())
-    }
-
-    pub fn name(&self, seat: &str) -> String {
-        self.seats.seat(seat).map_or_else(|| "?".to_string(), |s| s.player.name.clone())
+        self.seats.by_number(number)
     }
 
     /// `#3 Carol`.
     pub fn label(&self, seat: &str) -> String {
-        format!("#{} {}", self.number(seat).unwrap_or(0), self.name(seat))
+        self.seats.label(seat)
     }
 
     pub fn role(&self, seat: &str) -> Option<Role> {
@@ -531,8 +519,8 @@ impl WerewolfGame {
     pub fn winners(&self) -> Vec<String> {
         let wolf = |s: &String| self.role(s).is_some_and(Role::is_wolf);
         match self.outcome {
-            Some(Outcome::Villagers) => self.seat_ids().into_iter().filter(|s| !wolf(s)).collect(),
-            Some(Outcome::Werewolves) => self.seat_ids().into_iter().filter(wolf).collect(),
+            Some(Outcome::Villagers) => self.seats.ids().into_iter().filter(|s| !wolf(s)).collect(),
+            Some(Outcome::Werewolves) => self.seats.ids().into_iter().filter(wolf).collect(),
             Some(Outcome::Ended) | None => Vec::new(),
         }
     }
@@ -542,16 +530,9 @@ impl WerewolfGame {
         splitmix(self.seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
-    /// Whether a timer's tag is the current phase's reminder or deadline.
-    pub fn timer_is_live(&self, tag: &str) -> bool {
-        let tag = Deadline::reminded(tag).unwrap_or(tag);
-        self.deadline.as_ref().is_some_and(|d| d.tag == tag)
-    }
-
     /// The reminder before the phase's deadline, when the phase is long
-    /// enough for one (twice the lead at least).
+    /// enough for one.
     pub fn reminder(&self) -> Option<Deadline> {
-        let d = self.deadline.as_ref()?;
         let span = match self.phase {
             Phase::Night { .. } => self.rules.night_seconds,
             Phase::Debate { .. } => self.rules.debate_seconds,
@@ -559,7 +540,7 @@ impl WerewolfGame {
             Phase::Hunter { .. } => self.rules.shot_seconds,
             Phase::Lobby | Phase::Over => return None,
         };
-        (span >= 2 * REMIND_BEFORE_SECONDS).then(|| d.reminder(REMIND_BEFORE_SECONDS))
+        self.deadline.as_ref()?.reminder_within(span)
     }
 
     /// Checks that `seat` is seated and alive.
@@ -650,7 +631,7 @@ impl WerewolfGame {
     fn add_ai(&mut self) -> Result<(), Rejection> {
         self.seats = self.seats.add_ai()?;
         if self.rules.anonymous {
-            self.disguise_last_seat();
+            self.seats.disguise_last(self.language, self.seed);
         }
         Ok(())
     }
@@ -665,7 +646,7 @@ impl WerewolfGame {
             return Err(SeatError::TooFew { min: MIN_SEATS, seated: self.seats.len() }.into());
         }
         self.seats.started = true;
-        let ids = self.seat_ids();
+        let ids = self.seats.ids();
         let dealt = deal(ids.len(), self.seed, &self.rules);
         self.roles = ids.into_iter().zip(dealt).collect();
         self.open_night(1, now_ms);
@@ -675,41 +656,37 @@ impl WerewolfGame {
     /// The host (or a moderator) ends the game: nobody wins, or, while the
     /// humans guess the AI, the result stands.
     fn end(&mut self, by: &str, moderator: bool, now_ms: i64) -> Result<(), Rejection> {
-        if !moderator && by != self.seats.host {
+        if !self.seats.may_lead(by, moderator) {
             return Err(Rejection::NotHost);
         }
-        match self.phase {
-            Phase::GuessAi => self.close_guessing(),
-            _ => self.finish(Outcome::Ended, now_ms),
+        self.close(now_ms);
+        Ok(())
+    }
+
+    /// The game stops here (ended by the host, or idle): nobody wins, or,
+    /// while the humans guess the AI, the result stands.
+    pub(crate) fn close(&mut self, now_ms: i64) {
+        match self.outcome {
+            Some(_) => self.close_guessing(),
+            None => self.finish(Outcome::Ended, now_ms),
         }
         self.deadline = None;
-        Ok(())
     }
 
     /// The result is in. Anonymous games with humans and AI seats go on to
     /// "guess the AI"; the others end.
     pub(crate) fn finish(&mut self, outcome: Outcome, now_ms: i64) {
         self.outcome = Some(outcome);
-        self.phase = Phase::Over;
-        self.deadline = None;
-        if let Some(ballot) = self.ballot.take() {
-            self.ballot = Some(ballot.close().0);
-        }
-        let mixed = self.seats.humans().next().is_some() && self.seats.agents().next().is_some();
-        if self.rules.anonymous && outcome != Outcome::Ended && mixed {
-            self.phase = Phase::GuessAi;
-            self.deadline = Some(Deadline::after(now_ms, self.rules.vote_seconds, "guess-ai"));
-        }
+        self.ballot = self.ballot.take().map(|b| b.close().0);
+        let (anonymous, seconds) = (self.rules.anonymous, self.rules.vote_seconds);
+        self.deadline = AiGuesses::deadline(anonymous, outcome == Outcome::Ended, &self.seats, now_ms, seconds);
+        self.phase = if self.deadline.is_some() { Phase::GuessAi } else { Phase::Over };
     }
 
     /// A human names the seats it thinks are AI; the game is over once
     /// every human has.
     fn guess_ai(&mut self, seat: &str, seats: &[String]) -> Result<(), Rejection> {
-        if self.seats.seat(seat).is_none_or(|s| s.ai) {
-            return Err(Rejection::NotSeated);
-        }
-        self.ai_guesses.insert(seat.to_string(), seats.to_vec());
-        if self.seats.humans().all(|h| self.ai_guesses.contains_key(&h.player.id)) {
+        if self.ai_guesses.guess(&self.seats, seat, seats).map_err(|_| Rejection::NotSeated)? {
             self.close_guessing();
         }
         Ok(())
@@ -722,45 +699,7 @@ impl WerewolfGame {
 
     /// The humans' "guess the AI" scores: (seat, named rightly, named wrongly).
     pub fn ai_guess_scores(&self) -> Vec<(String, usize, usize)> {
-        self.seats
-            .humans()
-            .filter_map(|h| {
-                let guessed = self.ai_guesses.get(&h.player.id)?;
-                let right = guessed.iter().filter(|s| self.is_ai(s)).count();
-                Some((h.player.id.clone(), right, guessed.len() - right))
-            })
-            .collect()
-    }
-
-    /// An anonymous AI seat: an ordinary name nobody at the table has,
-    /// picked by the seed.
-    fn disguise_last_seat(&mut self) {
-        let names: &[&str] = match self.language {
-            Language::En => &[
-                "Alex", "Sam", "Jordan", "Robin", "Casey", "Morgan", "Riley", "Jamie", "Taylor", "Quinn", "Avery",
-                "Drew",
-            ],
-            Language::Zh => {
-                &["小林", "阿杰", "小雨", "老周", "小美", "阿强", "小敏", "大伟", "小芳", "阿龙", "小杨", "阿明"]
-            }
-        };
-        let taken: Vec<String> = self.seats.seats.iter().map(|s| s.player.name.to_lowercase()).collect();
-        let start = (splitmix(self.seed ^ self.seats.len() as u64) % names.len() as u64) as usize;
-        let free =
-            (0..names.len()).map(|i| names[(start + i) % names.len()]).find(|n| !taken.contains(&n.to_lowercase()));
-        if let (Some(name), Some(seat)) = (free, self.seats.seats.last_mut()) {
-            seat.player.name = name.to_string();
-        }
-    }
-}
-
-/// Fisher–Yates from a seed.
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        state = splitmix(state);
-        let j = (state % (i as u64 + 1)) as usize;
-        items.swap(i, j);
+        self.ai_guesses.scores(&self.seats)
     }
 }
 

@@ -6,10 +6,8 @@
 //! that breaks a rule, would let a secret out, or is missing falls back
 //! to a safe move, counted.
 
-use std::sync::atomic::Ordering;
-
 use crate::core::game::table::AgentMove;
-use crate::core::game::{Audience, SeatView, TurnContext, TurnInput};
+use crate::core::game::{Audience, SeatView, TurnContext, TurnInput, human_pace};
 use crate::core::vocab::Player;
 
 use super::agents::{self, Ask, Asker, Bid, Potion};
@@ -45,7 +43,7 @@ impl WerewolfTable {
             Phase::Night { night } => {
                 for (seat, task) in g.night_tasks().into_iter().filter(|(s, _)| g.is_ai(s)) {
                     let id = format!("agent:{seat}:{task:?}:{night}");
-                    if self.issue(&id) {
+                    if self.agents.issue(&id) {
                         let input = self.night_move(ctx, &seat, task, seq).await;
                         moves.extend(self.agent_move(ctx, &seat, input, id));
                     }
@@ -61,7 +59,7 @@ impl WerewolfTable {
                     .collect();
                 for seat in voters {
                     let id = format!("agent:{seat}:vote:{day}:{stage}");
-                    if self.issue(&id) {
+                    if self.agents.issue(&id) {
                         let input = self.day_vote(ctx, &seat, seq).await;
                         moves.extend(self.agent_move(ctx, &seat, input, id));
                     }
@@ -69,7 +67,7 @@ impl WerewolfTable {
             }
             Phase::Hunter { day, seat, .. } if g.is_ai(seat) => {
                 let id = format!("agent:{seat}:shot:{day}");
-                if self.issue(&id) {
+                if self.agents.issue(&id) {
                     let input = self.shot(ctx, seat).await;
                     moves.extend(self.agent_move(ctx, seat, input, id));
                 }
@@ -79,18 +77,9 @@ impl WerewolfTable {
         moves
     }
 
-    /// Whether the move `id` is new (and now issued).
-    fn issue(&self, id: &str) -> bool {
-        self.issued.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(id.to_string())
-    }
-
-    fn fell_back(&self) {
-        self.fallbacks.fetch_add(1, Ordering::Relaxed);
-    }
-
     fn agent_move(&self, ctx: &TurnContext<'_>, seat: &str, input: TurnInput, id: String) -> Option<AgentMove> {
         let player = self.game.seats.seat(seat)?.player.clone();
-        self.agent_moves.fetch_add(1, Ordering::Relaxed);
+        self.agents.made();
         let not_before_ms = self.human_pace(&id, &input).map(|ms| ctx.now_ms + ms);
         Some(AgentMove { seat: player, input, event_id: id, not_before_ms })
     }
@@ -99,15 +88,11 @@ impl WerewolfTable {
     /// answer would give it away): 3 s to read, about a second per five
     /// characters typed, up to 20 s, varied by the move's id.
     fn human_pace(&self, move_id: &str, input: &TurnInput) -> Option<i64> {
-        if !self.game.rules.anonymous {
-            return None;
-        }
         let typed = match input {
-            TurnInput::Verb(v) => v.arg(1).chars().count().max(1) as i64,
+            TurnInput::Verb(v) => v.arg(1).chars().count(),
             _ => 1,
         };
-        let jitter = move_id.bytes().fold(self.game.seed, |h, b| splitmix(h ^ u64::from(b))) % 4_000;
-        Some((3_000 + typed * 200 + jitter as i64).min(20_000))
+        self.game.rules.anonymous.then(|| human_pace(self.game.seed, move_id, typed))
     }
 
     /// What a seat's prompt is built from: its private lines (`seat.rs`)
@@ -189,7 +174,7 @@ impl WerewolfTable {
         match choice.and_then(|c| c.target) {
             Some(target) => agent(verb, target, note, memo),
             None => {
-                self.fell_back();
+                self.agents.fell_back();
                 agent(verb, self.seeded_pick(seat, seq, &options).unwrap_or_default(), None, memo)
             }
         }
@@ -200,7 +185,7 @@ impl WerewolfTable {
     fn potion(&self, choice: Option<agents::Choice>) -> TurnInput {
         let g = &self.game;
         let Some(choice) = choice else {
-            self.fell_back();
+            self.agents.fell_back();
             return agent("pass", "", None, None);
         };
         let victim = g.tonight().is_some_and(|n| n.victim.is_some());
@@ -210,7 +195,7 @@ impl WerewolfTable {
             (Potion::Poison, Some(target)) if !g.poison_used => agent("poison", target, None, memo),
             (Potion::None, _) if choice.clean => agent("pass", "", None, memo),
             _ => {
-                self.fell_back();
+                self.agents.fell_back();
                 agent("pass", "", None, memo)
             }
         }
@@ -233,7 +218,7 @@ impl WerewolfTable {
         match choice.and_then(|c| c.target) {
             Some(target) => agent("vote", target, None, memo),
             None => {
-                self.fell_back();
+                self.agents.fell_back();
                 agent("vote", self.seeded_pick(seat, seq, &options).unwrap_or_default(), None, memo)
             }
         }
@@ -250,13 +235,13 @@ impl WerewolfTable {
                 Some(target) => agent("shoot", target, None, c.memo),
                 None => {
                     if !c.clean {
-                        self.fell_back();
+                        self.agents.fell_back();
                     }
                     agent("pass", "", None, c.memo)
                 }
             },
             None => {
-                self.fell_back();
+                self.agents.fell_back();
                 agent("pass", "", None, None)
             }
         }
@@ -272,7 +257,7 @@ impl WerewolfTable {
         let spoken = g.said.iter().filter(|s| s.day == day).count();
         let bidders: Vec<String> =
             g.living().into_iter().filter(|s| g.is_ai(s) && !g.passed.contains(s) && g.speeches_left(s) > 0).collect();
-        if bidders.is_empty() || !self.issue(&format!("floor:{day}:{spoken}:{}", g.passed.len())) {
+        if bidders.is_empty() || !self.agents.issue(&format!("floor:{day}:{spoken}:{}", g.passed.len())) {
             return Vec::new();
         }
         let ai_spoken = g.said.iter().filter(|s| s.day == day && g.is_ai(&s.seat)).count();
@@ -289,7 +274,7 @@ impl WerewolfTable {
         let last = g.said.last().filter(|s| s.day == day).map(|s| s.text.to_lowercase()).unwrap_or_default();
         let named = |seat: &str| {
             let number = format!("#{}", g.number(seat).unwrap_or(0));
-            last.contains(&number) || last.contains(&g.name(seat).to_lowercase())
+            last.contains(&number) || last.contains(&g.seats.name_of(seat).unwrap_or("?").to_lowercase())
         };
         let best = bids.into_iter().filter(|(_, b)| b.urgency > 0).max_by_key(|(s, b)| {
             (b.urgency, named(s), std::cmp::Reverse(g.speeches_today(s)), std::cmp::Reverse(g.number(s)))
@@ -299,18 +284,21 @@ impl WerewolfTable {
                 let id = format!("agent:{seat}:speak:{day}:{spoken}");
                 let speech = bid.speech.filter(|t| self.gate_check(&Audience::Everyone, t).is_none());
                 let text = speech.unwrap_or_else(|| {
-                    self.fell_back();
+                    self.agents.fell_back();
                     say::stock_speech(g.language, g.number(&seat).unwrap_or(0) + spoken)
                 });
                 let input = agent("speak", text, None, bid.memo);
-                self.issue(&id);
+                self.agents.issue(&id);
                 self.agent_move(ctx, &seat, input, id).into_iter().collect()
             }
             None => bidders
                 .iter()
                 .filter_map(|seat| {
                     let id = format!("agent:{seat}:pass:{day}:{spoken}");
-                    self.issue(&id).then(|| self.agent_move(ctx, seat, agent("pass", "", None, None), id)).flatten()
+                    self.agents
+                        .issue(&id)
+                        .then(|| self.agent_move(ctx, seat, agent("pass", "", None, None), id))
+                        .flatten()
                 })
                 .collect(),
         }

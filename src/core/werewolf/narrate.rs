@@ -302,7 +302,7 @@ pub fn summary(game: &WerewolfGame) -> String {
     let label = |s: &str| game.label(s);
     let mut lines = vec![say::roles_heading(lang)];
     let winners = game.winners();
-    for seat in game.seat_ids() {
+    for seat in game.seats.ids() {
         let role = game.role(&seat).map_or_else(|| "?".to_string(), |r| say::role(lang, r));
         let out = if game.out.contains_key(&seat) { format!(" · {}", say::out_mark(lang)) } else { String::new() };
         let won = if winners.contains(&seat) { format!(" {}", say::winner_mark(lang)) } else { String::new() };

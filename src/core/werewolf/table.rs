@@ -5,17 +5,13 @@
 //! which every AI seat's prompt carries. AI seats move from their own
 //! view (`moves.rs`).
 
-use std::collections::HashSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use async_trait::async_trait;
 
 use crate::core::game::input::Verb;
-use crate::core::game::table::{AgentMove, GameTable};
+use crate::core::game::table::{AgentMove, Answers, GameTable, answered};
 use crate::core::game::{
-    Audience, Deadline, Game, Inbound, Message, Played, Points, Reply, ReplyKind, Secret, SecretGates, TurnContext,
-    TurnInput, TurnRecord,
+    AgentLog, Audience, Deadline, Game, Inbound, Message, Played, Points, Reply, ReplyKind, Secret, SecretGates, Turn,
+    TurnContext, TurnInput, TurnRecord,
 };
 use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::Canary;
@@ -23,7 +19,7 @@ use crate::core::vocab::{Language, Player};
 
 use super::narrate::{narrate, summary, task_line};
 use super::verbs::WerewolfVerb;
-use super::{Event, Outcome, Phase, REMIND_BEFORE_SECONDS, Rejection, WerewolfGame, say, seat};
+use super::{Event, Outcome, Phase, Rejection, WerewolfGame, say, seat};
 
 /// Longest speech a human may make, in characters.
 pub const MAX_SPEECH: usize = 500;
@@ -34,14 +30,10 @@ pub struct WerewolfTable {
     pub(super) canary: String,
     pub(super) gates: SecretGates,
     secrets: Vec<Secret>,
-    /// AI moves that fell back to a safe move (the model failed, said
-    /// garbage, or chose what the rules refuse).
-    pub(super) fallbacks: AtomicUsize,
-    /// AI moves made.
-    pub(super) agent_moves: AtomicUsize,
-    /// Moves already handed to the engine (by move id): a seat owes each
-    /// move once, however often the engine asks.
-    pub(super) issued: Mutex<HashSet<String>>,
+    /// The AI seats' moves handed to the engine, each once; those that
+    /// fell back to a safe move (the model failed, said garbage, or chose
+    /// what the rules refuse).
+    pub(super) agents: AgentLog,
 }
 
 pub struct Next {
@@ -63,16 +55,6 @@ fn gates_for(game: &WerewolfGame, canary: &str, secrets: &[Secret]) -> SecretGat
     SecretGates::new(&seat::public_context(game.language), secrets, Canary::parse(canary))
 }
 
-fn refused(text: impl Into<String>) -> Played {
-    Played::reply(Reply::new(ReplyKind::Rejected, text))
-}
-
-fn silent() -> Played {
-    let mut played = Played::reply(Reply::new(ReplyKind::Notice, String::new()));
-    played.commit = false;
-    played
-}
-
 /// Letters and digits, lower case: how a typed name is compared.
 fn fold(text: &str) -> String {
     text.chars().flat_map(char::to_lowercase).filter(|c| c.is_alphanumeric()).collect()
@@ -87,15 +69,13 @@ impl WerewolfTable {
             game,
             history,
             canary: canary.to_string(),
-            fallbacks: AtomicUsize::new(0),
-            agent_moves: AtomicUsize::new(0),
-            issued: Mutex::new(HashSet::new()),
+            agents: AgentLog::default(),
         }
     }
 
     /// (AI moves made, of which fell back to a safe move).
     pub fn agent_counts(&self) -> (usize, usize) {
-        (self.agent_moves.load(Ordering::Relaxed), self.fallbacks.load(Ordering::Relaxed))
+        self.agents.counts()
     }
 
     pub fn history(&self) -> &[PublicTurn] {
@@ -208,13 +188,7 @@ impl WerewolfTable {
     }
 
     fn guessed(&self, seat: String, text: &str) -> Event {
-        let mut seats: Vec<String> = text
-            .split(|c: char| !c.is_ascii_digit())
-            .filter_map(|n| self.game.seat_by_number(n))
-            .map(str::to_string)
-            .collect();
-        seats.dedup();
-        Event::GuessAi { seat, seats }
+        Event::GuessAi { seat, seats: self.game.seats.by_numbers(text) }
     }
 
     /// How a mover is named in the public record.
@@ -247,14 +221,81 @@ impl WerewolfTable {
                 g.living().into_iter().filter(|s| ballot.is_some_and(|b| !b.has_voted(s))).collect()
             }
             Phase::Hunter { seat, .. } => vec![seat.clone()],
-            Phase::GuessAi => g
-                .seats
-                .humans()
-                .filter(|h| !g.ai_guesses.contains_key(&h.player.id))
-                .map(|h| h.player.id.clone())
-                .collect(),
+            Phase::GuessAi => g.ai_guesses.waiting(&g.seats),
             _ => Vec::new(),
         }
+    }
+
+    fn gated(&self, played: Played, over: bool) -> Played {
+        self.gates.gate(played, over, &say::withheld(self.lang()))
+    }
+
+    fn points(next: &WerewolfGame) -> Vec<Points> {
+        if !next.is_over() || next.outcome == Some(Outcome::Ended) {
+            return Vec::new();
+        }
+        Points::of_winners(&next.seats, &next.winners(), |s| next.role(s).map(|r| r.as_str().to_string()))
+    }
+
+    /// The turn that took the game from `before` to `next`: the
+    /// narration's lines by audience after `messages` (the pack's line),
+    /// the ballot it opens, its public line, and the new state's gate
+    /// when its secrets changed.
+    fn moved(
+        &self,
+        before: WerewolfGame,
+        next: WerewolfGame,
+        mut messages: Vec<Message>,
+        event: &Event,
+        who: &Player,
+    ) -> Played {
+        let told = narrate(&before, &next, event, &who.id);
+        messages.extend(told.messages);
+        let public = told.public.then(|| PublicTurn {
+            player: Self::who(&next, who),
+            text: told.reply.text.clone(),
+            outcome: next.phase_name().to_string(),
+        });
+        let choices = match (&next.phase, &next.ballot) {
+            (Phase::Vote { .. }, Some(ballot)) if before.phase != next.phase => ballot.options.clone(),
+            _ => Vec::new(),
+        };
+        let record = TurnRecord { public: public.clone(), ..TurnRecord::default() };
+        let turn = Turn { reply: told.reply, messages, choices, record, points: Self::points(&next) };
+        let secrets = seat::secrets(&next);
+        let fresh = (secrets != self.secrets).then(|| (gates_for(&next, &self.canary, &secrets), secrets));
+        let gates = fresh.as_ref().map_or(&self.gates, |(g, _)| g);
+        // Once the result is in, every role is shown.
+        match Played::moved(&next, turn, gates, next.outcome.is_some(), &say::withheld(self.lang())) {
+            Ok(played) => played.adopting(Next { game: next, public, gates: fresh }),
+            Err(refusal) => refusal,
+        }
+    }
+
+    /// Plays `mv` against the state: an AI werewolf's line to the pack
+    /// first, then the move; its notes kept with the seat. The
+    /// narration's messages, in order, and the state after.
+    fn apply_move(&self, mv: &Move, seat: &str) -> Result<(WerewolfGame, WerewolfGame, Vec<Message>), Rejection> {
+        let mut before = self.game.clone();
+        let mut messages = Vec::new();
+        if let Some(note) = &mv.note {
+            let pack = Event::Pack { seat: seat.to_string(), text: note.clone() };
+            if let Ok(mid) = self.game.apply(&pack, &()) {
+                messages.extend(narrate(&self.game, &mid, &pack, seat).messages);
+                before = mid;
+            }
+        }
+        let mut next = before.apply(&mv.event, &())?;
+        if let Some(memo) = &mv.memo {
+            next.memos.insert(seat.to_string(), memo.clone());
+        }
+        Ok((before, next, messages))
+    }
+}
+
+impl Answers for WerewolfTable {
+    fn status(&self) -> Played {
+        self.gated(Played::reply(Reply::status(self.game.phase == Phase::Lobby, self.status_text())), false)
     }
 
     /// "Show me my role": everything the seat was told, and its task if
@@ -264,7 +305,7 @@ impl WerewolfTable {
         let g = &self.game;
         if g.role(seat).is_none() {
             let why = if g.seats.is_seated(seat) { Rejection::NotNow } else { Rejection::NotSeated };
-            return refused(say::refusal(lang, &why));
+            return Played::refused(say::refusal(lang, &why));
         }
         let mut lines = seat::private_lines(g, seat);
         if g.role(seat) == Some(super::Role::Witch) {
@@ -273,25 +314,15 @@ impl WerewolfTable {
         for (_, task) in g.night_tasks().into_iter().filter(|(s, _)| s == seat) {
             lines.extend(task_line(g, task));
         }
-        let mut played = Played::reply(Reply::new(ReplyKind::Private, say::sent_privately(lang)));
-        played.messages.push(Message::to(Audience::Seat(seat.to_string()), ReplyKind::Private, lines.join("\n")));
-        self.gated(played, false)
+        self.gated(Played::to_seat(say::sent_privately(lang), seat, lines.join("\n")), false)
     }
 
-    /// A timer's turn: a reminder (in public the time left, the humans a
-    /// vote or a shot waits for; privately each human who owes a night
-    /// move its task); a timer for a phase that already ended says
-    /// nothing and is not stored. `None`: a live deadline, played as an
-    /// event.
-    fn timer(&self, tag: &str, now_ms: i64) -> Option<Played> {
+    /// In public the time left and the humans a vote or a shot waits for;
+    /// privately each human who owes a night move its task.
+    fn remind(&self, left: i64) -> Option<Played> {
         let g = &self.game;
-        if !g.timer_is_live(tag) {
-            return Some(silent());
-        }
-        let reminder = g.reminder().filter(|r| r.tag == tag)?;
-        let left = (reminder.at_ms + i64::from(REMIND_BEFORE_SECONDS) * 1000 - now_ms).div_euclid(1000);
         if left <= 0 {
-            return Some(silent());
+            return Some(Played::silent());
         }
         let lang = self.lang();
         let human = |s: &String| !g.is_ai(s);
@@ -320,52 +351,9 @@ impl WerewolfTable {
                 ReplyKind::Notice,
                 say::hunter_reminder(lang, left, &humans_waited.join(", ")),
             )),
-            _ => return Some(silent()),
+            _ => return Some(Played::silent()),
         };
         Some(self.gated(played, false))
-    }
-
-    fn gated(&self, played: Played, over: bool) -> Played {
-        self.gates.gate(played, over, &say::withheld(self.lang()))
-    }
-
-    fn points(next: &WerewolfGame) -> Vec<Points> {
-        if !next.is_over() || next.outcome == Some(Outcome::Ended) {
-            return Vec::new();
-        }
-        let winners = next.winners();
-        next.seats
-            .humans()
-            .map(|s| {
-                let won = winners.contains(&s.player.id);
-                Points {
-                    player: s.player.clone(),
-                    points: u32::from(won),
-                    solved: won,
-                    role: next.role(&s.player.id).map(|r| r.as_str().to_string()),
-                }
-            })
-            .collect()
-    }
-
-    /// Plays `mv` against the state: an AI werewolf's line to the pack
-    /// first, then the move; its notes kept with the seat. The
-    /// narration's messages, in order, and the state after.
-    fn apply_move(&self, mv: &Move, seat: &str) -> Result<(WerewolfGame, WerewolfGame, Vec<Message>), Rejection> {
-        let mut before = self.game.clone();
-        let mut messages = Vec::new();
-        if let Some(note) = &mv.note {
-            let pack = Event::Pack { seat: seat.to_string(), text: note.clone() };
-            if let Ok(mid) = self.game.apply(&pack, &()) {
-                messages.extend(narrate(&self.game, &mid, &pack, seat).messages);
-                before = mid;
-            }
-        }
-        let mut next = before.apply(&mv.event, &())?;
-        if let Some(memo) = &mv.memo {
-            next.memos.insert(seat.to_string(), memo.clone());
-        }
-        Ok((before, next, messages))
     }
 }
 
@@ -391,88 +379,24 @@ impl GameTable for WerewolfTable {
     }
 
     async fn play(&mut self, ctx: &TurnContext<'_>, inbound: &Inbound) -> Played {
-        let lang = self.lang();
-        let seat = inbound.player.id.as_str();
-        match &inbound.input {
-            TurnInput::Status => {
-                let kind = if self.game.phase == Phase::Lobby { ReplyKind::Lobby } else { ReplyKind::Status };
-                return self.gated(Played::reply(Reply::new(kind, self.status_text())), false);
-            }
-            TurnInput::Whisper => return self.whisper(seat),
-            TurnInput::Timer(tag) => {
-                if let Some(played) = self.timer(tag, ctx.now_ms) {
-                    return played;
-                }
-            }
-            _ => {}
+        if let Some(answer) = answered(self, inbound, ctx.now_ms) {
+            return answer;
         }
         let mv = match self.event_for(inbound, ctx.now_ms) {
             Ok(mv) => mv,
-            Err(why) => return refused(why),
+            Err(why) => return Played::refused(why),
         };
-        let (before, next, mut messages) = match self.apply_move(&mv, seat) {
-            Ok(done) => done,
-            Err(r) => return refused(say::refusal(lang, &r)),
-        };
-        let told = narrate(&before, &next, &mv.event, seat);
-        messages.extend(told.messages);
-        let public = told.public.then(|| PublicTurn {
-            player: Self::who(&next, &inbound.player),
-            text: told.reply.text.clone(),
-            outcome: next.phase_name().to_string(),
-        });
-        let choices = match (&next.phase, &next.ballot) {
-            (Phase::Vote { .. }, Some(ballot)) if before.phase != next.phase => ballot.options.clone(),
-            _ => Vec::new(),
-        };
-        // Once the result is in, every role is shown.
-        let over = next.outcome.is_some();
-        let snapshot = match next.snapshot() {
-            Ok(s) => s,
-            Err(e) => return refused(format!("internal error: {e}")),
-        };
-        let secrets = seat::secrets(&next);
-        let fresh = (secrets != self.secrets).then(|| (gates_for(&next, &self.canary, &secrets), secrets));
-        let played = Played {
-            reply: told.reply,
-            messages,
-            choices,
-            record: TurnRecord { public: public.clone(), ..TurnRecord::default() },
-            snapshot: Some(snapshot),
-            points: Self::points(&next),
-            commit: true,
-            withheld: None,
-            next: None,
-        };
-        let gates = fresh.as_ref().map_or(&self.gates, |(g, _)| g);
-        let mut played = gates.gate(played, over, &say::withheld(lang));
-        played.next = Some(Box::new(Next { game: next, public, gates: fresh }));
-        played
+        match self.apply_move(&mv, &inbound.player.id) {
+            Ok((before, next, messages)) => self.moved(before, next, messages, &mv.event, &inbound.player),
+            Err(r) => Played::refused(say::refusal(self.lang(), &r)),
+        }
     }
 
     fn expire(&mut self, ctx: &TurnContext<'_>) -> Played {
         let mut next = self.game.clone();
-        match next.outcome {
-            // Idle while the humans guess the AI: the result stands.
-            Some(_) => {
-                next.phase = Phase::Over;
-                next.deadline = None;
-            }
-            None => next.finish(Outcome::Ended, ctx.now_ms),
-        }
+        next.close(ctx.now_ms);
         let text = format!("{}\n{}", say::ended_idle(self.lang()), summary(&next));
-        let snapshot = next.snapshot().ok();
-        Played {
-            reply: Reply::new(ReplyKind::Ended, text),
-            messages: Vec::new(),
-            choices: Vec::new(),
-            record: TurnRecord::default(),
-            snapshot,
-            points: Vec::new(),
-            commit: true,
-            withheld: None,
-            next: Some(Box::new(Next { game: next, public: None, gates: None })),
-        }
+        Played::idle_end(&next, text).adopting(Next { game: next, public: None, gates: None })
     }
 
     fn adopt(&mut self, next: Next) {

@@ -6,16 +6,12 @@
 //! audience is told, the gate, AI seats' moves and their fallbacks, and
 //! the AI seats' parsers.
 
-use std::sync::Arc;
-
-use async_trait::async_trait;
-
 use super::verbs::WerewolfVerb;
 use super::*;
+use crate::core::fixtures::{pipeline, recording};
 use crate::core::game::table::GameTable;
 use crate::core::game::{Audience, Inbound, Played, TurnContext, TurnInput};
-use crate::core::llm::{ChatRequest, ChatResponse, LlmClient, LlmError, RoleModels};
-use crate::core::services::{Pipeline, PipelineSettings, Progress};
+use crate::core::services::{Pipeline, Progress};
 
 fn player(n: usize) -> Player {
     Player { id: format!("t:{n}"), name: format!("P{n}") }
@@ -324,31 +320,6 @@ fn a_seat_that_leaves_is_out_and_the_night_goes_on() {
 
 // ---- The table ----
 
-/// A model that answers by the prompt: `reply(prompt)`.
-struct Model(Box<dyn Fn(&str) -> String + Send + Sync>);
-
-#[async_trait]
-impl LlmClient for Model {
-    fn describe(&self) -> String {
-        "test".into()
-    }
-
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, LlmError> {
-        let prompt: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
-        Ok(ChatResponse { text: (self.0)(&prompt.join("\n")), ..ChatResponse::default() })
-    }
-
-    async fn health(&self) -> Result<(), LlmError> {
-        Ok(())
-    }
-}
-
-fn pipeline(reply: impl Fn(&str) -> String + Send + Sync + 'static) -> Pipeline {
-    let model: Arc<dyn LlmClient> = Arc::new(Model(Box::new(reply)));
-    let models = RoleModels { judge: model.clone(), narrator: model };
-    Pipeline::new(models, Arc::new(crate::assets::load_prompts(None).unwrap()), PipelineSettings::default())
-}
-
 async fn play(table: &mut WerewolfTable, pipeline: &Pipeline, who: &Player, input: TurnInput) -> Played {
     let noop = |_: Progress| {};
     let ctx = TurnContext { pipeline, now_ms: 1_000, progress: &noop };
@@ -472,10 +443,7 @@ async fn the_gate_withholds_a_speech_that_carries_the_canary() {
 
 #[tokio::test]
 async fn ai_seats_move_from_their_own_view_and_fall_back_on_garbage() {
-    let prompts = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let seen = prompts.clone();
-    let pipeline = pipeline(move |prompt| {
-        seen.lock().unwrap().push(prompt.to_string());
+    let (pipeline, prompts) = recording(move |prompt| {
         if prompt.contains("Choose tonight's victim") {
             r#"{"beliefs": [{"seat": 2, "belief": "quiet"}], "target": 2, "note": "take the quiet one"}"#.into()
         } else {
