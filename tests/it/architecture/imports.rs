@@ -11,12 +11,14 @@ use std::path::Path;
 /// A module's path below the crate root (`["core", "game"]`); the root is empty.
 pub type Module = Vec<String>;
 
-/// Every module file under `src` (unit-test files aside) and its
-/// production code; `main.rs` and `lib.rs` are both the root.
+/// Every module file under `src` (unit-test files aside, and modules
+/// declared under `#[cfg(test)]`: test fixtures) and its production code;
+/// `main.rs` and `lib.rs` are both the root.
 pub fn modules(src: &Path) -> BTreeMap<Module, String> {
     let mut files = Vec::new();
     super::rust_files(src, &mut files);
     let mut out: BTreeMap<Module, String> = BTreeMap::new();
+    let mut test_only: Vec<Module> = Vec::new();
     for file in files.iter().filter(|f| !f.ends_with("tests.rs")) {
         let relative = file.strip_prefix(src).expect("under src").with_extension("");
         let mut module: Module = relative.iter().map(|c| c.to_string_lossy().into_owned()).collect();
@@ -26,10 +28,27 @@ pub fn modules(src: &Path) -> BTreeMap<Module, String> {
         if module == ["lib"] || module == ["main"] {
             module.clear();
         }
-        let code = production_code(&std::fs::read_to_string(file).expect("readable"));
-        out.entry(module).or_default().push_str(&code);
+        let text = std::fs::read_to_string(file).expect("readable");
+        test_only.extend(test_modules(&text).into_iter().map(|name| [module.clone(), vec![name]].concat()));
+        out.entry(module).or_default().push_str(&production_code(&text));
     }
+    out.retain(|module, _| !test_only.iter().any(|t| module.starts_with(t)));
     out
+}
+
+/// The modules a file declares under `#[cfg(test)]` (`#[cfg(test)]
+/// pub(crate) mod fixtures;`): test code, like a `tests.rs`.
+fn test_modules(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter(|pair| pair[0].starts_with("#[cfg(test)]"))
+        .filter_map(|pair| {
+            let declared =
+                pair[1].strip_prefix("pub(crate) ").or_else(|| pair[1].strip_prefix("pub ")).unwrap_or(pair[1]);
+            declared.strip_prefix("mod ")?.strip_suffix(';').map(str::to_string)
+        })
+        .collect()
 }
 
 /// A file without its comment lines, its `#[cfg(test)] mod x;`
