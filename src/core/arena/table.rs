@@ -544,7 +544,7 @@ impl ArenaTable {
         let gates = fresh.as_ref().unwrap_or(&self.gates);
         match Played::moved(&next, turn, gates, next.is_over(), &say::withheld(self.lang())) {
             Ok(played) => played.adopting(Next { game: next }),
-            Err(refusal) => refusal,
+            Err(refusal) => *refusal,
         }
     }
 }

@@ -145,8 +145,8 @@ impl Played {
         gates: &SecretGates,
         over: bool,
         withheld: &str,
-    ) -> Result<Played, Played> {
-        let snapshot = next.snapshot().map_err(|e| Played::refused(format!("internal error: {e}")))?;
+    ) -> Result<Played, Box<Played>> {
+        let snapshot = next.snapshot().map_err(|e| Box::new(Played::refused(format!("internal error: {e}"))))?;
         let Turn { reply, messages, choices, record, points } = turn;
         let played = Played { snapshot: Some(snapshot), messages, choices, record, points, ..Played::reply(reply) };
         Ok(gates.gate(played, over, withheld))

@@ -985,7 +985,7 @@ impl LoreTable {
         let turn = Turn { reply, messages: Vec::new(), choices: Vec::new(), record, points };
         match Played::moved(&next, turn, &self.gates, over, &say::withheld(self.lang())) {
             Ok(played) => played.adopting(Next { game: next }),
-            Err(refusal) => refusal,
+            Err(refusal) => *refusal,
         }
     }
 

@@ -139,7 +139,7 @@ impl GameTable for BallotTable {
         let turn = Turn { reply, messages, choices, record, points };
         match Played::moved(&next, turn, &self.gates, false, WITHHELD) {
             Ok(played) => played.adopting(Next { game: next, public: Some(public) }),
-            Err(refusal) => refusal,
+            Err(refusal) => *refusal,
         }
     }
 

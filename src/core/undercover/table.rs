@@ -512,7 +512,7 @@ impl UndercoverTable {
         let over = next.outcome.is_some();
         match Played::moved(&next, turn, fresh.as_ref().unwrap_or(&self.gates), over, &say::withheld(self.lang())) {
             Ok(played) => played.adopting(Next { game: next, public, gates: fresh }),
-            Err(refusal) => refusal,
+            Err(refusal) => *refusal,
         }
     }
 

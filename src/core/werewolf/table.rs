@@ -268,7 +268,7 @@ impl WerewolfTable {
         // Once the result is in, every role is shown.
         match Played::moved(&next, turn, gates, next.outcome.is_some(), &say::withheld(self.lang())) {
             Ok(played) => played.adopting(Next { game: next, public, gates: fresh }),
-            Err(refusal) => refusal,
+            Err(refusal) => *refusal,
         }
     }
 
