@@ -411,6 +411,9 @@ pub enum BenchCommand {
         /// Repetitions of each speed measurement.
         #[arg(long, default_value_t = 3)]
         runs: usize,
+        /// Tokens in the prompt of each speed measurement.
+        #[arg(long, default_value_t = 512)]
+        prompt: usize,
         /// Tokens generated per speed measurement.
         #[arg(long, default_value_t = 64)]
         generate: usize,

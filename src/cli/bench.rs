@@ -42,14 +42,14 @@ pub(super) async fn run(settings: Settings, command: BenchCommand) -> anyhow::Re
         }
         #[cfg(feature = "fakes")]
         BenchCommand::Discord { delivery } => bench_discord(&delivery).await,
-        BenchCommand::LocalModel { model, questions, runs, generate, against } => {
+        BenchCommand::LocalModel { model, questions, runs, prompt, generate, against } => {
             let options = crate::bench::BenchOptions {
                 model,
                 questions: questions.min(crate::bench::QUESTIONS.len()),
                 runs,
+                prompt_tokens: prompt.max(1),
                 generate_tokens: generate,
                 against,
-                ..crate::bench::BenchOptions::default()
             };
             crate::bench::local_model(&settings, &options).await
         }

@@ -3,10 +3,10 @@
 //! an attachment, verdict colours, the end-of-game summary and the Markdown
 //! transcript. Pure functions: sending is elsewhere.
 
+use crate::core::game::record::Verdict;
 use crate::core::game::{Reply, ReplyKind};
 use crate::core::soup::SoupGame;
 use crate::core::soup::puzzle::Puzzle;
-use crate::core::soup::verdict::Verdict;
 use crate::core::store::LoadedSession;
 use crate::core::vocab::Language;
 

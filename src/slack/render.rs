@@ -8,9 +8,9 @@ use serde_json::json;
 use slack_morphism::prelude::SlackBlock;
 
 use crate::core::game::Reply;
+use crate::core::game::record::Verdict;
 use crate::core::soup::SoupGame;
 use crate::core::soup::puzzle::Puzzle;
-use crate::core::soup::verdict::Verdict;
 use crate::core::store::LoadedSession;
 use crate::core::vocab::Language;
 

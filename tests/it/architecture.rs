@@ -107,6 +107,38 @@ fn the_engine_names_no_game() {
     }
 }
 
+/// Every game's model calls are prompt templates (`prompts/<game>/`), so
+/// a server owner can tune any of them from `[prompts] dir`: no game's
+/// code hands a model a sentence of its own, as a literal or a `format!`.
+#[test]
+fn every_model_call_of_every_game_is_a_template() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let engine = root.join("game");
+    let games: Vec<_> = files
+        .iter()
+        .filter(|f| (f.ends_with("host.rs") && !f.starts_with(&engine)) || f.ends_with("soup/mod.rs"))
+        .collect();
+    assert!(games.len() >= 6, "every game folder is read: {games:?}");
+    let folders: Vec<_> = games.iter().filter_map(|f| f.parent()).collect();
+    let built =
+        ["ChatMessage::system(\"", "ChatMessage::user(\"", "ChatMessage::system(format!", "ChatMessage::user(format!"];
+    let mut calls = 0;
+    for file in files.iter().filter(|f| folders.iter().any(|d| f.starts_with(d)) && !f.ends_with("tests.rs")) {
+        let code: String = code_of(file).split_whitespace().collect::<Vec<_>>().join("");
+        calls += code.matches("ChatMessage::").count();
+        for pattern in built {
+            assert!(
+                !code.contains(pattern),
+                "{} builds a prompt in code ({pattern}): make it a template",
+                file.display()
+            );
+        }
+    }
+    assert!(calls >= 10, "the games' model calls are found ({calls})");
+}
+
 /// No front end names a game's verb: the catalogue reads every verb from
 /// the games' declarations, so a front end neither builds a game's input
 /// nor matches on a game verb's name.

@@ -3,6 +3,7 @@
 //! gated for its audience; AI seats vote from their own view.
 
 use async_trait::async_trait;
+use minijinja::context;
 
 use crate::core::game::table::{AgentMove, GameTable};
 use crate::core::game::{
@@ -174,25 +175,28 @@ impl GameTable for BallotTable {
     }
 }
 
-/// The AI seat's choice from its own view; garbage or a failed call falls
-/// back to the first option that is not itself.
+/// The AI seat's choice from its own view (`prompts/ballot/`); garbage, a
+/// failed call or a template that does not render falls back to the first
+/// option that is not itself.
 async fn agent_vote(ctx: &TurnContext<'_>, view: &SeatView<'_>, ballot: &Ballot) -> String {
     let ids: Vec<&str> = ballot.options.iter().map(|(id, _)| id.as_str()).collect();
-    let prompt = format!(
-        "You are {}. Your secret phrase: {}.\nWhat happened:\n{}\nAnswer with one id to trust: {}",
-        view.seat.name,
-        view.own.join(", "),
-        view.public_lines(12),
-        ids.join(", ")
-    );
-    let request = ChatRequest {
-        messages: vec![ChatMessage::system("You play Secret Ballot."), ChatMessage::user(prompt)],
-        max_tokens: 16,
-        temperature: 0.0,
-        seed: None,
-        json_schema: None,
+    let prompts = &ctx.pipeline.prompts;
+    let user = context! {
+        name => view.seat.name, phrases => view.own.join(", "), happened => view.public_lines(12), ids => ids.join(", ")
     };
-    let said = ctx.pipeline.models.narrator.chat(request).await.map(|r| r.text).unwrap_or_default();
+    let messages = match (prompts.render("ballot/seat.system", context! {}), prompts.render("ballot/seat.user", user)) {
+        (Ok(system), Ok(user)) => vec![ChatMessage::system(system), ChatMessage::user(user)],
+        (Err(e), _) | (_, Err(e)) => {
+            tracing::warn!(error = %e, "a Secret Ballot prompt did not render");
+            Vec::new()
+        }
+    };
+    let request = ChatRequest { messages, max_tokens: 16, temperature: 0.0, seed: None, json_schema: None };
+    let said = if request.messages.is_empty() {
+        String::new()
+    } else {
+        ctx.pipeline.models.narrator.chat(request).await.map(|r| r.text).unwrap_or_default()
+    };
     let fallback = ids.iter().find(|id| **id != view.seat.id).copied().unwrap_or_default();
     ids.iter().find(|id| said.trim() == **id).copied().unwrap_or(fallback).to_string()
 }

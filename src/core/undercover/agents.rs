@@ -11,6 +11,7 @@
 //! move; `None` means the caller falls back to a safe move (the model
 //! failed, or said garbage).
 
+use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -18,6 +19,7 @@ use crate::core::context::estimate_tokens;
 use crate::core::game::{SeatView, TurnContext};
 use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest};
+use crate::core::prompts::{PromptError, Prompts};
 use crate::core::vocab::Language;
 
 use super::memory::{self, RECORD_TOKENS};
@@ -32,51 +34,18 @@ const MAX_READS: usize = 12;
 /// The seat's earlier reasons read back into its prompts: the latest few.
 const NOTES_KEPT: usize = 4;
 
-fn rules(lang: Language) -> &'static str {
-    match lang {
-        Language::En => {
-            "You are a player in the party game \"Who is the Undercover\". Most players share one secret word; \
-             one or two have a similar but different word; there may be a blank player with no word. Players \
-             take turns describing their word in one short line without saying it, then everyone votes out \
-             the player they think holds a different word. You do not know whether your own word is the \
-             majority's. Never say your word, a part of it, a translation of it or its spelling."
-        }
-        Language::Zh => {
-            "你在玩派对游戏“谁是卧底”。大多数玩家拿到同一个秘密词，一两个人拿到相近但不同的词，可能还有一个没有词的白板。\
-             玩家轮流用一句话描述自己的词但不能说出它，然后大家投票淘汰认为拿着不同词的人。你不知道自己的词是不是多数人的。\
-             绝不能说出你的词、词的一部分、翻译或拼写。"
-        }
-    }
-}
+/// Undercover's prompt templates as built in (`prompts/undercover/`): the
+/// word-pair check renders them with empty values for the words they say.
+const BUILT_IN: [(&str, &str); 4] = [
+    ("undercover/seat.system", include_str!("../../../prompts/undercover/seat.system.j2")),
+    ("undercover/describe", include_str!("../../../prompts/undercover/describe.j2")),
+    ("undercover/vote", include_str!("../../../prompts/undercover/vote.j2")),
+    ("undercover/guess", include_str!("../../../prompts/undercover/guess.j2")),
+];
 
-/// The seed's description strategy, said to every describing seat.
-fn strategy(lang: Language) -> &'static str {
-    match lang {
-        Language::En => {
-            "How to describe:\n- Say something new: do not repeat or rephrase any description above, yours included.\n\
-             - Stay vague: a player with another word must not be able to tell yours from your line; describe one \
-             side of it, not its most telling feature.\n- If you suspect your word is the odd one (it fits the \
-             others' lines badly), blend in: describe what your word shares with theirs."
-        }
-        Language::Zh => {
-            "描述的方法：\n- 说点新的：不要重复或换说法复述已有的任何一句描述，包括你自己的。\n\
-             - 保持含糊：别让拿着另一个词的人从你这句话猜出你的词；只说它的某一点，而不是最明显的特征。\n\
-             - 如果你怀疑自己的词是不同的那个（和别人的描述对不上），就要伪装：描述你的词和他们的词共同的地方。"
-        }
-    }
-}
-
-/// Said when the seat's own last reasons say it believes it is the odd one.
-fn blend_in(lang: Language) -> &'static str {
-    match lang {
-        Language::En => "Your own notes say you suspect you hold the odd word: blend in this time.",
-        Language::Zh => "你的笔记说你怀疑自己拿着不同的词：这次要伪装好。",
-    }
-}
-
-fn request(lang: Language, user: String, max_tokens: u32) -> ChatRequest {
+fn request(system: String, user: String, max_tokens: u32) -> ChatRequest {
     ChatRequest {
-        messages: vec![ChatMessage::system(rules(lang)), ChatMessage::user(user)],
+        messages: vec![ChatMessage::system(system), ChatMessage::user(user)],
         max_tokens,
         temperature: 0.7,
         seed: None,
@@ -92,6 +61,12 @@ async fn ask(ctx: &TurnContext<'_>, request: ChatRequest) -> Option<String> {
             None
         }
     }
+}
+
+/// A rendered prompt; a template that does not render counts as a failed
+/// model call (the caller's safe move).
+fn rendered(prompt: Result<String, PromptError>) -> Option<String> {
+    prompt.map_err(|e| tracing::warn!(error = %e, "an AI seat's prompt did not render; it falls back")).ok()
 }
 
 /// The seat's word: its first own fact (empty for the blank).
@@ -111,122 +86,84 @@ fn heard(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> String {
     crate::core::context::fit_record(lang, &memory::lines(view.public), RECORD_TOKENS, &count)
 }
 
-/// The seat's earlier reasons as its prompts read them back.
-pub fn notes_text(lang: Language, notes: &str) -> String {
-    if notes.trim().is_empty() {
-        return String::new();
-    }
-    match lang {
-        Language::En => format!("Your own notes from earlier votes (only you see them):\n{notes}\n"),
-        Language::Zh => format!("你之前投票时的笔记（只有你能看到）：\n{notes}\n"),
-    }
+/// The seat as its prompts say it: its name, word and notes, and `heard`.
+fn facts<'a>(view: &'a SeatView<'a>, heard: &'a str, notes: &'a str) -> SeatFacts<'a> {
+    SeatFacts { name: &view.seat.name, word: own_word(view), heard, notes }
+}
+
+/// The seat's earlier reasons as a prompt reads them: none when blank.
+fn notes_shown(notes: &str) -> &str {
+    if notes.trim().is_empty() { "" } else { notes }
+}
+
+/// The rules of the game, every seat's system prompt.
+pub fn system_prompt(prompts: &Prompts, lang: Language) -> Result<String, PromptError> {
+    prompts.render("undercover/seat.system", context! { language => lang.code() })
+}
+
+/// What a seat's describe and vote prompts say of it.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatFacts<'a> {
+    pub name: &'a str,
+    /// Its word; `None` for the blank.
+    pub word: Option<&'a str>,
+    /// What it heard: the record within its budget.
+    pub heard: &'a str,
+    /// Its own notes from earlier votes.
+    pub notes: &'a str,
 }
 
 /// The describe prompt: who the seat is, its word (none for the blank),
-/// its own notes, what was said, and the seed's strategy.
-pub fn describe_prompt(lang: Language, name: &str, word: Option<&str>, heard: &str, notes: &str) -> String {
+/// its own notes, what was said, and the seed's strategy; a seat whose
+/// last notes say it suspects it holds the odd word is told to blend in.
+pub fn describe_prompt(prompts: &Prompts, lang: Language, seat: SeatFacts<'_>) -> Result<String, PromptError> {
+    let SeatFacts { name, word, heard, notes } = seat;
     let suspects = notes.lines().last().is_some_and(|l| l.contains("[odd]"));
-    let tail = if suspects { format!("{}\n", blend_in(lang)) } else { String::new() };
-    let body = match (lang, word) {
-        (Language::En, Some(word)) => format!(
-            "Your word: {word}\n{}What was said so far:\n{heard}\n{}\n{tail}Write ONE short line (at most 12 words) \
-             that describes your word without saying it. Reply with the line only.",
-            notes_text(lang, notes),
-            strategy(lang)
-        ),
-        (Language::En, None) => format!(
-            "You are the blank: you have no word. {}What was said so far:\n{heard}\n{}\nGuess what the others' word \
-             may be and write ONE short, vague line (at most 12 words) that would fit it. Reply with the line only.",
-            notes_text(lang, notes),
-            strategy(lang)
-        ),
-        (Language::Zh, Some(word)) => format!(
-            "你的词：{word}\n{}目前的发言：\n{heard}\n{}\n{tail}用一句话（不超过 20 个字）描述你的词，不能说出它。只回复这句话。",
-            notes_text(lang, notes),
-            strategy(lang)
-        ),
-        (Language::Zh, None) => format!(
-            "你是白板，没有词。{}目前的发言：\n{heard}\n{}\n猜一猜大家的词，写一句含糊但贴切的描述（不超过 20 个字）。只回复这句话。",
-            notes_text(lang, notes),
-            strategy(lang)
-        ),
-    };
-    format!("{}{body}", you_are(lang, name))
+    let notes = notes_shown(notes);
+    prompts.render("undercover/describe", context! { language => lang.code(), name, word, heard, notes, suspects })
 }
 
 /// The vote prompt: the seat, its word, its notes, what happened, the
 /// choices, and the answer's form (its beliefs first, then the vote).
 pub fn vote_prompt(
+    prompts: &Prompts,
     lang: Language,
-    name: &str,
-    word: Option<&str>,
-    heard: &str,
-    notes: &str,
+    seat: SeatFacts<'_>,
     choices: &[String],
-) -> String {
-    let word = word.unwrap_or("-");
-    match lang {
-        Language::En => format!(
-            "Your word: {word}\n{}{}What happened so far:\n{heard}\nYou may vote for: {}.\nWhich player most likely \
-             holds a different word? Think first, then vote. Answer with JSON only: {{\"my_role\": \"civilian\", \
-             \"undercover\", \"blank\" or \"unsure\" (what you believe you are), \"why\": one sentence, \"reads\": \
-             [{{\"seat\": a seat number, \"read\": your read of that player}}, one for each other living player], \
-             \"vote\": the seat number only}}",
-            you_are(lang, name),
-            notes_text(lang, notes),
-            choices.join(", ")
-        ),
-        Language::Zh => format!(
-            "你的词：{word}\n{}{}目前的经过：\n{heard}\n可以投给：{}。\n谁最可能拿着不同的词？先想，再投票。只用 JSON 回答：\
-             {{\"my_role\": \"civilian\"、\"undercover\"、\"blank\" 或 \"unsure\"（你认为自己的身份），\"why\": 一句理由，\
-             \"reads\": [{{\"seat\": 座位号, \"read\": 你对这位玩家的判断}}，每位其他在场玩家一条]，\"vote\": 只回答座位号}}",
-            you_are(lang, name),
-            notes_text(lang, notes),
-            choices.join("，")
-        ),
-    }
+) -> Result<String, PromptError> {
+    let SeatFacts { name, word, heard, notes } = seat;
+    let (word, notes) = (word.unwrap_or("-"), notes_shown(notes));
+    prompts.render("undercover/vote", context! { language => lang.code(), name, word, heard, notes, choices })
 }
 
 /// The blank's last-guess prompt.
-pub fn guess_prompt(lang: Language, name: &str, heard: &str) -> String {
-    let body = match lang {
-        Language::En => format!(
-            "You were the blank and were voted out. What was said:\n{heard}\nWhat is the majority's word? Answer with \
-             the word only."
-        ),
-        Language::Zh => format!("你是白板，被投出了。大家的发言：\n{heard}\n多数人的词是什么？只回答这个词。"),
-    };
-    format!("{}{body}", you_are(lang, name))
+pub fn guess_prompt(prompts: &Prompts, lang: Language, name: &str, heard: &str) -> Result<String, PromptError> {
+    prompts.render("undercover/guess", context! { language => lang.code(), name, heard })
 }
 
-fn you_are(lang: Language, name: &str) -> String {
-    match lang {
-        Language::En => format!("You are {name}.\n"),
-        Language::Zh => format!("你是 {name}。\n"),
-    }
-}
-
-/// Every fixed word an AI seat's prompts hold, for the word-pair check (a
-/// secret word there would be in every prompt).
-pub fn prompt_frames(lang: Language) -> String {
-    [
-        rules(lang).to_string(),
-        describe_prompt(lang, "", Some(""), "", "x [odd]"),
-        describe_prompt(lang, "", None, "", "x"),
-        vote_prompt(lang, "", None, "", "x", &[]),
-        guess_prompt(lang, "", ""),
+/// Every fixed word an AI seat's built-in prompts hold, for the word-pair
+/// check (a secret word there would be in every prompt).
+pub fn prompt_frames(lang: Language) -> Result<String, PromptError> {
+    let prompts = Prompts::from_sources(BUILT_IN.iter().map(|(name, source)| (name.to_string(), source.to_string())))?;
+    Ok([
+        system_prompt(&prompts, lang)?,
+        describe_prompt(&prompts, lang, SeatFacts { name: "", word: Some(""), heard: "", notes: "x [odd]" })?,
+        describe_prompt(&prompts, lang, SeatFacts { name: "", word: None, heard: "", notes: "x" })?,
+        vote_prompt(&prompts, lang, SeatFacts { name: "", word: None, heard: "", notes: "x" }, &[])?,
+        guess_prompt(&prompts, lang, "", "")?,
         note_line(lang, 1, "", &Reasons::default()),
         memory::frames(lang),
     ]
-    .join("\n")
+    .join("\n"))
 }
 
 /// One short line describing the seat's word (or, for the blank, a line
 /// that blends in); the caller checks it against every secret word.
 pub async fn describe(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
-    let heard = heard(ctx, view, lang);
-    let prompt = describe_prompt(lang, &view.seat.name, own_word(view), &heard, &own_notes(view));
-    let req = request(lang, prompt, 48);
+    let (heard, notes) = (heard(ctx, view, lang), own_notes(view));
+    let prompts = &ctx.pipeline.prompts;
+    let prompt = describe_prompt(prompts, lang, facts(view, &heard, &notes));
+    let req = request(rendered(system_prompt(prompts, lang))?, rendered(prompt)?, 48);
     let instructions = Instructions::of(&req.messages, &heard, lang);
     let said = ask(ctx, req).await?;
     // The engine's guard: a line that repeats the seat's instructions is
@@ -262,9 +199,10 @@ pub async fn vote(
     options: &[(String, String)],
 ) -> Option<Ballot> {
     let list: Vec<String> = options.iter().map(|(_, label)| label.clone()).collect();
-    let heard = heard(ctx, view, lang);
-    let prompt = vote_prompt(lang, &view.seat.name, own_word(view), &heard, &own_notes(view), &list);
-    let mut request = request(lang, prompt, 400);
+    let (heard, notes) = (heard(ctx, view, lang), own_notes(view));
+    let prompts = &ctx.pipeline.prompts;
+    let prompt = vote_prompt(prompts, lang, facts(view, &heard, &notes), &list);
+    let mut request = request(rendered(system_prompt(prompts, lang))?, rendered(prompt)?, 400);
     request.json_schema = Some(vote_schema());
     let said = ask(ctx, request).await?;
     Some(parse_ballot(&said, options))
@@ -359,8 +297,9 @@ pub fn kept_notes(lines: Vec<String>) -> Vec<String> {
 /// The blank seat's guess at the civilians' word.
 pub async fn guess(ctx: &TurnContext<'_>, view: &SeatView<'_>, lang: Language) -> Option<String> {
     let heard = heard(ctx, view, lang);
-    let prompt = guess_prompt(lang, &view.seat.name, &heard);
-    let said = ask(ctx, request(lang, prompt, 12)).await?;
+    let prompts = &ctx.pipeline.prompts;
+    let prompt = guess_prompt(prompts, lang, &view.seat.name, &heard);
+    let said = ask(ctx, request(rendered(system_prompt(prompts, lang))?, rendered(prompt)?, 12)).await?;
     clean_line(&said).map(|l| l.trim_end_matches(['.', '。', '!', '！']).to_string())
 }
 

@@ -545,9 +545,13 @@ fn a_vote_answer_is_read_strictly_with_its_reasons_and_salvaged_or_refused_other
 
 #[test]
 fn the_describe_prompt_carries_the_strategy_and_a_seat_that_suspects_itself_blends_in() {
+    let prompts = crate::assets::load_prompts(None).unwrap();
     for lang in [Language::En, Language::Zh] {
-        let calm = agents::describe_prompt(lang, "AI 1", Some("coffee"), "#1 P1: “hot”", "Round 1: civilian");
-        let odd = agents::describe_prompt(lang, "AI 1", Some("coffee"), "#1 P1: “hot”", "Round 1: x [odd]");
+        let describe = |notes| {
+            let seat = agents::SeatFacts { name: "AI 1", word: Some("coffee"), heard: "#1 P1: “hot”", notes };
+            agents::describe_prompt(&prompts, lang, seat)
+        };
+        let (calm, odd) = (describe("Round 1: civilian").unwrap(), describe("Round 1: x [odd]").unwrap());
         let (repeat, vague, blend) = match lang {
             Language::En => ("do not repeat", "Stay vague", "blend in this time"),
             Language::Zh => ("不要重复", "保持含糊", "这次要伪装好"),
@@ -673,4 +677,32 @@ async fn ai_votes_carry_private_reasons_read_back_by_their_own_seat_and_shown_at
     assert!(text.contains("Why each AI voted as it did"), "{text}");
     assert!(text.contains("#2 AI 1 🤖 → #1 P1: believed it was undercover (WHY-AI 1)."), "{text}");
     assert!(text.contains("Reads: #1 P1: READ-AI 1"), "{text}");
+}
+
+/// Every AI-seat prompt (a description with a word and as the blank, a
+/// vote, the blank's guess) in both languages, pinned: a change to a
+/// prompt's wording shows here.
+#[tokio::test]
+async fn the_ai_seats_prompts_are_pinned() {
+    use crate::core::fixtures::{ai_seat, record, requests, seat_options, shown};
+    use crate::core::game::{SeatView, TurnContext};
+    for lang in [Language::En, Language::Zh] {
+        let (pipeline, asked) = requests(|_| "a line".into());
+        let ctx = TurnContext { pipeline: &pipeline, now_ms: 1_000, progress: &|_| {} };
+        let seat = ai_seat();
+        let public = record(&[("#1 P1", "“hot in the morning”"), ("#2 P2", "“comes in a cup”")]);
+        let reasons = agents::Reasons {
+            believes: "undercover".into(),
+            why: "my word fits badly".into(),
+            reads: vec![("1".into(), "sure of it".into())],
+        };
+        let note = agents::note_line(lang, 1, "2", &reasons);
+        let with_word = SeatView::new(&seat, &public, vec!["coffee", note.as_str()]);
+        let blank = SeatView::new(&seat, &public, vec![""]);
+        agents::describe(&ctx, &with_word, lang).await;
+        agents::describe(&ctx, &blank, lang).await;
+        agents::vote(&ctx, &with_word, lang, &seat_options(&["1", "2"])).await;
+        agents::guess(&ctx, &blank, lang).await;
+        insta::assert_snapshot!(format!("ai_seat_prompts_{}", lang.code()), shown(&asked.lock().unwrap()));
+    }
 }

@@ -179,7 +179,7 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     if file.pairs.is_empty() {
         problems.push(at("no [[pair]]"));
     }
-    let fixed = game_words(language);
+    let fixed = game_words(language).map_err(|e| vec![at(&e)])?;
     for pair in &file.pairs {
         let mut found = pair_problems(language, &pair_prefix(language, &file.theme), pair);
         found.extend(clashes(&fixed, pair));
@@ -193,9 +193,11 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     Ok(file.pairs.into_iter().map(|pair| ThemedPair { language, theme: file.theme.clone(), pair }).collect())
 }
 
-/// The words of the game's own sentences and prompt frames.
-fn game_words(language: Language) -> Vec<String> {
-    words(&format!("{}\n{}", super::say::fixed_text(language), super::agents::prompt_frames(language)))
+/// The words of the game's own sentences and prompt frames (an error: a
+/// built-in prompt template that does not render).
+fn game_words(language: Language) -> Result<Vec<String>, String> {
+    let frames = super::agents::prompt_frames(language).map_err(|e| e.to_string())?;
+    Ok(words(&format!("{}\n{}", super::say::fixed_text(language), frames)))
 }
 
 /// The pair's forms that the game's own text says: the gate would
@@ -244,7 +246,10 @@ pub fn server_pair(language: Language, text: &str, bundled: &WordLibrary) -> Res
         aliases: Aliases { civilian: civilian_aliases, undercover: undercover_aliases },
     };
     let mut problems = pair_problems(language, &prefix, &pair);
-    problems.extend(clashes(&game_words(language), &pair));
+    match game_words(language) {
+        Ok(fixed) => problems.extend(clashes(&fixed, &pair)),
+        Err(e) => problems.push(e),
+    }
     let key = |a: &str, b: &str| {
         let (a, b) = (fold(a), fold(b));
         if a <= b { (a, b) } else { (b, a) }

@@ -1,6 +1,7 @@
 //! The AI seats' model calls (Werewolf Arena's agents): a bid for the
 //! floor with what the seat would say, a day vote, a night action, the
-//! Hunter's shot. Each prompt is built from the seat's `SeatView` only:
+//! Hunter's shot. Each prompt is a template in `prompts/werewolf/`,
+//! rendered from the seat's `SeatView` only:
 //! the public record (through the layered context: the older turns
 //! folded, the recent ones verbatim) and the seat's own lines (its role,
 //! what it did and learned at night, its pack's channel) with its private
@@ -10,15 +11,15 @@
 //! not JSON is salvaged where it can be; `None` (the model failed) and a
 //! move that breaks a rule fall back to a safe move in the table.
 
+use minijinja::context;
 use serde_json::{Value, json};
 
 use crate::core::context::{Layers, estimate_tokens, fold_older};
 use crate::core::game::{SeatView, TurnContext};
 use crate::core::llm::echo::Instructions;
 use crate::core::llm::{ChatMessage, ChatRequest};
+use crate::core::prompts::PromptError;
 use crate::core::vocab::Language;
-
-crate::phrasebook!(BOOK, "core/werewolf");
 
 /// Public turns shown verbatim; older ones are folded.
 const HOT_TURNS: usize = 24;
@@ -92,18 +93,31 @@ pub async fn choose(
     options: &[(String, String)],
     witch: (&str, &str),
 ) -> Option<Choice> {
-    let task = task_text(asker, ask, options, witch);
-    let (keys, extra, schema) = match ask {
-        Ask::Kill => ("\"beliefs\", \"target\", \"note\"", "prompt-extra-note", note_schema()),
-        Ask::Potion => ("\"beliefs\", \"potion\", \"target\"", "prompt-extra-potion", potion_schema()),
-        _ => ("\"beliefs\", \"target\"", "prompt-extra-target", target_schema()),
+    let schema = match ask {
+        Ask::Kill => note_schema(),
+        Ask::Potion => potion_schema(),
+        _ => target_schema(),
     };
-    let messages = prompt(ctx, asker, &task, keys, extra);
+    let messages = rendered(prompt(ctx, asker, ask.name(), options, witch))?;
     let instructions = instructions_of(asker, &messages);
     let said = ask_model(ctx, messages, schema, 400).await?;
     let mut choice = parse_choice(&said, options);
     choice.note = choice.note.filter(|n| !instructions.echoed_by(n));
     Some(choice)
+}
+
+impl Ask {
+    /// Its name in the prompt templates (`ask == "kill"`).
+    fn name(self) -> &'static str {
+        match self {
+            Ask::Vote => "vote",
+            Ask::Kill => "kill",
+            Ask::Check => "check",
+            Ask::Protect => "protect",
+            Ask::Potion => "potion",
+            Ask::Shoot => "shoot",
+        }
+    }
 }
 
 /// The engine's guard for a seat's words (a speech, a note to the pack):
@@ -115,9 +129,7 @@ fn instructions_of(asker: &Asker<'_>, messages: &[ChatMessage]) -> Instructions 
 
 /// The model's bid for the floor; `None` when the model failed.
 pub async fn bid(ctx: &TurnContext<'_>, asker: &Asker<'_>) -> Option<Bid> {
-    let task = crate::phrase!(BOOK, asker.lang, "prompt-task-debate", day = asker.day);
-    let keys = "\"beliefs\", \"urgency\", \"speech\"";
-    let messages = prompt(ctx, asker, &task, keys, "prompt-extra-bid");
+    let messages = rendered(prompt(ctx, asker, "debate", &[], ("", "")))?;
     let instructions = instructions_of(asker, &messages);
     let said = ask_model(ctx, messages, bid_schema(), 500).await?;
     let mut bid = parse_bid(&said);
@@ -125,55 +137,37 @@ pub async fn bid(ctx: &TurnContext<'_>, asker: &Asker<'_>) -> Option<Bid> {
     Some(bid)
 }
 
-fn task_text(asker: &Asker<'_>, ask: Ask, options: &[(String, String)], witch: (&str, &str)) -> String {
-    let (lang, day) = (asker.lang, asker.day);
-    let choices: String = options.iter().map(|(_, label)| label.as_str()).collect::<Vec<_>>().join(", ");
-    match ask {
-        Ask::Vote => crate::phrase!(BOOK, lang, "prompt-task-vote", day = day, choices = choices),
-        Ask::Kill => crate::phrase!(BOOK, lang, "prompt-task-kill", day = day, choices = choices),
-        Ask::Check => crate::phrase!(BOOK, lang, "prompt-task-check", day = day, choices = choices),
-        Ask::Protect => crate::phrase!(BOOK, lang, "prompt-task-protect", day = day, choices = choices),
-        Ask::Potion => crate::phrase!(
-            BOOK,
-            lang,
-            "prompt-task-potion",
-            day = day,
-            victim = witch.0,
-            potions = witch.1,
-            choices = choices
-        ),
-        Ask::Shoot => crate::phrase!(BOOK, lang, "prompt-task-shoot", choices = choices),
-    }
+/// A rendered prompt; a template that does not render counts as a failed
+/// model call (the table's safe move).
+fn rendered(prompt: Result<Vec<ChatMessage>, PromptError>) -> Option<Vec<ChatMessage>> {
+    prompt.map_err(|e| tracing::warn!(error = %e, "an AI seat's prompt did not render; it falls back")).ok()
 }
 
-/// The prompt: the canary, the rules and who the seat is (system); what
-/// only it knows, its notes, the public record, the task and the answer's
-/// form (user).
-pub fn prompt(ctx: &TurnContext<'_>, asker: &Asker<'_>, task: &str, keys: &str, extra: &str) -> Vec<ChatMessage> {
-    let lang = asker.lang;
-    let system = [
-        crate::phrase!(BOOK, lang, "prompt-key", key = asker.canary),
-        crate::phrase!(BOOK, lang, "prompt-rules", seats = asker.seats),
-        crate::phrase!(BOOK, lang, "prompt-you", seat = asker.label),
-    ]
-    .join("\n");
-    let nothing = crate::phrase!(BOOK, lang, "prompt-nothing");
-    let known = if asker.view.own.is_empty() { nothing.clone() } else { asker.view.own.join("\n") };
-    let mut user = vec![crate::phrase!(BOOK, lang, "prompt-known"), known];
-    if let Some(memo) = asker.memo.filter(|m| !m.trim().is_empty()) {
-        user.extend([crate::phrase!(BOOK, lang, "prompt-notes"), memo.to_string()]);
-    }
-    let public = public_block(ctx, asker.view, lang);
-    user.extend([crate::phrase!(BOOK, lang, "prompt-public"), if public.is_empty() { nothing } else { public }]);
-    let extra = match extra {
-        "prompt-extra-bid" => crate::phrase!(BOOK, lang, "prompt-extra-bid"),
-        "prompt-extra-note" => crate::phrase!(BOOK, lang, "prompt-extra-note"),
-        "prompt-extra-potion" => crate::phrase!(BOOK, lang, "prompt-extra-potion"),
-        _ => crate::phrase!(BOOK, lang, "prompt-extra-target"),
-    };
-    user.push(task.to_string());
-    user.push(crate::phrase!(BOOK, lang, "prompt-format", keys = keys, extra = extra));
-    vec![ChatMessage::system(system), ChatMessage::user(user.join("\n"))]
+/// The prompt (`prompts/werewolf/seat.system` and `seat.user`): the
+/// canary, the rules and who the seat is (system); what only it knows,
+/// its notes, the public record, the task (`ask`: `debate`, `vote`,
+/// `kill`, …) and the answer's form (user).
+pub fn prompt(
+    ctx: &TurnContext<'_>,
+    asker: &Asker<'_>,
+    ask: &str,
+    options: &[(String, String)],
+    witch: (&str, &str),
+) -> Result<Vec<ChatMessage>, PromptError> {
+    let language = asker.lang.code();
+    let prompts = &ctx.pipeline.prompts;
+    let (canary, seats, seat) = (asker.canary, asker.seats, asker.label);
+    let system = prompts.render("werewolf/seat.system", context! { language, canary, seats, seat })?;
+    let known = (!asker.view.own.is_empty()).then(|| asker.view.own.join("\n"));
+    let memo = asker.memo.filter(|m| !m.trim().is_empty()).unwrap_or("");
+    let public = public_block(ctx, asker.view, asker.lang);
+    let choices: String = options.iter().map(|(_, label)| label.as_str()).collect::<Vec<_>>().join(", ");
+    let (day, victim, potions) = (asker.day, witch.0, witch.1);
+    let user = prompts.render(
+        "werewolf/seat.user",
+        context! { language, known, memo, public, ask, day, choices, victim, potions },
+    )?;
+    Ok(vec![ChatMessage::system(system), ChatMessage::user(user)])
 }
 
 /// The public record through the layered context: turns before the hot

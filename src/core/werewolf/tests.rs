@@ -6,6 +6,7 @@
 //! audience is told, the gate, AI seats' moves and their fallbacks, and
 //! the AI seats' parsers.
 
+use super::agents::{Ask, Asker};
 use super::verbs::WerewolfVerb;
 use super::*;
 use crate::core::fixtures::{pipeline, recording};
@@ -556,5 +557,31 @@ async fn random_play_baseline() {
         let report = selfplay::run(&pipeline, &WerewolfHost::default(), &setup, 50, 2026).await;
         println!("{seats} seats:\n{}", report.render().lines().rev().take(3).collect::<Vec<_>>().join("\n"));
         assert_eq!(report.games.len(), 50);
+    }
+}
+
+/// Every AI-seat prompt (a bid for the floor, each night move, the day
+/// vote, the Hunter's shot) in both languages, pinned: a change to a
+/// prompt's wording shows here.
+#[tokio::test]
+async fn the_ai_seats_prompts_are_pinned() {
+    use crate::core::fixtures::{ai_seat, record, requests, seat_options, shown};
+    use crate::core::game::SeatView;
+    let asks = [Ask::Vote, Ask::Kill, Ask::Check, Ask::Protect, Ask::Potion, Ask::Shoot];
+    for lang in [Language::En, Language::Zh] {
+        let (pipeline, asked) = requests(|_| "no idea".into());
+        let ctx = TurnContext { pipeline: &pipeline, now_ms: 1_000, progress: &|_| {} };
+        let seat = ai_seat();
+        let public = record(&[("Moderator", "Day 1 breaks: #5 P5 was killed."), ("#1 P1", "I trust #2.")]);
+        let view = SeatView::new(&seat, &public, vec!["You are the **Witch**.", "The werewolves: none known."]);
+        for memo in [None, Some("#1: loud")] {
+            let asker = Asker { view: &view, label: "#3 AI 3", lang, seats: 7, day: 2, canary: "zq-bcdf-ghjk-mnpq", memo };
+            agents::bid(&ctx, &asker).await;
+            for ask in asks {
+                let witch = ("#5 P5 was attacked.", "cure, poison");
+                agents::choose(&ctx, &asker, ask, &seat_options(&["1", "2"]), witch).await;
+            }
+        }
+        insta::assert_snapshot!(format!("ai_seat_prompts_{}", lang.code()), shown(&asked.lock().unwrap()));
     }
 }
