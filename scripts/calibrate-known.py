@@ -4,7 +4,7 @@
 Reads what `echoes eval judge FILE --scores` prints (JSON lines: each
 question's closest known answers with their word and vector similarities;
 each guess's key facts with theirs) and, per language, replays the matching
-rules of `src/core/soup/known.rs` for a grid of settings:
+rules of `src/core/soup/puzzle/known.rs` for a grid of settings:
 
 - questions: the combined score `w * lexical + (1 - w) * semantic`, answered
   when the best is at or above `threshold` and leads the closest known

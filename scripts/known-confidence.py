@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tries two confidence rules for known answers beyond `Known::recall`'s
-threshold and lead (neither is used by `src/core/soup/known.rs`; the
+threshold and lead (neither is used by `src/core/soup/puzzle/known.rs`; the
 figures are in docs/benchmarks.md).
 
 Reads `echoes eval judge FILE --scores` output, as `calibrate-known.py`

@@ -119,6 +119,41 @@ pub struct Verb {
     /// terminal and in a game's thread. Only for verbs with no required option.
     #[serde(default)]
     pub said: Vec<String>,
+    /// Shown as a button under the game's opening message on the chat
+    /// front ends (`Catalogue::buttons`); pressed, it is read back as the
+    /// verb (`Catalogue::button`). Only for verbs with no required option.
+    #[serde(default)]
+    pub button: Option<Button>,
+}
+
+/// A verb's button: its label in each language and how it is drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Button {
+    pub en: String,
+    pub zh: String,
+    #[serde(default)]
+    pub style: ButtonStyle,
+}
+
+/// How a button is drawn: the main move, a plain one, or one that ends
+/// something (Discord's primary, secondary and danger; Slack draws a plain
+/// one without a style).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ButtonStyle {
+    Primary,
+    #[default]
+    Secondary,
+    Danger,
+}
+
+/// A button as a front end shows it: its id (`group:verb`), label and style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownButton {
+    pub id: String,
+    pub label: String,
+    pub style: ButtonStyle,
 }
 
 impl Verb {
@@ -286,8 +321,28 @@ impl Catalogue {
             if optional_then_required {
                 return Err(format!("verb {} {}: a required option after an optional one", v.group, v.name));
             }
+            if v.button.is_some() && v.options.iter().any(|o| o.required) {
+                return Err(format!("verb {} {}: a button cannot give a required option", v.group, v.name));
+            }
         }
         Ok(self)
+    }
+
+    /// The buttons under `group`'s opening message where `frontend` offers
+    /// them, in declaration order, labelled in `lang`.
+    pub fn buttons(&self, frontend: Frontend, group: &str, lang: Language) -> Vec<ShownButton> {
+        let labelled = |v: &Verb, b: &Button| ShownButton {
+            id: format!("{}:{}", v.group, v.name),
+            label: match lang {
+                Language::En => b.en.clone(),
+                Language::Zh => b.zh.clone(),
+            },
+            style: b.style,
+        };
+        self.for_frontend(frontend)
+            .filter(|v| v.group == group)
+            .filter_map(|v| v.button.as_ref().map(|b| labelled(v, b)))
+            .collect()
     }
 
     /// Verbs a front end must offer, in catalogue order.
@@ -349,7 +404,8 @@ impl Catalogue {
         Self::parsed(verb, args, prefix)
     }
 
-    /// The move a button makes: its id is `group:verb` (`soup:hint`).
+    /// The move a button makes: its id is `group:verb` (`soup:hint`), as
+    /// `buttons` gives it.
     pub fn button(&self, frontend: Frontend, id: &str) -> Option<TurnInput> {
         let (group, verb) = id.split_once(':')?;
         match self.read_line(frontend, group, verb, "") {

@@ -19,6 +19,7 @@ pub mod llm;
 pub mod memory;
 pub mod phrases;
 pub mod prompts;
+pub mod record;
 pub mod secrecy;
 pub mod services;
 pub mod soup;

@@ -10,10 +10,9 @@
 
 use async_trait::async_trait;
 
-use super::game::record::{Intent, Verdict};
-use super::game::{Audience, Message, Points, Reply, ReplyKind, Snapshot, TurnRecord};
 use super::memory::MemoryItem;
 use super::prompts::PublicTurn;
+use super::record::{Audience, Intent, Message, Points, Reply, ReplyKind, Snapshot, TurnRecord, Verdict};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
@@ -64,20 +63,6 @@ pub struct NewSession {
 }
 
 impl NewSession {
-    /// This row with a lobby's first state: its language, what it plays
-    /// (a pair, a world; the row's `puzzle_id`) and its snapshot.
-    pub fn with_game<G: super::game::Game>(
-        mut self,
-        game: &G,
-        language: Language,
-        content: &str,
-    ) -> Result<NewSession, String> {
-        self.language = language;
-        self.puzzle_id = content.to_string();
-        self.snapshot = game.snapshot().map_err(|e| e.to_string())?;
-        Ok(self)
-    }
-
     /// The row a hosted game's lobby starts from: a fresh id and canary,
     /// and a snapshot of `kind` for `HostedGame::open` to fill in.
     pub fn for_game(kind: &str, language: Language, channel: &str, created_ms: i64) -> NewSession {
@@ -110,21 +95,6 @@ pub struct LoadedSession {
     pub snapshot: Snapshot,
     pub turns: Vec<StoredTurn>,
     pub last_activity_ms: i64,
-}
-
-impl LoadedSession {
-    /// The stored state as game `G`; an error when the session plays
-    /// another game or its snapshot is unreadable.
-    pub fn game<G: super::game::Game>(&self) -> Result<G, super::game::SnapshotError> {
-        G::restore(&self.snapshot)
-    }
-
-    /// The stored state as game `G` and the public record so far, for a
-    /// host's `resume`.
-    pub fn restore<G: super::game::Game>(&self) -> Result<(G, Vec<PublicTurn>), super::game::EngineError> {
-        let game = self.game().map_err(|e| super::game::EngineError::Resume(e.to_string()))?;
-        Ok((game, self.turns.iter().filter_map(|t| t.public.clone()).collect()))
-    }
 }
 
 /// One committed turn.

@@ -7,18 +7,14 @@ use serenity::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateEmbed, CreateMessage,
 };
 
+use crate::core::catalogue::{self, ShownButton};
 use crate::core::game::Reply;
 use crate::core::vocab::Language;
 
 use super::render::{Outgoing, plan};
-use super::words::{Word, say};
 
 /// The reaction put on a message that hit the rate limit.
 pub const SLOW_DOWN_EMOJI: char = '⏳';
-
-pub const BUTTON_HINT: &str = "soup:hint";
-pub const BUTTON_STATUS: &str = "soup:status";
-pub const BUTTON_GIVEUP: &str = "soup:giveup";
 
 /// Allowed mentions for everything the bot sends: none at all.
 pub fn no_pings() -> CreateAllowedMentions {
@@ -29,13 +25,19 @@ pub fn embed(o: &Outgoing) -> CreateEmbed {
     CreateEmbed::new().description(&o.text).colour(o.colour)
 }
 
-/// The Hint / Status / Give up buttons under a game's intro.
-pub fn intro_buttons(lang: Language) -> Vec<CreateActionRow> {
-    vec![CreateActionRow::Buttons(vec![
-        CreateButton::new(BUTTON_HINT).label(say(lang, &Word::ButtonHint)).style(ButtonStyle::Primary),
-        CreateButton::new(BUTTON_STATUS).label(say(lang, &Word::ButtonStatus)).style(ButtonStyle::Secondary),
-        CreateButton::new(BUTTON_GIVEUP).label(say(lang, &Word::ButtonGiveUp)).style(ButtonStyle::Danger),
-    ])]
+/// The buttons a game's declaration puts under its intro (Turtle Soup's
+/// Hint / Status / Give up), in one row; none: no row.
+pub fn intro_buttons(buttons: &[ShownButton]) -> Vec<CreateActionRow> {
+    if buttons.is_empty() {
+        return Vec::new();
+    }
+    let style = |s: catalogue::ButtonStyle| match s {
+        catalogue::ButtonStyle::Primary => ButtonStyle::Primary,
+        catalogue::ButtonStyle::Secondary => ButtonStyle::Secondary,
+        catalogue::ButtonStyle::Danger => ButtonStyle::Danger,
+    };
+    let row = buttons.iter().map(|b| CreateButton::new(&b.id).label(&b.label).style(style(b.style))).collect();
+    vec![CreateActionRow::Buttons(row)]
 }
 
 /// A message for one planned piece, answering `reply_to` when given.

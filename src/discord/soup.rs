@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 
 use crate::bot::words::Markup;
 use crate::bot::{NoPuzzle, Wanted};
-use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed};
+use crate::core::catalogue::{Catalogue, Frontend, Move, Parsed, ShownButton};
 use crate::core::game::{Reply, ReplyKind, TurnInput};
 use crate::core::guild::GuildConfig;
 use crate::core::soup::puzzle::Puzzle;
@@ -126,7 +126,8 @@ async fn start_in(
         ctx.send(private(&say(lang, &Word::AlreadyRunning))).await?;
         return Ok(());
     };
-    post_intro(http, thread, &intro.reply, &puzzle).await?;
+    let buttons = data.catalogue.buttons(Frontend::Discord, "soup", puzzle.language);
+    post_intro(http, thread, &intro.reply, &puzzle, &buttons).await?;
     handle.delivered(&intro).await?;
     let title = neutralise(&puzzle.title);
     ctx.send(
@@ -165,6 +166,7 @@ async fn post_intro(
     thread: serenity::ChannelId,
     intro: &Reply,
     puzzle: &Puzzle,
+    buttons: &[ShownButton],
 ) -> Result<(), Error> {
     let lang = puzzle.language;
     let mut pieces = super::render::plan(intro, lang, 1);
@@ -172,7 +174,7 @@ async fn post_intro(
     let embed = super::send::embed(&first).title(neutralise(&puzzle.title).chars().take(256).collect::<String>());
     let m = serenity::CreateMessage::new()
         .embed(embed)
-        .components(intro_buttons(lang))
+        .components(intro_buttons(buttons))
         .allowed_mentions(super::send::no_pings());
     thread.send_message(http, m).await?;
     Ok(())

@@ -282,7 +282,9 @@ impl SlackBot {
             return self.update_text(&c.channel, &ts, &refuse(Word::AlreadyRunning)).await;
         };
         let fallback = format!("🐢 {}", neutralise(&puzzle.title));
-        let content = SlackMessageContent::new().with_text(fallback).with_blocks(intro_blocks(&puzzle, &intro.reply));
+        let buttons = self.catalogue.buttons(Frontend::Slack, "soup", puzzle.language);
+        let content =
+            SlackMessageContent::new().with_text(fallback).with_blocks(intro_blocks(&puzzle, &intro.reply, &buttons));
         self.update(&c.channel, &ts, content).await?;
         handle.delivered(&intro).await?;
         self.remember_channel(&c.channel, &key);

@@ -7,6 +7,7 @@
 use serde_json::json;
 use slack_morphism::prelude::SlackBlock;
 
+use crate::core::catalogue::{ButtonStyle, ShownButton};
 use crate::core::game::Reply;
 use crate::core::game::record::Verdict;
 use crate::core::soup::SoupGame;
@@ -24,9 +25,6 @@ const MAX_SECTION_CHARS: usize = 3_000;
 /// Turns shown in the end-of-game transcript snippet.
 const SNIPPET_TURNS: usize = 8;
 
-pub const BUTTON_HINT: &str = "soup:hint";
-pub const BUTTON_STATUS: &str = "soup:status";
-pub const BUTTON_GIVEUP: &str = "soup:giveup";
 /// Under `/soup forget-me`: erase my memory and stats.
 pub const BUTTON_FORGET: &str = "soup_forget_me";
 
@@ -89,9 +87,8 @@ fn mark(verdict: Option<Verdict>) -> &'static str {
 }
 
 /// The game's first message: title, the intro text in sections, and the
-/// Hint / Status / Give up buttons.
-pub fn intro_blocks(puzzle: &Puzzle, intro: &Reply) -> Vec<SlackBlock> {
-    let lang = puzzle.language;
+/// buttons its declaration puts under it (Hint / Status / Give up).
+pub fn intro_blocks(puzzle: &Puzzle, intro: &Reply, buttons: &[ShownButton]) -> Vec<SlackBlock> {
     let mut blocks = vec![json!({
         "type": "header",
         "text": {"type": "plain_text", "text": format!("🐢 {}", puzzle.title).chars().take(150).collect::<String>()}
@@ -99,19 +96,19 @@ pub fn intro_blocks(puzzle: &Puzzle, intro: &Reply) -> Vec<SlackBlock> {
     for piece in crate::bot::text::chunks(&neutralise(&intro.text), MAX_SECTION_CHARS) {
         blocks.push(json!({"type": "section", "text": {"type": "mrkdwn", "text": piece}}));
     }
-    let button = |id: &str, word: Word<'_>, style: Option<&str>| {
-        let mut b =
-            json!({"type": "button", "action_id": id, "text": {"type": "plain_text", "text": say(lang, &word)}});
-        if let Some(style) = style {
-            b["style"] = json!(style);
+    let button = |b: &ShownButton| {
+        let mut shown = json!({"type": "button", "action_id": b.id, "text": {"type": "plain_text", "text": b.label}});
+        match b.style {
+            ButtonStyle::Primary => shown["style"] = json!("primary"),
+            ButtonStyle::Danger => shown["style"] = json!("danger"),
+            ButtonStyle::Secondary => {}
         }
-        b
+        shown
     };
-    blocks.push(json!({"type": "actions", "block_id": "soup_buttons", "elements": [
-        button(BUTTON_HINT, Word::ButtonHint, Some("primary")),
-        button(BUTTON_STATUS, Word::ButtonStatus, None),
-        button(BUTTON_GIVEUP, Word::ButtonGiveUp, Some("danger")),
-    ]}));
+    if !buttons.is_empty() {
+        let elements: Vec<serde_json::Value> = buttons.iter().map(button).collect();
+        blocks.push(json!({"type": "actions", "block_id": "soup_buttons", "elements": elements}));
+    }
     blocks.into_iter().filter_map(|b| serde_json::from_value(b).ok()).collect()
 }
 

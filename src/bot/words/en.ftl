@@ -82,9 +82,6 @@ bad-model = Model names are letters, digits and `:._/-`, at most 100 characters.
 ## A game in play, and its end
 
 thinking = _thinking…_
-button-hint = Hint
-button-status = Status
-button-give-up = Give up
 button-join = Join
 button-leave = Leave
 button-begin = Start

@@ -71,9 +71,6 @@ bad-model = 模型名只能包含字母、数字和 `:._/-`，最长 100 个字�
 ## 进行中的游戏及其结束
 
 thinking = _思考中…_
-button-hint = 提示
-button-status = 状态
-button-give-up = 放弃
 button-join = 加入
 button-leave = 离开
 button-begin = 开始

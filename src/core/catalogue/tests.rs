@@ -113,6 +113,36 @@ fn a_button_names_its_group_and_verb() {
 }
 
 #[test]
+fn a_games_buttons_come_from_its_declaration_and_read_back_as_its_verbs() {
+    let c = catalogue();
+    let shown = c.buttons(Frontend::Discord, "soup", Language::En);
+    let ids: Vec<&str> = shown.iter().map(|b| b.id.as_str()).collect();
+    assert_eq!(ids, ["soup:hint", "soup:status", "soup:giveup"], "in declaration order");
+    let labels: Vec<&str> = shown.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Hint", "Status", "Give up"]);
+    let styles: Vec<ButtonStyle> = shown.iter().map(|b| b.style).collect();
+    assert_eq!(styles, [ButtonStyle::Primary, ButtonStyle::Secondary, ButtonStyle::Danger]);
+    let zh: Vec<String> = c.buttons(Frontend::Slack, "soup", Language::Zh).into_iter().map(|b| b.label).collect();
+    assert_eq!(zh, ["提示", "状态", "放弃"]);
+    for b in &shown {
+        assert!(c.button(Frontend::Discord, &b.id).is_some(), "{} reads back as a move", b.id);
+    }
+    assert!(c.buttons(Frontend::Terminal, "undercover", Language::En).is_empty());
+    let bad = r#"
+[[verb]]
+group = "g"
+name = "ask"
+who = "player"
+frontends = ["discord"]
+options = [{ name = "question", kind = "text", required = true }]
+button = { en = "Ask", zh = "问" }
+help.en = "x"
+help.zh = "x"
+"#;
+    assert!(Catalogue::parse(bad).unwrap_err().contains("button"), "a button cannot give a required option");
+}
+
+#[test]
 fn a_command_said_plainly_is_that_command_in_either_language() {
     let c = catalogue();
     let said = |text: &str| match c.said(Frontend::Discord, "soup", text) {

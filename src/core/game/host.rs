@@ -11,8 +11,9 @@ use crate::core::store::{LoadedSession, NewSession, OutboxItem};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
-use super::Table;
 use super::selfplay::Selfplayer;
+use super::{Game, SnapshotError, Table};
+use crate::core::prompts::PublicTurn;
 
 /// What `start` was given: what every game has (seats, AI seats, the
 /// language, the seed, the server's own content) and the game's own
@@ -193,5 +194,33 @@ pub trait HostedGame: Send + Sync {
     /// host that implements `SelfPlay` returns `Some(self)`.
     fn selfplay(self: Arc<Self>) -> Option<Arc<dyn Selfplayer>> {
         None
+    }
+}
+
+/// A stored row's helpers that know the `Game` contract: the store's
+/// port names no game type, so they live here.
+impl NewSession {
+    /// This row with a lobby's first state: its language, what it plays
+    /// (a pair, a world; the row's `puzzle_id`) and its snapshot.
+    pub fn with_game<G: Game>(mut self, game: &G, language: Language, content: &str) -> Result<NewSession, String> {
+        self.language = language;
+        self.puzzle_id = content.to_string();
+        self.snapshot = game.snapshot().map_err(|e| e.to_string())?;
+        Ok(self)
+    }
+}
+
+impl LoadedSession {
+    /// The stored state as game `G`; an error when the session plays
+    /// another game or its snapshot is unreadable.
+    pub fn game<G: Game>(&self) -> Result<G, SnapshotError> {
+        G::restore(&self.snapshot)
+    }
+
+    /// The stored state as game `G` and the public record so far, for a
+    /// host's `resume`.
+    pub fn restore<G: Game>(&self) -> Result<(G, Vec<PublicTurn>), EngineError> {
+        let game = self.game().map_err(|e| EngineError::Resume(e.to_string()))?;
+        Ok((game, self.turns.iter().filter_map(|t| t.public.clone()).collect()))
     }
 }

@@ -13,8 +13,9 @@
 //!   number (`#3 Carol`);
 //! - `guess_ai`: AI seats under ordinary names, and the humans' guesses
 //!   at them once the result is in;
-//! - `message`: outbound messages with an `Audience` (everyone, one seat
-//!   privately, moderators), each an outbox row committed with its turn;
+//! - `message` (from `core::record`, which the store shares): outbound
+//!   messages with an `Audience` (everyone, one seat privately,
+//!   moderators), each an outbox row committed with its turn;
 //! - `ballot`: secret simultaneous choices, revealed together;
 //! - `timer`: durable deadlines that come back as ordinary inputs, and a
 //!   reminder before one;
@@ -35,8 +36,6 @@ pub mod guess_ai;
 pub mod host;
 pub mod inbound;
 pub mod input;
-pub mod message;
-pub mod record;
 pub mod seats;
 pub mod secrets;
 pub mod selfplay;
@@ -44,6 +43,11 @@ pub mod table;
 pub mod timer;
 pub mod transcript;
 pub mod view;
+
+/// The record's vocabulary (`core::record`), where the games have always
+/// found it: replies, audiences, verdicts, snapshots.
+pub use crate::core::record::{self, message};
+pub use crate::core::record::{Points, Snapshot, SnapshotError, TurnRecord};
 
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -59,7 +63,7 @@ pub use message::{Audience, Message, Reply, ReplyKind};
 pub use seats::{Seat, SeatError, SeatRules, Seats};
 pub use secrets::{Secret, SecretGates};
 pub use selfplay::{Figure, GameRow, Row, SelfPlay, SelfplayReport, SelfplayRun, Selfplayer};
-pub use table::{Played, Points, Table, Turn, TurnContext, TurnRecord};
+pub use table::{Played, Table, Turn, TurnContext};
 pub use timer::{Deadline, Fired};
 pub use view::SeatView;
 
@@ -135,41 +139,6 @@ pub trait Game: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
         snapshot.expect(Self::KIND, Self::VERSION)?;
         serde_json::from_str(&snapshot.body).map_err(|e| SnapshotError::Malformed(e.to_string()))
     }
-}
-
-/// A game's state as the store keeps it: which game, which schema
-/// version, the JSON body, and the few fields the store indexes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub kind: String,
-    pub version: u32,
-    pub phase: String,
-    pub progress: u32,
-    pub deadline_ms: Option<i64>,
-    pub body: String,
-}
-
-impl Snapshot {
-    /// Checks that this snapshot is of `kind` at a version this build reads.
-    pub fn expect(&self, kind: &str, version: u32) -> Result<(), SnapshotError> {
-        if self.kind != kind {
-            return Err(SnapshotError::WrongKind { expected: kind.to_string(), found: self.kind.clone() });
-        }
-        if self.version > version {
-            return Err(SnapshotError::TooNew { found: self.version, known: version });
-        }
-        Ok(())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SnapshotError {
-    #[error("the session plays {found:?}, not {expected:?}")]
-    WrongKind { expected: String, found: String },
-    #[error("snapshot version {found} is newer than this build reads ({known})")]
-    TooNew { found: u32, known: u32 },
-    #[error("malformed snapshot: {0}")]
-    Malformed(String),
 }
 
 #[cfg(test)]

@@ -12,15 +12,13 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use super::record::Intent;
-use crate::core::prompts::PublicTurn;
 use crate::core::secrecy::Blocked;
-use crate::core::services::{Pipeline, ProgressFn, Usage};
+use crate::core::services::{Pipeline, ProgressFn};
 use crate::core::vocab::Language;
 use crate::core::vocab::Player;
 
 use super::message::{Audience, Message, Reply, ReplyKind};
-use super::{Deadline, Fired, Game, Inbound, Seats, SecretGates, Snapshot, TurnInput};
+use super::{Deadline, Fired, Game, Inbound, Points, Seats, SecretGates, Snapshot, TurnInput, TurnRecord};
 
 /// What a table may use during a turn.
 pub struct TurnContext<'a> {
@@ -28,27 +26,6 @@ pub struct TurnContext<'a> {
     pub pipeline: &'a Pipeline,
     pub now_ms: i64,
     pub progress: ProgressFn<'a>,
-}
-
-/// The turn row's fields.
-#[derive(Debug, Clone, Default)]
-pub struct TurnRecord {
-    pub intent: Option<Intent>,
-    pub facts: Vec<String>,
-    /// The public line to add to the history, when the turn was a real move.
-    pub public: Option<PublicTurn>,
-    pub usage: Usage,
-}
-
-/// Points a player won in a game that just ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Points {
-    pub player: Player,
-    pub points: u32,
-    /// Solved the puzzle; in a seated game, won.
-    pub solved: bool,
-    /// The role played, in games with roles (`undercover`).
-    pub role: Option<String>,
 }
 
 impl Points {

@@ -184,18 +184,16 @@ async fn agent_vote(ctx: &TurnContext<'_>, view: &SeatView<'_>, ballot: &Ballot)
     let user = context! {
         name => view.seat.name, phrases => view.own.join(", "), happened => view.public_lines(12), ids => ids.join(", ")
     };
-    let messages = match (prompts.render("ballot/seat.system", context! {}), prompts.render("ballot/seat.user", user)) {
-        (Ok(system), Ok(user)) => vec![ChatMessage::system(system), ChatMessage::user(user)],
+    let said = match (prompts.render("ballot/seat.system", context! {}), prompts.render("ballot/seat.user", user)) {
+        (Ok(system), Ok(user)) => {
+            let messages = vec![ChatMessage::system(system), ChatMessage::user(user)];
+            let request = ChatRequest { messages, max_tokens: 16, temperature: 0.0, seed: None, json_schema: None };
+            ctx.pipeline.models.narrator.chat(request).await.map(|r| r.text).unwrap_or_default()
+        }
         (Err(e), _) | (_, Err(e)) => {
             tracing::warn!(error = %e, "a Secret Ballot prompt did not render");
-            Vec::new()
+            String::new()
         }
-    };
-    let request = ChatRequest { messages, max_tokens: 16, temperature: 0.0, seed: None, json_schema: None };
-    let said = if request.messages.is_empty() {
-        String::new()
-    } else {
-        ctx.pipeline.models.narrator.chat(request).await.map(|r| r.text).unwrap_or_default()
     };
     let fallback = ids.iter().find(|id| **id != view.seat.id).copied().unwrap_or_default();
     ids.iter().find(|id| said.trim() == **id).copied().unwrap_or(fallback).to_string()

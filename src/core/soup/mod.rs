@@ -249,7 +249,6 @@ impl super::game::Game for SoupGame {
 
 pub mod corrections;
 pub mod i18n;
-pub mod known;
 pub mod pipeline;
 pub mod prompts;
 pub mod puzzle;
@@ -259,6 +258,8 @@ mod table;
 pub mod transcript;
 pub mod verbs;
 pub mod verdict;
+/// The Judge's known answers belong to the puzzle (`puzzle::known`).
+pub use puzzle::known;
 pub use table::{AI_DELAY_MS, MAX_AI_PLAYERS, SoupTable, ai_player};
 
 #[cfg(test)]

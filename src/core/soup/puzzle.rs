@@ -262,6 +262,7 @@ fn check_text(field: &str, text: &str, max_chars: usize, out: &mut Vec<Problem>)
     }
 }
 
+pub mod known;
 mod lint;
 
 #[cfg(test)]

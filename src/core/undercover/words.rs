@@ -5,6 +5,7 @@
 //! `echoes check undercover` reads a directory.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -182,7 +183,7 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
     let fixed = game_words(language).map_err(|e| vec![at(&e)])?;
     for pair in &file.pairs {
         let mut found = pair_problems(language, &pair_prefix(language, &file.theme), pair);
-        found.extend(clashes(&fixed, pair));
+        found.extend(clashes(fixed, pair));
         for message in found {
             problems.push(WordProblem { at: pair.id.clone(), message: format!("{path}: {message}") });
         }
@@ -194,10 +195,16 @@ fn parse_file(path: &str, text: &str) -> Result<Vec<ThemedPair>, Vec<WordProblem
 }
 
 /// The words of the game's own sentences and prompt frames (an error: a
-/// built-in prompt template that does not render).
-fn game_words(language: Language) -> Result<Vec<String>, String> {
-    let frames = super::agents::prompt_frames(language).map_err(|e| e.to_string())?;
-    Ok(words(&format!("{}\n{}", super::say::fixed_text(language), frames)))
+/// built-in prompt template that does not render), read once per language:
+/// both are compiled in.
+fn game_words(language: Language) -> Result<&'static [String], String> {
+    static WORDS: [OnceLock<Result<Vec<String>, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let cell = &WORDS[usize::from(language == Language::Zh)];
+    let read = cell.get_or_init(|| {
+        let frames = super::agents::prompt_frames(language).map_err(|e| e.to_string())?;
+        Ok(words(&format!("{}\n{}", super::say::fixed_text(language), frames)))
+    });
+    read.as_deref().map_err(Clone::clone)
 }
 
 /// The pair's forms that the game's own text says: the gate would
@@ -247,7 +254,7 @@ pub fn server_pair(language: Language, text: &str, bundled: &WordLibrary) -> Res
     };
     let mut problems = pair_problems(language, &prefix, &pair);
     match game_words(language) {
-        Ok(fixed) => problems.extend(clashes(&fixed, &pair)),
+        Ok(fixed) => problems.extend(clashes(fixed, &pair)),
         Err(e) => problems.push(e),
     }
     let key = |a: &str, b: &str| {

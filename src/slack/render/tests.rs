@@ -25,10 +25,11 @@ fn the_intro_has_three_buttons() {
     let (library, _) = crate::puzzles::PuzzleLibrary::load(None);
     let puzzle = library.get("en-noon-gun").unwrap();
     let intro = Reply { kind: crate::core::game::ReplyKind::Intro, text: "A surface".into(), verdict: None };
-    let blocks = serde_json::to_value(intro_blocks(&puzzle, &intro)).unwrap();
+    let buttons = crate::assets::catalogue().buttons(crate::core::catalogue::Frontend::Slack, "soup", puzzle.language);
+    let blocks = serde_json::to_value(intro_blocks(&puzzle, &intro, &buttons)).unwrap();
     let text = blocks.to_string();
     assert_eq!(blocks.as_array().unwrap().len(), 3, "{text}");
-    for id in [BUTTON_HINT, BUTTON_STATUS, BUTTON_GIVEUP] {
+    for id in ["soup:hint", "soup:status", "soup:giveup"] {
         assert!(text.contains(id), "{text}");
     }
 }

@@ -7,9 +7,13 @@ use std::time::Duration;
 
 use echoes::slack::SlackSettings;
 use echoes::slack::fake::Call;
-use echoes::slack::render::{BUTTON_GIVEUP, BUTTON_HINT, BUTTON_STATUS};
 
 use super::{CHANNEL, WAIT, game};
+
+/// The buttons Turtle Soup's declaration puts under its intro.
+const BUTTON_HINT: &str = "soup:hint";
+const BUTTON_STATUS: &str = "soup:status";
+const BUTTON_GIVEUP: &str = "soup:giveup";
 
 async fn whole_game(socket: bool) {
     let g = game(socket).await;

@@ -48,7 +48,7 @@ impl Puzzle {
     /// listed twice, no two near-identical questions get different
     /// verdicts, and none answers NO to what a key fact states.
     fn lint_known(&self, out: &mut Vec<Problem>) {
-        use crate::core::soup::known::{Known, features};
+        use super::known::{Known, features};
         let run = match self.language {
             Language::En => SURFACE_RUN_WORDS,
             Language::Zh => SURFACE_RUN_CHARS,

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::record::Verdict;
+use super::Verdict;
 
 /// What kind of reply this is, so front ends can style it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

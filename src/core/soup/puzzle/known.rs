@@ -21,7 +21,7 @@ use crate::core::game::record::Verdict;
 use crate::core::text::{is_cjk, normalize_question};
 use crate::core::vocab::Language;
 
-use super::puzzle::{Fact, Puzzle};
+use super::{Fact, Puzzle};
 
 /// How a language's similarity is made and trusted: the weight of word
 /// overlap against the sentence vectors, the similarity at or above which
